@@ -1,0 +1,103 @@
+// Package testenv starts the real services integration tests run against (an S3
+// server, Azurite, a Kafka broker) on 127.0.0.1, from the tools that
+// `make tools` installs under .tools/. A missing tool skips the test on a
+// developer's machine and fails it in CI (CI=true), so an integration test can
+// never silently not run where it matters.
+package testenv
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// RepoRoot is the repository's top directory.
+func RepoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+}
+
+// ToolsDir is where `make tools` installs the services.
+func ToolsDir() string {
+	if d := os.Getenv("STREAMCTL_TOOLS"); d != "" {
+		return d
+	}
+	return filepath.Join(RepoRoot(), ".tools")
+}
+
+// InCI reports whether the tests run in CI, where every service must be present.
+func InCI() bool { return os.Getenv("CI") != "" }
+
+// Require fails the test in CI, and skips it elsewhere, when a tool is missing.
+func Require(t testing.TB, path, what string) {
+	t.Helper()
+	if _, err := os.Stat(path); err == nil {
+		return
+	}
+	if InCI() {
+		t.Fatalf("%s is missing at %s: CI must run every integration test (run `make tools`)", what, path)
+	}
+	t.Skipf("%s is missing at %s: run `make tools` to run this test", what, path)
+}
+
+// FreePort returns a TCP port on 127.0.0.1 that was free a moment ago.
+func FreePort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("find a free port: %v", err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// WaitPort waits until something accepts connections on addr.
+func WaitPort(addr string, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
+		if err == nil {
+			c.Close()
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("nothing listens on %s after %s: %w", addr, timeout, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Process is a service started by a test, stopped by its PID.
+type Process struct {
+	cmd  *exec.Cmd
+	done chan struct{}
+}
+
+// Start runs cmd in its own process group and returns once it has started.
+func Start(t testing.TB, cmd *exec.Cmd) *Process {
+	t.Helper()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", cmd.Path, err)
+	}
+	p := &Process{cmd: cmd, done: make(chan struct{})}
+	go func() { cmd.Wait(); close(p.done) }()
+	return p
+}
+
+// Stop kills the process group and waits for it to exit.
+func (p *Process) Stop() {
+	select {
+	case <-p.done:
+		return
+	default:
+	}
+	syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	<-p.done
+}

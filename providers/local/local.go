@@ -1,0 +1,419 @@
+// Package local implements providers.Storage on a local or mounted filesystem.
+// Writes are durable (fsync of file and directory) and appear atomically (a temp
+// file beside the target, then rename).
+package local
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/streamctl/streamctl/providers"
+)
+
+// tempPrefix marks files being written; List never shows them.
+const tempPrefix = ".streamctl-tmp-"
+
+// Storage is a directory tree used as an object store.
+type Storage struct {
+	root string
+}
+
+var (
+	_ providers.Storage = (*Storage)(nil)
+	_ providers.Renamer = (*Storage)(nil)
+)
+
+// New returns the storage rooted at dir. The directory is created on first write.
+func New(dir string) *Storage {
+	return &Storage{root: filepath.Clean(dir)}
+}
+
+// Describe implements providers.Storage.
+func (s *Storage) Describe() string { return s.root }
+
+// Root is the directory the storage is rooted at.
+func (s *Storage) Root() string { return s.root }
+
+// path maps a key to a file path, refusing keys that would leave the root.
+func (s *Storage) path(key string) (string, error) {
+	if key == "" || strings.HasPrefix(key, "/") || strings.ContainsRune(key, 0) {
+		return "", fmt.Errorf("invalid key %q", key)
+	}
+	for _, part := range strings.Split(key, "/") {
+		if part == "" || part == "." || part == ".." {
+			return "", fmt.Errorf("invalid key %q", key)
+		}
+	}
+	return filepath.Join(s.root, filepath.FromSlash(key)), nil
+}
+
+// Create implements providers.Storage.
+func (s *Storage) Create(_ context.Context, key string) (providers.ObjectWriter, error) {
+	target, err := s.path(key)
+	if err != nil {
+		return nil, err
+	}
+	f, err := s.tempFile(target)
+	if err != nil {
+		return nil, err
+	}
+	return &writer{f: f, target: target}, nil
+}
+
+func (s *Storage) tempFile(target string) (*os.File, error) {
+	dir := filepath.Dir(target)
+	if err := s.mkdirAll(dir); err != nil {
+		return nil, err
+	}
+	f, err := os.CreateTemp(dir, tempPrefix+"*")
+	if err != nil {
+		return nil, fmt.Errorf("create %s: %w", target, err)
+	}
+	return f, nil
+}
+
+// mkdirAll creates dir and its missing parents, syncing each parent so that the
+// new entries survive a crash.
+func (s *Storage) mkdirAll(dir string) error {
+	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+		return nil
+	}
+	parent := filepath.Dir(dir)
+	if parent != dir {
+		if err := s.mkdirAll(parent); err != nil {
+			return err
+		}
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("create directory %s: %w", dir, err)
+	}
+	return syncDir(parent)
+}
+
+type writer struct {
+	f      *os.File
+	target string
+	done   bool
+}
+
+func (w *writer) Write(p []byte) (int, error) { return w.f.Write(p) }
+
+func (w *writer) Commit() error {
+	if w.done {
+		return errors.New("commit of a finished object")
+	}
+	w.done = true
+	tmp := w.f.Name()
+	if err := syncAndClose(w.f); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", w.target, err)
+	}
+	if err := os.Rename(tmp, w.target); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", w.target, err)
+	}
+	return syncDir(filepath.Dir(w.target))
+}
+
+func (w *writer) Abort() error {
+	if w.done {
+		return nil
+	}
+	w.done = true
+	w.f.Close()
+	return os.Remove(w.f.Name())
+}
+
+// PutIfAbsent implements providers.Storage with link(2), which fails atomically
+// when the target exists, so the object appears whole or not at all.
+func (s *Storage) PutIfAbsent(_ context.Context, key string, data []byte) (string, error) {
+	target, err := s.path(key)
+	if err != nil {
+		return "", err
+	}
+	tmp, err := s.writeTemp(target, data)
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp)
+	if err := os.Link(tmp, target); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return "", fmt.Errorf("create %s: %w", target, providers.ErrExist)
+		}
+		return "", fmt.Errorf("create %s: %w", target, err)
+	}
+	if err := syncDir(filepath.Dir(target)); err != nil {
+		return "", err
+	}
+	return version(data), nil
+}
+
+// PutIfMatch implements providers.Storage. The check and the rename happen under
+// an exclusive flock on a sibling lock file, so racing processes serialize.
+func (s *Storage) PutIfMatch(_ context.Context, key string, data []byte, want string) (string, error) {
+	target, err := s.path(key)
+	if err != nil {
+		return "", err
+	}
+	if err := s.mkdirAll(filepath.Dir(target)); err != nil {
+		return "", err
+	}
+	lockPath := filepath.Join(filepath.Dir(target), tempPrefix+filepath.Base(target)+".cas")
+	lf, err := os.OpenFile(lockPath, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return "", fmt.Errorf("replace %s: %w", target, err)
+	}
+	defer lf.Close()
+	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX); err != nil {
+		return "", fmt.Errorf("replace %s: lock: %w", target, err)
+	}
+	current, err := os.ReadFile(target)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("replace %s: %w", target, providers.ErrNotExist)
+	}
+	if err != nil {
+		return "", fmt.Errorf("replace %s: %w", target, err)
+	}
+	if version(current) != want {
+		return "", fmt.Errorf("replace %s: %w", target, providers.ErrPrecondition)
+	}
+	tmp, err := s.writeTemp(target, data)
+	if err != nil {
+		return "", err
+	}
+	if err := os.Rename(tmp, target); err != nil {
+		os.Remove(tmp)
+		return "", fmt.Errorf("replace %s: %w", target, err)
+	}
+	if err := syncDir(filepath.Dir(target)); err != nil {
+		return "", err
+	}
+	return version(data), nil
+}
+
+func (s *Storage) writeTemp(target string, data []byte) (string, error) {
+	f, err := s.tempFile(target)
+	if err != nil {
+		return "", err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return "", fmt.Errorf("write %s: %w", target, err)
+	}
+	if err := syncAndClose(f); err != nil {
+		os.Remove(f.Name())
+		return "", fmt.Errorf("write %s: %w", target, err)
+	}
+	return f.Name(), nil
+}
+
+// Get implements providers.Storage. The version of a local object is a hash of
+// its content, so Get reads small objects whole to compute it; large ones report
+// no version.
+func (s *Storage) Get(_ context.Context, key string) (io.ReadCloser, providers.ObjectInfo, error) {
+	p, err := s.path(key)
+	if err != nil {
+		return nil, providers.ObjectInfo{}, err
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, providers.ObjectInfo{}, mapErr("read", p, err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, providers.ObjectInfo{}, mapErr("read", p, err)
+	}
+	info := providers.ObjectInfo{Key: key, Size: fi.Size(), ModTime: fi.ModTime()}
+	if fi.Size() <= versionedSize {
+		data, err := io.ReadAll(f)
+		f.Close()
+		if err != nil {
+			return nil, info, fmt.Errorf("read %s: %w", p, err)
+		}
+		info.Version = version(data)
+		return io.NopCloser(bytes.NewReader(data)), info, nil
+	}
+	return f, info, nil
+}
+
+// versionedSize bounds the objects whose version Get and Stat compute: state and
+// lock files, which are the only objects written with PutIfMatch.
+const versionedSize = 64 << 20
+
+// Stat implements providers.Storage.
+func (s *Storage) Stat(ctx context.Context, key string) (providers.ObjectInfo, error) {
+	r, info, err := s.Get(ctx, key)
+	if err != nil {
+		return info, err
+	}
+	r.Close()
+	return info, nil
+}
+
+// Copy implements providers.Storage.
+func (s *Storage) Copy(ctx context.Context, src, dst string) error {
+	sp, err := s.path(src)
+	if err != nil {
+		return err
+	}
+	in, err := os.Open(sp)
+	if err != nil {
+		return mapErr("copy", sp, err)
+	}
+	defer in.Close()
+	w, err := s.Create(ctx, dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(w, in); err != nil {
+		w.Abort()
+		return fmt.Errorf("copy %s: %w", sp, err)
+	}
+	return w.Commit()
+}
+
+// Rename implements providers.Renamer.
+func (s *Storage) Rename(_ context.Context, src, dst string) error {
+	sp, err := s.path(src)
+	if err != nil {
+		return err
+	}
+	dp, err := s.path(dst)
+	if err != nil {
+		return err
+	}
+	if err := s.mkdirAll(filepath.Dir(dp)); err != nil {
+		return err
+	}
+	if err := os.Rename(sp, dp); err != nil {
+		return mapErr("rename", sp, err)
+	}
+	if err := syncDir(filepath.Dir(dp)); err != nil {
+		return err
+	}
+	if filepath.Dir(sp) != filepath.Dir(dp) {
+		return syncDir(filepath.Dir(sp))
+	}
+	return nil
+}
+
+// Delete implements providers.Storage. Directories it leaves empty are removed up
+// to the root, so that a cleaned-up prefix leaves no trace.
+func (s *Storage) Delete(_ context.Context, key string) error {
+	p, err := s.path(key)
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("delete %s: %w", p, err)
+	}
+	for dir := filepath.Dir(p); dir != s.root && strings.HasPrefix(dir, s.root); dir = filepath.Dir(dir) {
+		if os.Remove(dir) != nil {
+			break
+		}
+	}
+	return nil
+}
+
+// List implements providers.Storage.
+func (s *Storage) List(ctx context.Context, prefix string, fn func(providers.ObjectInfo) error) error {
+	// Walk the deepest directory the prefix names whole, then filter by prefix.
+	dirKey := ""
+	if i := strings.LastIndexByte(prefix, '/'); i >= 0 {
+		dirKey = prefix[:i]
+	}
+	if strings.Contains("/"+dirKey+"/", "/../") {
+		return fmt.Errorf("invalid prefix %q", prefix)
+	}
+	start := filepath.Join(s.root, filepath.FromSlash(dirKey))
+	var infos []providers.ObjectInfo
+	err := filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if d.IsDir() || strings.HasPrefix(d.Name(), tempPrefix) {
+			return nil
+		}
+		rel, err := filepath.Rel(s.root, p)
+		if err != nil {
+			return err
+		}
+		key := filepath.ToSlash(rel)
+		if !strings.HasPrefix(key, prefix) {
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		infos = append(infos, providers.ObjectInfo{Key: key, Size: fi.Size(), ModTime: fi.ModTime()})
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("list %s: %w", path.Join(s.root, prefix), err)
+	}
+	sort.Slice(infos, func(i, j int) bool { return infos[i].Key < infos[j].Key })
+	for _, info := range infos {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := fn(info); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func version(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:16])
+}
+
+func mapErr(op, p string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s %s: %w", op, p, providers.ErrNotExist)
+	}
+	return fmt.Errorf("%s %s: %w", op, p, err)
+}
+
+func syncAndClose(f *os.File) error {
+	if err := f.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// syncDir makes a directory's new entries durable. Filesystems that cannot sync
+// a directory (EINVAL) are tolerated.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("sync directory %s: %w", dir, err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return fmt.Errorf("sync directory %s: %w", dir, err)
+	}
+	return nil
+}

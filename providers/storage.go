@@ -1,0 +1,116 @@
+// Package providers defines the two contracts every provider implements: Storage,
+// the small object-store interface the commit protocol and the state backends run
+// over, and Source, a replayable input. Providers hold no protocol logic; the
+// protocol lives once, in internal/engine.
+package providers
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+)
+
+// Sentinel errors every Storage maps its backend's errors into, so that the engine
+// and the state backends can decide without knowing the backend.
+var (
+	// ErrNotExist: the object does not exist.
+	ErrNotExist = errors.New("object does not exist")
+	// ErrExist: a create-only write found an object already there.
+	ErrExist = errors.New("object already exists")
+	// ErrPrecondition: a conditional write found a different version than expected.
+	ErrPrecondition = errors.New("object changed since it was read")
+)
+
+// ObjectInfo describes one stored object.
+type ObjectInfo struct {
+	Key     string // relative to the storage's root, '/'-separated
+	Size    int64
+	Version string // an opaque version tag (ETag, or a content hash for local files)
+	ModTime time.Time
+}
+
+// Storage is an object store rooted at a destination's prefix. Keys are relative,
+// '/'-separated and never start with '/'. Every method is safe for concurrent use.
+type Storage interface {
+	// Describe names the storage for messages, e.g. "s3://bucket/prefix".
+	Describe() string
+
+	// Create returns a writer for the object at key. The object appears atomically
+	// on Commit, replacing any object at key, and never partially: after Abort, a
+	// failed Commit or a crash, the key holds what it held before. Memory stays
+	// bounded whatever is written.
+	Create(ctx context.Context, key string) (ObjectWriter, error)
+
+	// PutIfAbsent writes data at key only if no object exists there. It returns
+	// ErrExist (possibly wrapped) when one does; exactly one of racing writers wins.
+	// It returns the new object's version.
+	PutIfAbsent(ctx context.Context, key string, data []byte) (version string, err error)
+
+	// PutIfMatch replaces the object at key only if its current version is
+	// version. It returns ErrPrecondition when the object changed and ErrNotExist
+	// when it is missing. It returns the new object's version.
+	PutIfMatch(ctx context.Context, key string, data []byte, version string) (newVersion string, err error)
+
+	// Get opens the object at key. It returns ErrNotExist when it is missing.
+	Get(ctx context.Context, key string) (io.ReadCloser, ObjectInfo, error)
+
+	// Stat describes the object at key. It returns ErrNotExist when it is missing.
+	Stat(ctx context.Context, key string) (ObjectInfo, error)
+
+	// Copy copies src to dst server-side, replacing dst atomically. It returns
+	// ErrNotExist when src is missing.
+	Copy(ctx context.Context, src, dst string) error
+
+	// Delete removes the object at key. Deleting a missing object is not an error.
+	Delete(ctx context.Context, key string) error
+
+	// List calls fn for every object whose key starts with prefix, in
+	// lexicographic key order. A prefix with no objects is not an error.
+	List(ctx context.Context, prefix string, fn func(ObjectInfo) error) error
+}
+
+// ObjectWriter streams one object into a Storage. See Storage.Create.
+type ObjectWriter interface {
+	io.Writer
+	// Commit makes the object visible, durably. It may be called once.
+	Commit() error
+	// Abort discards what was written. It is safe after Commit (then it does nothing).
+	Abort() error
+}
+
+// Renamer is the optional capability of a Storage with an atomic rename (a local
+// filesystem). Without it the engine promotes a file by Copy then Delete.
+type Renamer interface {
+	// Rename moves src to dst atomically and durably, replacing dst. It returns
+	// ErrNotExist when src is missing.
+	Rename(ctx context.Context, src, dst string) error
+}
+
+// Put writes data at key through Create, replacing any object there.
+func Put(ctx context.Context, s Storage, key string, data []byte) error {
+	w, err := s.Create(ctx, key)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(data); err != nil {
+		_ = w.Abort()
+		return err
+	}
+	if err := w.Commit(); err != nil {
+		_ = w.Abort()
+		return err
+	}
+	return nil
+}
+
+// ReadAll reads the whole object at key.
+func ReadAll(ctx context.Context, s Storage, key string) ([]byte, ObjectInfo, error) {
+	r, info, err := s.Get(ctx, key)
+	if err != nil {
+		return nil, info, err
+	}
+	defer r.Close()
+	data, err := io.ReadAll(r)
+	return data, info, err
+}

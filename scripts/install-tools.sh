@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs the real services and independent clients the test suite runs against,
+# cached under .tools/ so later runs start at once. Idempotent.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TOOLS="$PWD/.tools"
+mkdir -p "$TOOLS/bin" "$TOOLS/node"
+
+VERSITYGW_VERSION=v1.8.0
+AZURITE_VERSION=3.37.0
+DUCKDB_NODE_VERSION=1.5.6-r.1
+
+log() { printf 'install-tools: %s\n' "$*" >&2; }
+
+if [ ! -x "$TOOLS/bin/versitygw" ] || ! grep -qx "$VERSITYGW_VERSION" "$TOOLS/bin/.versitygw-version" 2>/dev/null; then
+  log "versitygw $VERSITYGW_VERSION (about 80 s the first time)"
+  GOBIN="$TOOLS/bin" GOFLAGS=-mod=mod go install "github.com/versity/versitygw/cmd/versitygw@$VERSITYGW_VERSION"
+  echo "$VERSITYGW_VERSION" > "$TOOLS/bin/.versitygw-version"
+fi
+
+if [ ! -x "$TOOLS/node/node_modules/.bin/azurite-blob" ]; then
+  log "azurite $AZURITE_VERSION (about 70 s the first time)"
+  npm install --prefix "$TOOLS/node" "azurite@$AZURITE_VERSION" --no-audit --no-fund --loglevel=error >/dev/null
+fi
+
+if [ ! -d "$TOOLS/node/node_modules/@duckdb/node-api" ]; then
+  log "@duckdb/node-api (independent Parquet reader)"
+  npm install --prefix "$TOOLS/node" "@duckdb/node-api@$DUCKDB_NODE_VERSION" --no-audit --no-fund --loglevel=error >/dev/null
+fi
+
+need_apt=()
+command -v kcat >/dev/null || need_apt+=(kcat)
+command -v aws >/dev/null || need_apt+=(awscli)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    log "apt-get install ${need_apt[*]}"
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  else
+    log "missing ${need_apt[*]}: install them with apt-get (needs root)"
+    exit 1
+  fi
+fi
+log "ready"
