@@ -33,6 +33,13 @@ type Record struct {
 	Value     []byte // the record as JSON
 	Key       []byte // nil when the source has no keys
 	Timestamp int64  // milliseconds since the epoch; 0 when unknown
+	Headers   []Header
+}
+
+// Header is one record header (Kafka headers).
+type Header struct {
+	Key   string
+	Value []byte
 }
 
 // Source is a replayable input: reading [start, end) of a partition twice yields

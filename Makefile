@@ -1,0 +1,34 @@
+# streamctl. `make test` installs and starts everything the suite needs.
+GO ?= go
+export PATH := $(CURDIR)/.tools/bin:$(CURDIR)/.tools/node/node_modules/.bin:$(PATH)
+
+.PHONY: all build test unit tools bench lint fmt clean
+
+all: build
+
+build:
+	$(GO) build -o bin/streamctl .
+
+# Real services (versitygw, Azurite, kfake, kcat, DuckDB) under .tools/, cached.
+tools:
+	bash scripts/install-tools.sh
+
+# The whole suite, race detector on, against the real services.
+test: tools
+	$(GO) vet ./...
+	$(GO) test -race -count=1 -timeout 20m ./...
+
+# Pure-code tests only: no services.
+unit:
+	$(GO) test -race -short ./...
+
+bench: tools
+	bash scripts/bench.sh
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) mod tidy -diff
+
+clean:
+	rm -rf bin
