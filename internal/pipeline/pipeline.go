@@ -14,8 +14,11 @@ import (
 
 // Layout is how a sink turns records into files. Destinations of a sink share it.
 type Layout struct {
-	Format         string // "jsonl"
-	MaxFileRecords int64  // 0: one file per partition folder per batch
+	Format string // "jsonl"
+	// Destinations are the names of all the batch's destinations; the engine
+	// fills them in per batch, and routing is over them.
+	Destinations   []string
+	MaxFileRecords int64 // 0: one file per partition folder per batch
 }
 
 // Output receives the files of a batch.
@@ -36,8 +39,9 @@ type File interface {
 
 // Stats counts what a batch wrote.
 type Stats struct {
-	Records int64 // records read
-	Files   int64
+	Records  int64 // records read
+	Files    int64
+	Rejected int64 // records that did not fit the schema and were set aside
 }
 
 // FileName is the deterministic name of file seq of batch.

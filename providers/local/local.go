@@ -72,17 +72,29 @@ func (s *Storage) Create(_ context.Context, key string) (providers.ObjectWriter,
 	return &writer{f: f, target: target}, nil
 }
 
+// tempFile creates a temporary file in target's directory, creating the
+// directory if needed. A concurrent Delete removes directories it leaves empty,
+// possibly between the mkdir and the create: then it tries again.
 func (s *Storage) tempFile(target string) (*os.File, error) {
 	dir := filepath.Dir(target)
-	if err := s.mkdirAll(dir); err != nil {
-		return nil, err
+	for attempt := 1; ; attempt++ {
+		err := s.mkdirAll(dir)
+		if err == nil {
+			var f *os.File
+			if f, err = os.CreateTemp(dir, tempPrefix+"*"); err == nil {
+				return f, nil
+			}
+			err = fmt.Errorf("create %s: %w", target, err)
+		}
+		if !errors.Is(err, fs.ErrNotExist) || attempt == maxDirRaces {
+			return nil, err
+		}
 	}
-	f, err := os.CreateTemp(dir, tempPrefix+"*")
-	if err != nil {
-		return nil, fmt.Errorf("create %s: %w", target, err)
-	}
-	return f, nil
 }
+
+// maxDirRaces bounds the retries of an operation whose directory a concurrent
+// Delete removed: each retry means another goroutine made progress.
+const maxDirRaces = 100
 
 // mkdirAll creates dir and its missing parents, syncing each parent so that the
 // new entries survive a crash.
@@ -167,24 +179,23 @@ func (s *Storage) PutIfMatch(_ context.Context, key string, data []byte, want st
 	if err != nil {
 		return "", err
 	}
-	if err := s.mkdirAll(filepath.Dir(target)); err != nil {
-		return "", err
-	}
+	// No mkdir: a missing directory means a missing object, and the lock file
+	// keeps the directory from being removed while it is held.
 	lockPath := filepath.Join(filepath.Dir(target), tempPrefix+filepath.Base(target)+".cas")
 	lf, err := os.OpenFile(lockPath, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
-		return "", fmt.Errorf("replace %s: %w", target, err)
+		return "", mapErr("replace", target, err)
 	}
 	defer lf.Close()
 	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX); err != nil {
 		return "", fmt.Errorf("replace %s: lock: %w", target, err)
 	}
 	current, err := os.ReadFile(target)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("replace %s: %w", target, providers.ErrNotExist)
+	if errors.Is(err, syscall.EISDIR) {
+		err = fs.ErrNotExist
 	}
 	if err != nil {
-		return "", fmt.Errorf("replace %s: %w", target, err)
+		return "", mapErr("replace", target, err)
 	}
 	if version(current) != want {
 		return "", fmt.Errorf("replace %s: %w", target, providers.ErrPrecondition)
@@ -237,6 +248,11 @@ func (s *Storage) Get(_ context.Context, key string) (io.ReadCloser, providers.O
 		f.Close()
 		return nil, providers.ObjectInfo{}, mapErr("read", p, err)
 	}
+	if !fi.Mode().IsRegular() {
+		// A directory holds other keys; it is not an object itself.
+		f.Close()
+		return nil, providers.ObjectInfo{}, fmt.Errorf("read %s: %w", p, providers.ErrNotExist)
+	}
 	info := providers.ObjectInfo{Key: key, Size: fi.Size(), ModTime: fi.ModTime()}
 	if fi.Size() <= versionedSize {
 		data, err := io.ReadAll(f)
@@ -275,6 +291,9 @@ func (s *Storage) Copy(ctx context.Context, src, dst string) error {
 		return mapErr("copy", sp, err)
 	}
 	defer in.Close()
+	if fi, err := in.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return fmt.Errorf("copy %s: %w", sp, providers.ErrNotExist)
+	}
 	w, err := s.Create(ctx, dst)
 	if err != nil {
 		return err
@@ -296,37 +315,69 @@ func (s *Storage) Rename(_ context.Context, src, dst string) error {
 	if err != nil {
 		return err
 	}
-	if err := s.mkdirAll(filepath.Dir(dp)); err != nil {
-		return err
+	if fi, err := os.Lstat(sp); err != nil || !fi.Mode().IsRegular() {
+		// A directory holds other keys; renaming it would move them all.
+		if err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			return fmt.Errorf("rename %s: %w", sp, providers.ErrNotExist)
+		}
+		return fmt.Errorf("rename %s: %w", sp, err)
 	}
-	if err := os.Rename(sp, dp); err != nil {
-		return mapErr("rename", sp, err)
+	for attempt := 1; ; attempt++ {
+		err := s.mkdirAll(filepath.Dir(dp))
+		if err == nil {
+			if err = os.Rename(sp, dp); err == nil {
+				break
+			}
+		}
+		// ENOENT: src is missing, or a concurrent Delete removed dst's
+		// directory after the mkdir.
+		if !errors.Is(err, fs.ErrNotExist) {
+			return mapErr("rename", sp, err)
+		}
+		if fi, serr := os.Lstat(sp); serr != nil || !fi.Mode().IsRegular() || attempt == maxDirRaces {
+			return fmt.Errorf("rename %s: %w", sp, providers.ErrNotExist)
+		}
 	}
 	if err := syncDir(filepath.Dir(dp)); err != nil {
 		return err
 	}
 	if filepath.Dir(sp) != filepath.Dir(dp) {
-		return syncDir(filepath.Dir(sp))
+		if err := syncDir(filepath.Dir(sp)); err != nil {
+			return err
+		}
+		s.removeEmptyParents(sp)
 	}
 	return nil
 }
 
-// Delete implements providers.Storage. Directories it leaves empty are removed up
-// to the root, so that a cleaned-up prefix leaves no trace.
+// Delete implements providers.Storage. Directories it leaves empty are removed.
 func (s *Storage) Delete(_ context.Context, key string) error {
 	p, err := s.path(key)
 	if err != nil {
 		return err
 	}
+	if fi, err := os.Lstat(p); err != nil || fi.IsDir() {
+		// Missing, or a directory holding other keys: no object to delete.
+		if err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			return nil
+		}
+		return fmt.Errorf("delete %s: %w", p, err)
+	}
 	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("delete %s: %w", p, err)
 	}
-	for dir := filepath.Dir(p); dir != s.root && strings.HasPrefix(dir, s.root); dir = filepath.Dir(dir) {
+	s.removeEmptyParents(p)
+	return nil
+}
+
+// removeEmptyParents removes the directories above p that are left empty, up to
+// the root, so that a cleaned-up prefix leaves no trace.
+func (s *Storage) removeEmptyParents(p string) {
+	for dir := filepath.Dir(p); dir != s.root && strings.HasPrefix(dir, s.root+string(filepath.Separator)); dir = filepath.Dir(dir) {
 		if os.Remove(dir) != nil {
 			break
 		}
 	}
-	return nil
 }
 
 // List implements providers.Storage.
@@ -389,8 +440,10 @@ func version(data []byte) string {
 	return hex.EncodeToString(sum[:16])
 }
 
+// mapErr maps a missing file, or a path through a file (ENOTDIR: "a/b" when
+// "a" is an object), to providers.ErrNotExist.
 func mapErr(op, p string, err error) error {
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return fmt.Errorf("%s %s: %w", op, p, providers.ErrNotExist)
 	}
 	return fmt.Errorf("%s %s: %w", op, p, err)

@@ -1,0 +1,136 @@
+// Package command holds streamctl's commands, one file each. A command parses
+// its flags into a plain struct, does its work through config, planner, engine
+// and state, renders through internal/render, and returns an exit code. Every
+// command runs in process, so tests call Main with their own streams.
+package command
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/cli"
+)
+
+// Version is streamctl's version, set at build time with -ldflags.
+var Version = "0.1.0-dev"
+
+// Exit codes.
+const (
+	ExitOK      = 0
+	ExitError   = 1
+	ExitChanges = 2 // plan -detailed-exitcode: changes pending
+)
+
+// Streams are a command's standard streams and environment.
+type Streams struct {
+	Stdin   io.Reader
+	Stdout  io.Writer
+	Stderr  io.Writer
+	Environ []string
+	// IsTerminal reports whether stdin and stdout are an interactive terminal.
+	IsTerminal bool
+}
+
+// Main runs streamctl with args (without the program name) and returns the exit
+// code. A leading -chdir=DIR changes the directory first, as in Terraform.
+func Main(args []string, s Streams) int {
+	if s.Environ == nil {
+		s.Environ = os.Environ()
+	}
+	var dir string
+	for len(args) > 0 && strings.HasPrefix(args[0], "-chdir") {
+		v, ok := strings.CutPrefix(args[0], "-chdir=")
+		if !ok {
+			if args[0] != "-chdir" || len(args) < 2 {
+				fmt.Fprintln(s.Stderr, "Error: -chdir needs a directory: -chdir=DIR")
+				return ExitError
+			}
+			v, args = args[1], args[1:]
+		}
+		args = args[1:]
+		dir = v
+	}
+	if dir != "" {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			fmt.Fprintf(s.Stderr, "Error: -chdir=%s: not a directory\n", dir)
+			return ExitError
+		}
+	}
+	m := &Meta{Streams: s, Dir: dir}
+	c := &cli.CLI{
+		Name:         "streamctl",
+		Version:      Version,
+		Args:         args,
+		Commands:     Commands(m),
+		HelpFunc:     cli.BasicHelpFunc("streamctl"),
+		HelpWriter:   s.Stdout,
+		ErrorWriter:  s.Stderr,
+		Autocomplete: true,
+	}
+	code, err := c.Run()
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "Error: %v\n", err)
+		return ExitError
+	}
+	return code
+}
+
+// Commands is the command map.
+func Commands(m *Meta) map[string]cli.CommandFactory {
+	return map[string]cli.CommandFactory{
+		"version":      func() (cli.Command, error) { return &VersionCommand{Meta: m}, nil },
+		"validate":     func() (cli.Command, error) { return &ValidateCommand{Meta: m}, nil },
+		"plan":         func() (cli.Command, error) { return &PlanCommand{Meta: m}, nil },
+		"apply":        func() (cli.Command, error) { return &ApplyCommand{Meta: m}, nil },
+		"show":         func() (cli.Command, error) { return &ShowCommand{Meta: m}, nil },
+		"state":        func() (cli.Command, error) { return &StateCommand{}, nil },
+		"state list":   func() (cli.Command, error) { return &StateListCommand{Meta: m}, nil },
+		"state show":   func() (cli.Command, error) { return &StateShowCommand{Meta: m}, nil },
+		"force-unlock": func() (cli.Command, error) { return &ForceUnlockCommand{Meta: m}, nil },
+	}
+}
+
+// Meta is what every command shares: the streams and the configuration
+// directory.
+type Meta struct {
+	Streams
+	// Dir is the -chdir directory; "" for the working directory.
+	Dir string
+}
+
+// configDir is the directory the configuration is read from.
+func (m *Meta) configDir() string {
+	if m.Dir == "" {
+		return "."
+	}
+	return m.Dir
+}
+
+// abs resolves a path given on the command line. Like Terraform, paths on the
+// command line are relative to the -chdir directory.
+func (m *Meta) abs(p string) string {
+	if filepath.IsAbs(p) || m.Dir == "" {
+		return p
+	}
+	return filepath.Join(m.Dir, p)
+}
+
+func (m *Meta) errorf(format string, args ...any) int {
+	fmt.Fprintf(m.Stderr, "Error: "+format+"\n", args...)
+	return ExitError
+}
+
+// VersionCommand prints the version.
+type VersionCommand struct{ *Meta }
+
+func (c *VersionCommand) Synopsis() string { return "Show the streamctl version" }
+func (c *VersionCommand) Help() string {
+	return "Usage: streamctl version\n\n  Prints the streamctl version.\n"
+}
+func (c *VersionCommand) Run(args []string) int {
+	fmt.Fprintf(c.Stdout, "streamctl v%s\n", Version)
+	return ExitOK
+}

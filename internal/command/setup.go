@@ -1,0 +1,302 @@
+package command
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/streamctl/streamctl/internal/config"
+	"github.com/streamctl/streamctl/internal/engine"
+	"github.com/streamctl/streamctl/internal/pipeline"
+	"github.com/streamctl/streamctl/planner"
+	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/providers/files"
+	"github.com/streamctl/streamctl/providers/generate"
+	"github.com/streamctl/streamctl/providers/local"
+	"github.com/streamctl/streamctl/state"
+)
+
+// varFlags collects -var and -var-file in command-line order: later ones win.
+type varFlags struct {
+	args *[]config.VarArg
+	file bool
+}
+
+func (v varFlags) String() string { return "" }
+func (v varFlags) Set(s string) error {
+	*v.args = append(*v.args, config.VarArg{File: v.file, Value: s})
+	return nil
+}
+
+// configFlags are the flags of every command that reads the configuration.
+type configFlags struct {
+	vars    []config.VarArg
+	noColor bool
+}
+
+func (f *configFlags) register(fs *flag.FlagSet) {
+	fs.Var(varFlags{args: &f.vars}, "var", "Set a variable: -var 'NAME=VALUE'. Repeatable.")
+	fs.Var(varFlags{args: &f.vars, file: true}, "var-file", "Read variables from an HCL file. Repeatable.")
+	fs.BoolVar(&f.noColor, "no-color", false, "Disable colour in the output.")
+}
+
+const configFlagsHelp = `  -var 'NAME=VALUE'   Set a variable. Repeatable; later values win.
+  -var-file=FILE      Read variables from FILE. Repeatable.
+  -no-color           Disable colour in the output.`
+
+// loadConfig reads the configuration and prints its diagnostics, errors and
+// warnings alike, with snippets.
+func (m *Meta) loadConfig(f *configFlags) (*config.Config, bool) {
+	vars := make([]config.VarArg, len(f.vars))
+	for i, v := range f.vars {
+		if v.File {
+			v.Value = m.abs(v.Value)
+		}
+		vars[i] = v
+	}
+	cfg, diags := config.Load(m.configDir(), config.Inputs{Args: vars, Environ: m.Environ})
+	if len(diags) > 0 {
+		m.printDiags(cfg, diags, f.noColor)
+	}
+	return cfg, !diags.HasErrors()
+}
+
+func (m *Meta) printDiags(cfg *config.Config, diags hcl.Diagnostics, noColor bool) {
+	var files map[string]*hcl.File
+	if cfg != nil {
+		files = cfg.Files
+	}
+	w := hcl.NewDiagnosticTextWriter(m.Stderr, files, 100, m.color(noColor))
+	w.WriteDiagnostics(diags)
+	if n := countErrors(diags); n > 1 {
+		fmt.Fprintf(m.Stderr, "%d errors in the configuration.\n", n)
+	}
+}
+
+func countErrors(diags hcl.Diagnostics) int {
+	n := 0
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			n++
+		}
+	}
+	return n
+}
+
+// color reports whether output may be coloured: a terminal, no -no-color and
+// no NO_COLOR in the environment.
+func (m *Meta) color(noColor bool) bool {
+	if noColor || !m.IsTerminal {
+		return false
+	}
+	for _, kv := range m.Environ {
+		if k, v, _ := strings.Cut(kv, "="); k == "NO_COLOR" && v != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// stateBackend builds the configured state backend.
+func stateBackend(ctx context.Context, cfg *config.Config) (state.Backend, error) {
+	switch cfg.State.Type {
+	case "local":
+		return state.NewLocal(cfg.State.Path), nil
+	}
+	if open, ok := remoteStates[cfg.State.Type]; ok {
+		store, err := open(ctx, cfg.State.Remote)
+		if err != nil {
+			return nil, fmt.Errorf("open the %s state backend: %w", cfg.State.Type, err)
+		}
+		return state.NewRemote(store, cfg.State.Key), nil
+	}
+	return nil, fmt.Errorf("unknown state backend %q", cfg.State.Type)
+}
+
+// remoteStates open the storage of each remote state backend.
+var remoteStates = map[string]func(ctx context.Context, cfg any) (providers.Storage, error){}
+
+// destinationOpeners open the storage of each destination type.
+var destinationOpeners = map[string]func(ctx context.Context, cfg any) (providers.Storage, error){
+	"local": func(_ context.Context, cfg any) (providers.Storage, error) {
+		return local.New(cfg.(*config.LocalDestination).Path), nil
+	},
+}
+
+// sourceOpeners open each source type.
+var sourceOpeners = map[string]func(ctx context.Context, cfg any) (providers.Source, error){
+	"generate": func(_ context.Context, cfg any) (providers.Source, error) {
+		g := cfg.(*config.GenerateSource)
+		return &generate.Source{Partitions: g.Partitions, RecordsPerPartition: g.RecordsPerPartition, Seed: g.Seed, PayloadBytes: g.PayloadBytes}, nil
+	},
+	"files": func(_ context.Context, cfg any) (providers.Source, error) {
+		f := cfg.(*config.FilesSource)
+		return &files.Source{Dir: f.Dir, Pattern: f.Path}, nil
+	},
+}
+
+// workspace is a configuration opened for planning and applying: its sources
+// and destinations connected.
+type workspace struct {
+	cfg     *config.Config
+	sinks   []*engine.Sink
+	sources map[string]providers.Source
+}
+
+func (w *workspace) Close() {
+	for _, s := range w.sources {
+		s.Close()
+	}
+}
+
+// openWorkspace connects the sources and destinations of the selected sinks.
+func openWorkspace(ctx context.Context, cfg *config.Config) (*workspace, error) {
+	w := &workspace{cfg: cfg, sources: map[string]providers.Source{}}
+	for _, s := range cfg.Sinks {
+		src, ok := w.sources[s.Source]
+		if !ok {
+			decl := cfg.Sources[s.Source]
+			open := sourceOpeners[decl.Type]
+			var err error
+			if src, err = open(ctx, decl.Config); err != nil {
+				w.Close()
+				return nil, fmt.Errorf("open source.%s: %w", s.Source, err)
+			}
+			w.sources[s.Source] = src
+		}
+		decl := cfg.Sources[s.Source]
+		es := &engine.Sink{
+			Name:       s.Name,
+			SourceType: decl.Type,
+			SourceName: decl.Name,
+			Source:     src,
+			Layout:     layoutOf(s),
+			LayoutHash: layoutHash(s),
+			History:    s.History,
+		}
+		for _, d := range s.Destinations {
+			store, err := destinationOpeners[d.Type](ctx, d.Config)
+			if err != nil {
+				w.Close()
+				return nil, fmt.Errorf("open destination %s of sink %s: %w", d.Name, s.Name, err)
+			}
+			es.Destinations = append(es.Destinations, engine.Destination{Name: d.Name, Storage: store})
+		}
+		w.sinks = append(w.sinks, es)
+	}
+	return w, nil
+}
+
+func layoutOf(s *config.Sink) pipeline.Layout {
+	return pipeline.Layout{
+		Format:         s.Format,
+		MaxFileRecords: s.MaxFileRecords,
+	}
+}
+
+// layoutHash identifies the settings that decide which files a batch gives.
+func layoutHash(s *config.Sink) string {
+	data, _ := json.Marshal(struct {
+		Format, Compression, RouteBy, OnInvalid string
+		PartitionBy                             []string
+		MaxFileRecords                          int64
+		RowGroupRecords                         int
+		Columns                                 []config.Column
+	}{s.Format, s.Compression, s.RouteBy, s.OnInvalid, s.PartitionBy, s.MaxFileRecords, s.RowGroupRecords, s.Columns})
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:8])
+}
+
+// makePlan observes the sources and destinations and plans every sink. Sinks
+// are observed in parallel; every sink's error is reported.
+func makePlan(ctx context.Context, w *workspace, st *state.State, refresh bool) (*planner.Plan, []error) {
+	plans := make([]*planner.SinkPlan, len(w.sinks))
+	errs := make([]error, len(w.sinks))
+	snapshots := map[string]*snapshotOnce{}
+	for _, s := range w.cfg.Sinks {
+		if snapshots[s.Source] == nil {
+			snapshots[s.Source] = &snapshotOnce{src: w.sources[s.Source]}
+		}
+	}
+	var wg sync.WaitGroup
+	for i, es := range w.sinks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cs := w.cfg.Sinks[i]
+			snap, err := snapshots[cs.Source].get(ctx)
+			if err != nil {
+				errs[i] = fmt.Errorf("sink %q: read source.%s: %w", es.Name, cs.Source, err)
+				return
+			}
+			var observed map[string]*planner.Observation
+			if refresh {
+				if observed, err = engine.Observe(ctx, es); err != nil {
+					errs[i] = fmt.Errorf("sink %q: %w", es.Name, err)
+					return
+				}
+			}
+			names := make([]string, len(es.Destinations))
+			for k, d := range es.Destinations {
+				names[k] = d.Name
+			}
+			plans[i], errs[i] = planner.PlanSink(planner.SinkInput{
+				Name:         es.Name,
+				SourceType:   es.SourceType,
+				SourceName:   es.SourceName,
+				MaxRecords:   cs.MaxRecords,
+				OnDataLoss:   cs.OnDataLoss,
+				Destinations: names,
+				Layout:       es.LayoutHash,
+				State:        st.Sinks[es.Name],
+				Snapshot:     snap,
+				Observed:     observed,
+			})
+		}()
+	}
+	wg.Wait()
+	var failed []error
+	for _, err := range errs {
+		if err != nil {
+			failed = append(failed, err)
+		}
+	}
+	return &planner.Plan{
+		FormatVersion:    planner.FormatVersion,
+		StreamctlVersion: Version,
+		ConfigHash:       w.cfg.Hash,
+		Sinks:            plans,
+	}, failed
+}
+
+// snapshotOnce snapshots a source shared by several sinks once.
+type snapshotOnce struct {
+	src  providers.Source
+	once sync.Once
+	snap providers.Snapshot
+	err  error
+}
+
+func (s *snapshotOnce) get(ctx context.Context) (providers.Snapshot, error) {
+	s.once.Do(func() { s.snap, s.err = s.src.Snapshot(ctx) })
+	return s.snap, s.err
+}
+
+func (m *Meta) printErrors(errs []error) {
+	for _, err := range errs {
+		var pe *planner.Error
+		if errors.As(err, &pe) {
+			fmt.Fprintf(m.Stderr, "Error: sink %q: %s\n\n  %s\n\n", pe.Sink, pe.Summary, pe.Detail)
+			continue
+		}
+		fmt.Fprintf(m.Stderr, "Error: %v\n\n", err)
+	}
+}

@@ -1,0 +1,126 @@
+// Package config reads a streamctl configuration: every *.hcl file of a
+// directory, merged, with variables, locals, the go-cty standard functions and
+// interpolation. Every mistake is reported in one run, each as an HCL
+// diagnostic with file, line, column and a snippet.
+package config
+
+import (
+	"github.com/hashicorp/hcl/v2"
+)
+
+// Config is a whole evaluated configuration.
+type Config struct {
+	// Dir is the configuration directory; relative paths resolve against it.
+	Dir string
+	// Files are the parsed files, for rendering diagnostics with snippets.
+	Files map[string]*hcl.File
+
+	State     StateConfig
+	Variables map[string]*Variable
+	Sources   map[string]*Source // by Key(): "TYPE.NAME"
+	Sinks     []*Sink            // in name order
+
+	// Hash identifies the configuration a plan was made from: the files' bytes and
+	// the non-sensitive variable values.
+	Hash string
+}
+
+// Sink returns the sink named name, or nil.
+func (c *Config) Sink(name string) *Sink {
+	for _, s := range c.Sinks {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// StateConfig says where the checkpoint lives.
+type StateConfig struct {
+	Type string // local | s3 | azblob
+	// Path is the local state file, absolute.
+	Path string
+	// Remote is the decoded block of a remote backend (*s3.Config, *azblob.Config…).
+	Remote any
+	// Key is the object key of a remote state.
+	Key       string
+	DeclRange hcl.Range
+}
+
+// Variable is a declared input variable with its final value.
+type Variable struct {
+	Name        string
+	Description string
+	Sensitive   bool
+	DeclRange   hcl.Range
+}
+
+// Source is a declared source.
+type Source struct {
+	Type      string
+	Name      string
+	Config    any // *GenerateSource, *FilesSource, …
+	DeclRange hcl.Range
+}
+
+// Key is how sinks refer to the source: "TYPE.NAME".
+func (s *Source) Key() string { return s.Type + "." + s.Name }
+
+// GenerateSource is `source "generate"`: deterministic synthetic records.
+type GenerateSource struct {
+	Partitions          int   `hcl:"partitions,optional"`
+	RecordsPerPartition int64 `hcl:"records_per_partition"`
+	Seed                int64 `hcl:"seed,optional"`
+	PayloadBytes        int   `hcl:"payload_bytes,optional"`
+}
+
+// FilesSource is `source "files"`: append-only files matched by a glob.
+type FilesSource struct {
+	Path   string `hcl:"path"`
+	Format string `hcl:"format,optional"`
+	// Dir is the configuration directory the glob is relative to.
+	Dir string
+}
+
+// Sink is one streaming query: a source, an output layout and destinations.
+type Sink struct {
+	Name            string
+	Source          string // the source's Key()
+	Format          string
+	Compression     string
+	PartitionBy     []string
+	RouteBy         string
+	MaxFileRecords  int64
+	RowGroupRecords int
+	OnInvalid       string
+	OnDataLoss      string
+	MaxRecords      int64 // batch { max_records }
+	History         int
+	Columns         []Column
+	Destinations    []*Destination // in config order
+	DeclRange       hcl.Range
+}
+
+// Column is a declared output column.
+type Column struct {
+	Name     string `hcl:"name,label"`
+	Type     string `hcl:"type"`
+	Nullable *bool  `hcl:"nullable,optional"`
+	From     string `hcl:"from,optional"`
+}
+
+// Destination is where a sink's files land.
+type Destination struct {
+	Type string
+	Name string
+	// Config is the decoded block: *LocalDestination, *s3.Config, …
+	Config    any
+	DeclRange hcl.Range
+}
+
+// LocalDestination is `destination "local"`.
+type LocalDestination struct {
+	Path string `hcl:"path"`
+	// Dir is the configuration directory the path is relative to.
+	Dir string
+}

@@ -1,0 +1,282 @@
+package config
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Inputs are the variable values given from outside the configuration.
+type Inputs struct {
+	// Args are -var and -var-file arguments in command-line order; later ones win.
+	Args []VarArg
+	// Environ is the process environment (STREAMCTL_VAR_<name>).
+	Environ []string
+}
+
+// VarArg is one -var NAME=VALUE (File false) or -var-file=PATH (File true).
+type VarArg struct {
+	File  bool
+	Value string
+}
+
+// EnvPrefix prefixes environment variables that set input variables.
+const EnvPrefix = "STREAMCTL_VAR_"
+
+// AutoVarsFiles are loaded from the configuration directory, in this order,
+// before -var and -var-file: "streamctl.vars", then "*.auto.vars" in name order.
+const AutoVarsFile = "streamctl.vars"
+
+var topSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "streamctl"},
+		{Type: "variable", LabelNames: []string{"name"}},
+		{Type: "locals"},
+		{Type: "source", LabelNames: []string{"type", "name"}},
+		{Type: "sink", LabelNames: []string{"name"}},
+	},
+}
+
+// loader carries the state of one Load.
+type loader struct {
+	cfg    *Config
+	parser *hclparse.Parser
+	diags  hcl.Diagnostics
+	// ctx evaluates with sensitive values marked; plain with marks removed, for
+	// decoding into Go values.
+	ctx   *hcl.EvalContext
+	plain *hcl.EvalContext
+	// varValues are the variables' final values, unmarked, for the hash.
+	varValues   map[string]cty.Value
+	pendingRefs []sourceRefCheck
+}
+
+// Load reads and evaluates the configuration in dir.
+func Load(dir string, in Inputs) (*Config, hcl.Diagnostics) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid configuration directory", Detail: err.Error()}}
+	}
+	l := &loader{
+		cfg:    &Config{Dir: abs, Variables: map[string]*Variable{}, Sources: map[string]*Source{}},
+		parser: hclparse.NewParser(),
+	}
+	l.cfg.Files = l.parser.Files()
+	files, hashInput := l.parseDir(abs)
+	if l.diags.HasErrors() {
+		return l.cfg, l.diags
+	}
+
+	var (
+		streamctlBlocks, variableBlocks, localsBlocks, sourceBlocks, sinkBlocks []*hcl.Block
+	)
+	for _, f := range files {
+		content, diags := f.Body.Content(topSchema)
+		l.diags = append(l.diags, diags...)
+		if content == nil {
+			continue
+		}
+		for _, b := range content.Blocks {
+			switch b.Type {
+			case "streamctl":
+				streamctlBlocks = append(streamctlBlocks, b)
+			case "variable":
+				variableBlocks = append(variableBlocks, b)
+			case "locals":
+				localsBlocks = append(localsBlocks, b)
+			case "source":
+				sourceBlocks = append(sourceBlocks, b)
+			case "sink":
+				sinkBlocks = append(sinkBlocks, b)
+			}
+		}
+	}
+
+	l.decodeVariables(variableBlocks, in)
+	l.evalLocals(localsBlocks)
+	l.decodeStreamctl(streamctlBlocks)
+	for _, b := range sourceBlocks {
+		l.decodeSource(b)
+	}
+	for _, b := range sinkBlocks {
+		l.decodeSink(b)
+	}
+	sort.Slice(l.cfg.Sinks, func(i, j int) bool { return l.cfg.Sinks[i].Name < l.cfg.Sinks[j].Name })
+	l.checkSharedDestinations()
+	l.cfg.Hash = l.hash(hashInput)
+	return l.cfg, l.diags
+}
+
+// parseDir parses every *.hcl file of dir, in name order.
+func (l *loader) parseDir(dir string) ([]*hcl.File, []byte) {
+	names, err := filepath.Glob(filepath.Join(dir, "*.hcl"))
+	if err != nil || len(names) == 0 {
+		l.diags = append(l.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "No configuration files",
+			Detail:   fmt.Sprintf("The directory %s has no *.hcl files. Run streamctl in a directory with a configuration, or pass -chdir=DIR.", dir),
+		})
+		return nil, nil
+	}
+	sort.Strings(names)
+	var files []*hcl.File
+	h := sha256.New()
+	for _, name := range names {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read configuration file", Detail: err.Error()})
+			continue
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", filepath.Base(name), len(src))
+		h.Write(src)
+		f, diags := l.parser.ParseHCL(src, l.relName(name))
+		l.diags = append(l.diags, diags...)
+		if f != nil {
+			files = append(files, f)
+		}
+	}
+	return files, h.Sum(nil)
+}
+
+// relName is how a file is named in diagnostics: relative to the working
+// directory when that is shorter.
+func (l *loader) relName(name string) string {
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, name); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+	}
+	return name
+}
+
+func (l *loader) hash(files []byte) string {
+	h := sha256.New()
+	h.Write(files)
+	names := make([]string, 0, len(l.varValues))
+	for n := range l.varValues {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		v := l.cfg.Variables[n]
+		if v != nil && v.Sensitive {
+			continue // a secret's value never leaves the process, hashed or not
+		}
+		fmt.Fprintf(h, "var %s=%s\n", n, renderValue(l.varValues[n]))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func (l *loader) errorf(rng *hcl.Range, summary, format string, args ...any) {
+	l.diags = append(l.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  summary,
+		Detail:   fmt.Sprintf(format, args...),
+		Subject:  rng,
+	})
+}
+
+// decode decodes body into target with gohcl, using the plain context.
+func (l *loader) decode(body hcl.Body, target any) bool {
+	diags := gohcl.DecodeBody(body, l.plain, target)
+	l.diags = append(l.diags, diags...)
+	return !diags.HasErrors()
+}
+
+func (l *loader) decodeStreamctl(blocks []*hcl.Block) {
+	l.cfg.State = StateConfig{Type: "local", Path: filepath.Join(l.cfg.Dir, ".streamctl", "state.json")}
+	if len(blocks) > 1 {
+		l.errorf(&blocks[1].DefRange, "Duplicate streamctl block", "Only one streamctl block is allowed; another is at %s.", blocks[0].DefRange)
+	}
+	if len(blocks) == 0 {
+		return
+	}
+	content, diags := blocks[0].Body.Content(&hcl.BodySchema{
+		Blocks: []hcl.BlockHeaderSchema{{Type: "state", LabelNames: []string{"type"}}},
+	})
+	l.diags = append(l.diags, diags...)
+	if content == nil {
+		return
+	}
+	for i, b := range content.Blocks {
+		if i > 0 {
+			l.errorf(&b.DefRange, "Duplicate state block", "Only one state block is allowed.")
+			continue
+		}
+		l.decodeState(b)
+	}
+}
+
+func (l *loader) decodeState(b *hcl.Block) {
+	typ := b.Labels[0]
+	l.cfg.State.Type = typ
+	l.cfg.State.DeclRange = b.DefRange
+	dec, ok := stateTypes[typ]
+	if !ok {
+		l.errorf(&b.LabelRanges[0], "Unknown state backend", "There is no state backend %q. Use one of: %s.", typ, strings.Join(sortedKeys(stateTypes), ", "))
+		return
+	}
+	dec(l, b)
+}
+
+func (l *loader) decodeSource(b *hcl.Block) {
+	typ, name := b.Labels[0], b.Labels[1]
+	src := &Source{Type: typ, Name: name, DeclRange: b.DefRange}
+	if !validName(name) {
+		l.errorf(&b.LabelRanges[1], "Invalid source name", "%q is not a valid name: use letters, digits, '_' and '-', starting with a letter.", name)
+	}
+	if prev, dup := l.cfg.Sources[src.Key()]; dup {
+		l.errorf(&b.DefRange, "Duplicate source", "A source %q was already declared at %s.", src.Key(), prev.DeclRange)
+		return
+	}
+	dec, ok := sourceTypes[typ]
+	if !ok {
+		l.errorf(&b.LabelRanges[0], "Unknown source type", "There is no source type %q. Use one of: %s.", typ, strings.Join(sortedKeys(sourceTypes), ", "))
+		return
+	}
+	src.Config = dec(l, b)
+	l.cfg.Sources[src.Key()] = src
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// validName accepts the names blocks may have: they become folder names and
+// JSON keys, so they are kept simple.
+func validName(s string) bool {
+	if s == "" || len(s) > 128 {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
+		case i > 0 && (r >= '0' && r <= '9' || r == '_' || r == '-'):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// absPath resolves p against the configuration directory.
+func (l *loader) absPath(p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(l.cfg.Dir, p)
+}

@@ -1,0 +1,364 @@
+package config
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/gocty"
+)
+
+// Sink defaults.
+const (
+	DefaultMaxRecords = 100000
+	DefaultFormat     = "jsonl"
+)
+
+// Allowed values of sink attributes.
+var (
+	formats      = []string{"jsonl", "parquet", "csv"}
+	compressions = []string{"zstd", "snappy", "gzip", "none"}
+	onInvalid    = []string{"fail", "reject"}
+	onDataLoss   = []string{"fail", "skip"}
+)
+
+// sourceTypes decode the body of `source "TYPE" "NAME"`.
+var sourceTypes = map[string]func(l *loader, b *hcl.Block) any{
+	"generate": func(l *loader, b *hcl.Block) any {
+		var raw struct {
+			Partitions          *int     `hcl:"partitions,optional"`
+			RecordsPerPartition int64    `hcl:"records_per_partition"`
+			Seed                int64    `hcl:"seed,optional"`
+			PayloadBytes        *int     `hcl:"payload_bytes,optional"`
+			Remain              hcl.Body `hcl:",remain"`
+		}
+		if !l.decode(b.Body, &raw) {
+			return nil
+		}
+		g := &GenerateSource{Partitions: 1, RecordsPerPartition: raw.RecordsPerPartition, Seed: raw.Seed}
+		if raw.Partitions != nil {
+			g.Partitions = *raw.Partitions
+		}
+		if raw.PayloadBytes != nil {
+			g.PayloadBytes = *raw.PayloadBytes
+		}
+		if g.Partitions < 1 || g.Partitions > 100000 {
+			l.errorf(&b.DefRange, "Invalid partitions", "partitions must be between 1 and 100000, not %d.", g.Partitions)
+		}
+		if g.RecordsPerPartition < 0 {
+			l.errorf(&b.DefRange, "Invalid records_per_partition", "records_per_partition must not be negative.")
+		}
+		if g.PayloadBytes < 0 || g.PayloadBytes > 1<<20 {
+			l.errorf(&b.DefRange, "Invalid payload_bytes", "payload_bytes must be between 0 and 1048576, not %d.", g.PayloadBytes)
+		}
+		return g
+	},
+	"files": func(l *loader, b *hcl.Block) any {
+		f := &FilesSource{}
+		if !l.decode(b.Body, f) {
+			return nil
+		}
+		if f.Format == "" {
+			f.Format = "jsonl"
+		}
+		if f.Format != "jsonl" {
+			l.errorf(&b.DefRange, "Unsupported input format", "The files source reads format \"jsonl\", not %q.", f.Format)
+		}
+		if _, err := filepath.Match(f.Path, ""); err != nil {
+			l.errorf(&b.DefRange, "Invalid path pattern", "path %q is not a valid glob: %v.", f.Path, err)
+		}
+		f.Dir = l.cfg.Dir
+		return f
+	},
+}
+
+// destinationTypes decode the body of `destination "TYPE" "NAME"`.
+var destinationTypes = map[string]func(l *loader, b *hcl.Block) any{
+	"local": func(l *loader, b *hcl.Block) any {
+		d := &LocalDestination{}
+		if !l.decode(b.Body, d) {
+			return nil
+		}
+		if strings.TrimSpace(d.Path) == "" {
+			l.errorf(&b.DefRange, "Invalid path", "path must not be empty.")
+			return nil
+		}
+		d.Path = l.absPath(d.Path)
+		d.Dir = l.cfg.Dir
+		return d
+	},
+}
+
+// stateTypes decode `state "TYPE"` inside the streamctl block.
+var stateTypes = map[string]func(l *loader, b *hcl.Block){
+	"local": func(l *loader, b *hcl.Block) {
+		var raw struct {
+			Path string `hcl:"path,optional"`
+		}
+		if !l.decode(b.Body, &raw) {
+			return
+		}
+		if raw.Path != "" {
+			l.cfg.State.Path = l.absPath(raw.Path)
+		}
+	},
+}
+
+var sinkSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "source", Required: true},
+		{Name: "format"},
+		{Name: "compression"},
+		{Name: "partition_by"},
+		{Name: "route_by"},
+		{Name: "max_file_records"},
+		{Name: "row_group_records"},
+		{Name: "on_invalid"},
+		{Name: "on_data_loss"},
+		{Name: "history"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "batch"},
+		{Type: "column", LabelNames: []string{"name"}},
+		{Type: "destination", LabelNames: []string{"type", "name"}},
+	},
+}
+
+func (l *loader) decodeSink(b *hcl.Block) {
+	name := b.Labels[0]
+	if !validName(name) {
+		l.errorf(&b.LabelRanges[0], "Invalid sink name", "%q is not a valid name: use letters, digits, '_' and '-', starting with a letter.", name)
+	}
+	if prev := l.cfg.Sink(name); prev != nil {
+		l.errorf(&b.DefRange, "Duplicate sink", "A sink %q was already declared at %s.", name, prev.DeclRange)
+		return
+	}
+	s := &Sink{Name: name, Format: DefaultFormat, MaxRecords: DefaultMaxRecords, OnInvalid: "fail", OnDataLoss: "fail", DeclRange: b.DefRange}
+	content, diags := b.Body.Content(sinkSchema)
+	l.diags = append(l.diags, diags...)
+	if content == nil {
+		return
+	}
+	if a, ok := content.Attributes["source"]; ok {
+		s.Source = l.sourceRef(a)
+	}
+	l.optString(content, "format", &s.Format, formats)
+	l.optString(content, "compression", &s.Compression, compressions)
+	l.optString(content, "route_by", &s.RouteBy, nil)
+	l.optString(content, "on_invalid", &s.OnInvalid, onInvalid)
+	l.optString(content, "on_data_loss", &s.OnDataLoss, onDataLoss)
+	l.optInt(content, "max_file_records", &s.MaxFileRecords, 1)
+	var rowGroup, history int64
+	l.optInt(content, "row_group_records", &rowGroup, 1)
+	l.optInt(content, "history", &history, 1)
+	s.RowGroupRecords, s.History = int(rowGroup), int(history)
+	if a, ok := content.Attributes["partition_by"]; ok {
+		var list []string
+		if l.evalInto(a, cty.List(cty.String), &list) {
+			s.PartitionBy = list
+		}
+	}
+	if s.Compression == "" && s.Format == "parquet" {
+		s.Compression = "zstd"
+	}
+	if s.Compression != "" && s.Compression != "none" && s.Format != "parquet" {
+		l.errorf(content.Attributes["compression"].Expr.Range().Ptr(), "Compression not supported", "compression applies to parquet output; the %s format is written uncompressed.", s.Format)
+	}
+
+	batches := 0
+	destNames := map[string]*Destination{}
+	colNames := map[string]hcl.Range{}
+	for _, blk := range content.Blocks {
+		switch blk.Type {
+		case "batch":
+			batches++
+			if batches > 1 {
+				l.errorf(&blk.DefRange, "Duplicate batch block", "A sink has at most one batch block.")
+				continue
+			}
+			var raw struct {
+				MaxRecords *int64 `hcl:"max_records,optional"`
+			}
+			if l.decode(blk.Body, &raw) && raw.MaxRecords != nil {
+				if *raw.MaxRecords < 1 {
+					l.errorf(&blk.DefRange, "Invalid max_records", "max_records must be at least 1, not %d.", *raw.MaxRecords)
+				} else {
+					s.MaxRecords = *raw.MaxRecords
+				}
+			}
+		case "column":
+			c := Column{Name: blk.Labels[0]}
+			if prev, dup := colNames[c.Name]; dup {
+				l.errorf(&blk.DefRange, "Duplicate column", "A column %q was already declared at %s.", c.Name, prev)
+				continue
+			}
+			colNames[c.Name] = blk.DefRange
+			if l.decode(blk.Body, &c) {
+				s.Columns = append(s.Columns, c)
+			}
+		case "destination":
+			typ, dname := blk.Labels[0], blk.Labels[1]
+			if !validName(dname) {
+				l.errorf(&blk.LabelRanges[1], "Invalid destination name", "%q is not a valid name: use letters, digits, '_' and '-', starting with a letter.", dname)
+			}
+			if prev, dup := destNames[dname]; dup {
+				l.errorf(&blk.DefRange, "Duplicate destination", "Sink %q already has a destination named %q, at %s. Destination names are unique within a sink, whatever their type.", name, dname, prev.DeclRange)
+				continue
+			}
+			dec, ok := destinationTypes[typ]
+			if !ok {
+				l.errorf(&blk.LabelRanges[0], "Unknown destination type", "There is no destination type %q. Use one of: %s.", typ, strings.Join(sortedKeys(destinationTypes), ", "))
+				continue
+			}
+			d := &Destination{Type: typ, Name: dname, DeclRange: blk.DefRange}
+			d.Config = dec(l, blk)
+			destNames[dname] = d
+			s.Destinations = append(s.Destinations, d)
+		}
+	}
+	if len(s.Destinations) == 0 {
+		l.errorf(&b.DefRange, "Sink without destinations", "Sink %q has no destination block, so its records would go nowhere. Add one, e.g. destination \"local\" \"out\" { path = \"out\" }.", name)
+	}
+	l.cfg.Sinks = append(l.cfg.Sinks, s)
+}
+
+// sourceRef resolves `source = source.TYPE.NAME` to the source's key.
+func (l *loader) sourceRef(a *hcl.Attribute) string {
+	trav, diags := hcl.AbsTraversalForExpr(a.Expr)
+	if diags.HasErrors() || len(trav) != 3 || trav.RootName() != "source" {
+		l.errorf(a.Expr.Range().Ptr(), "Invalid source reference", "source must be a reference of the form source.TYPE.NAME, e.g. source.generate.orders.")
+		return ""
+	}
+	typ, ok1 := trav[1].(hcl.TraverseAttr)
+	name, ok2 := trav[2].(hcl.TraverseAttr)
+	if !ok1 || !ok2 {
+		l.errorf(a.Expr.Range().Ptr(), "Invalid source reference", "source must be a reference of the form source.TYPE.NAME.")
+		return ""
+	}
+	key := typ.Name + "." + name.Name
+	// Sources may be declared after the sink, or in another file: checked once
+	// all are known.
+	l.pendingRefs = append(l.pendingRefs, sourceRefCheck{key: key, rng: a.Expr.Range()})
+	return key
+}
+
+type sourceRefCheck struct {
+	key string
+	rng hcl.Range
+}
+
+func (l *loader) optString(c *hcl.BodyContent, name string, target *string, allowed []string) {
+	a, ok := c.Attributes[name]
+	if !ok {
+		return
+	}
+	var v string
+	if !l.evalInto(a, cty.String, &v) {
+		return
+	}
+	if allowed != nil && !contains(allowed, v) {
+		l.errorf(a.Expr.Range().Ptr(), "Invalid "+name, "%s must be one of %s, not %q.", name, quoteList(allowed), v)
+		return
+	}
+	*target = v
+}
+
+func (l *loader) optInt(c *hcl.BodyContent, name string, target *int64, min int64) {
+	a, ok := c.Attributes[name]
+	if !ok {
+		return
+	}
+	var v int64
+	if !l.evalInto(a, cty.Number, &v) {
+		return
+	}
+	if v < min {
+		l.errorf(a.Expr.Range().Ptr(), "Invalid "+name, "%s must be at least %d, not %d.", name, min, v)
+		return
+	}
+	*target = v
+}
+
+// evalInto evaluates an attribute, converts it to ty and stores it in target.
+func (l *loader) evalInto(a *hcl.Attribute, ty cty.Type, target any) bool {
+	v, diags := a.Expr.Value(l.plain)
+	l.diags = append(l.diags, diags...)
+	if diags.HasErrors() {
+		return false
+	}
+	if v.IsNull() {
+		l.errorf(a.Expr.Range().Ptr(), "Invalid "+a.Name, "%s must not be null.", a.Name)
+		return false
+	}
+	if err := gocty.FromCtyValue(v, target); err != nil {
+		l.errorf(a.Expr.Range().Ptr(), "Invalid "+a.Name, "%s: %v.", a.Name, err)
+		return false
+	}
+	_ = ty
+	return true
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func quoteList(list []string) string {
+	q := make([]string, len(list))
+	for i, s := range list {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
+}
+
+// checkSharedDestinations refuses sources that do not exist and two sinks
+// writing to one location: their batch numbers, temporaries and file names
+// would collide.
+func (l *loader) checkSharedDestinations() {
+	for _, ref := range l.pendingRefs {
+		if _, ok := l.cfg.Sources[ref.key]; !ok {
+			rng := ref.rng
+			l.errorf(&rng, "Reference to undeclared source", "There is no source %q. Declare it with source %q %q { … }.", ref.key, strings.SplitN(ref.key, ".", 2)[0], strings.SplitN(ref.key, ".", 2)[1])
+		}
+	}
+	seen := map[string]string{}
+	for _, s := range l.cfg.Sinks {
+		for _, d := range s.Destinations {
+			loc := Location(d)
+			if loc == "" {
+				continue
+			}
+			here := s.Name + "." + d.Name
+			if prev, dup := seen[loc]; dup && !strings.HasPrefix(prev, s.Name+".") {
+				rng := d.DeclRange
+				l.errorf(&rng, "Destination shared by two sinks", "Destination %s writes to %s, like %s. Each sink needs its own location (another path or prefix): batch numbers and file names would collide.", here, loc, prev)
+				continue
+			} else if dup {
+				rng := d.DeclRange
+				l.errorf(&rng, "Destination listed twice", "Destination %s writes to %s, like %s.", here, loc, prev)
+				continue
+			}
+			seen[loc] = here
+		}
+	}
+}
+
+// locators give each destination type's location, for the collision check.
+var locators = map[string]func(cfg any) string{
+	"local": func(cfg any) string { return "file://" + cfg.(*LocalDestination).Path },
+}
+
+// Location is where a destination writes, as a URL-like string.
+func Location(d *Destination) string {
+	f, ok := locators[d.Type]
+	if !ok || d.Config == nil {
+		return ""
+	}
+	return f(d.Config)
+}

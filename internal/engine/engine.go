@@ -1,0 +1,483 @@
+// Package engine runs batches through the commit protocol of DESIGN.md. It is
+// the only place that protocol is written:
+//
+//  1. intent: the batch's ranges are written into the state as in flight,
+//     before any destination is touched; a retry replays exactly these ranges;
+//  2. stage: the records are encoded once and written under
+//     <dest>/_temporary/<N>/ in every destination that still needs the batch;
+//  3. promote: each staged file is renamed (local) or copied then deleted
+//     (object stores) into place, then the batch manifest is written
+//     create-only: the destination's commit point; _temporary/<N> is removed;
+//  4. commit: once every destination has its manifest, the state marks the
+//     batch committed.
+//
+// A crash at any instant leaves a state from which the next run finishes the
+// batch with the same ranges, the same file names and the same bytes.
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/streamctl/streamctl/internal/fault"
+	"github.com/streamctl/streamctl/internal/pipeline"
+	"github.com/streamctl/streamctl/planner"
+	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/state"
+)
+
+// Destination is one place a sink writes to.
+type Destination struct {
+	Name    string
+	Storage providers.Storage
+}
+
+// Sink is a sink ready to run: its source, destinations and output layout.
+type Sink struct {
+	Name         string
+	SourceType   string
+	SourceName   string
+	Source       providers.Source
+	Destinations []Destination // in config order
+	Layout       pipeline.Layout
+	// LayoutHash identifies the output settings; see state.Batch.Layout.
+	LayoutHash string
+	History    int
+}
+
+func (s *Sink) destination(name string) *Destination {
+	for i := range s.Destinations {
+		if s.Destinations[i].Name == name {
+			return &s.Destinations[i]
+		}
+	}
+	return nil
+}
+
+// Engine runs sinks' batches against one state.
+type Engine struct {
+	State   *state.Manager
+	Version string
+	// OnEvent receives progress events; it may be called from several goroutines
+	// at once, never concurrently for one sink.
+	OnEvent func(Event)
+	// Now is the clock; tests may fix it.
+	Now func() time.Time
+
+	stateMu sync.Mutex
+}
+
+// Event is a step of an apply, for progress output.
+type Event struct {
+	Type        string // batch_start | file_staged | destination_committed | batch_committed | cleanup
+	Sink        string
+	Batch       int64
+	Destination string
+	Records     int64
+	Bytes       int64
+	Files       int
+	Ranges      []state.Range
+	Resume      bool
+	Elapsed     time.Duration
+}
+
+func (e *Engine) emit(ev Event) {
+	if e.OnEvent != nil {
+		e.OnEvent(ev)
+	}
+}
+
+func (e *Engine) now() time.Time {
+	if e.Now != nil {
+		return e.Now()
+	}
+	return time.Now()
+}
+
+// update changes the state under the engine's lock: sinks run in parallel but
+// share one state document.
+func (e *Engine) update(ctx context.Context, change func(*state.State) error) error {
+	e.stateMu.Lock()
+	defer e.stateMu.Unlock()
+	return e.State.Update(context.WithoutCancel(ctx), change)
+}
+
+// Observe lists what each destination of a sink holds: its manifests and its
+// temporaries. One listing of each folder per destination.
+func Observe(ctx context.Context, sink *Sink) (map[string]*planner.Observation, error) {
+	out := map[string]*planner.Observation{}
+	for _, d := range sink.Destinations {
+		obs := &planner.Observation{}
+		prefix := MetadataDir + "/" + sink.Name + "/"
+		err := d.Storage.List(ctx, prefix, func(info providers.ObjectInfo) error {
+			if n, ok := parseBatchKey(info.Key[len(prefix):], true); ok {
+				obs.Manifests = append(obs.Manifests, n)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("observe destination %s (%s): %w", d.Name, d.Storage.Describe(), err)
+		}
+		seen := map[int64]bool{}
+		err = d.Storage.List(ctx, TemporaryDir+"/", func(info providers.ObjectInfo) error {
+			if n, ok := parseBatchKey(info.Key[len(TemporaryDir)+1:], false); ok && !seen[n] {
+				seen[n] = true
+				obs.Temporaries = append(obs.Temporaries, n)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("observe destination %s (%s): %w", d.Name, d.Storage.Describe(), err)
+		}
+		sort.Slice(obs.Manifests, func(i, j int) bool { return obs.Manifests[i] < obs.Manifests[j] })
+		out[d.Name] = obs
+	}
+	return out, nil
+}
+
+// Summary is what an apply of one sink did.
+type Summary struct {
+	Sink    string
+	Batches int64
+	Records int64 // records read from the source
+	Files   int64 // files written, all destinations
+	Bytes   int64 // bytes written, all destinations
+}
+
+// ApplySink runs a sink's plan: cleanups, the batch in flight, then at most
+// maxBatches new batches (0: all).
+func (e *Engine) ApplySink(ctx context.Context, sink *Sink, plan *planner.SinkPlan, maxBatches int64) (Summary, error) {
+	sum := Summary{Sink: sink.Name}
+	for _, c := range plan.Cleanups {
+		d := sink.destination(c.Destination)
+		if d == nil {
+			continue
+		}
+		if err := deletePrefix(ctx, d.Storage, TemporaryPrefix(c.Batch)); err != nil {
+			return sum, fmt.Errorf("remove orphan %s%d from %s: %w", TemporaryPrefix(0)[:len(TemporaryDir)+1], c.Batch, d.Name, err)
+		}
+		e.emit(Event{Type: "cleanup", Sink: sink.Name, Batch: c.Batch, Destination: c.Destination})
+	}
+	if plan.Resume != nil {
+		if err := e.runBatch(ctx, sink, plan.Snapshot.Identity, *plan.Resume, true, &sum); err != nil {
+			return sum, err
+		}
+	}
+	var err error
+	plan.New.Each(func(b planner.Batch) bool {
+		if maxBatches > 0 && sum.Batches >= maxBatches {
+			return false
+		}
+		if err = ctx.Err(); err != nil {
+			return false
+		}
+		err = e.runBatch(ctx, sink, plan.Snapshot.Identity, b, false, &sum)
+		return err == nil
+	})
+	return sum, err
+}
+
+// runBatch takes one batch through the protocol.
+func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b planner.Batch, resume bool, sum *Summary) error {
+	started := e.now()
+	if !resume {
+		// 1. Intent.
+		err := e.update(ctx, func(s *state.State) error {
+			ss := s.Sinks[sink.Name]
+			if ss == nil {
+				ss = state.NewSink(state.SourceRef{Type: sink.SourceType, Name: sink.SourceName, Identity: identity})
+				s.Sinks[sink.Name] = ss
+			}
+			if ss.InFlight != nil {
+				return fmt.Errorf("batch %d is already in flight", ss.InFlight.ID)
+			}
+			if b.ID != ss.NextBatch {
+				return fmt.Errorf("the state expects batch %d next, not %d: it changed since the plan was made", ss.NextBatch, b.ID)
+			}
+			ss.Source = state.SourceRef{Type: sink.SourceType, Name: sink.SourceName, Identity: identity}
+			t := started.UTC()
+			ss.InFlight = &state.Batch{ID: b.ID, Ranges: b.Ranges, Destinations: b.Destinations, Layout: sink.LayoutHash, Records: b.Records, Started: &t}
+			ss.NextBatch = b.ID + 1
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("log intent of batch %d of sink %s: %w", b.ID, sink.Name, err)
+		}
+		fault.Point("after-intent")
+	}
+	e.emit(Event{Type: "batch_start", Sink: sink.Name, Batch: b.ID, Records: b.Records, Ranges: b.Ranges, Resume: resume})
+
+	// Destinations that already hold the manifest are done with this batch.
+	var pending []int
+	for i, name := range b.Destinations {
+		d := sink.destination(name)
+		if d == nil {
+			return fmt.Errorf("batch %d of sink %s: destination %s is not configured", b.ID, sink.Name, name)
+		}
+		m, err := readManifest(ctx, d.Storage, sink.Name, b.ID)
+		if err != nil && !errors.Is(err, providers.ErrNotExist) {
+			return fmt.Errorf("check batch %d in %s: %w", b.ID, name, err)
+		}
+		if m != nil {
+			if !sameRanges(m, b.Ranges) {
+				return fmt.Errorf("batch %d in %s: its manifest covers other ranges than the state's in-flight batch; the destination was written under another state", b.ID, name)
+			}
+			continue
+		}
+		pending = append(pending, i)
+	}
+
+	if len(pending) > 0 {
+		files, stats, err := e.stage(ctx, sink, b, pending)
+		if err != nil {
+			return err
+		}
+		fault.Point("after-stage")
+		if err := e.promoteAll(ctx, sink, identity, b, pending, files, stats); err != nil {
+			return err
+		}
+		sum.Records += stats.Records
+		for _, fl := range files {
+			for _, f := range fl {
+				sum.Files++
+				sum.Bytes += f.Size
+			}
+		}
+	}
+
+	// 4. Commit.
+	fault.Point("before-state-commit")
+	var records int64
+	err := e.update(ctx, func(s *state.State) error {
+		ss := s.Sinks[sink.Name]
+		if ss == nil || ss.InFlight == nil || ss.InFlight.ID != b.ID {
+			return fmt.Errorf("batch %d is no longer in flight in the state", b.ID)
+		}
+		records = ss.InFlight.Records
+		ss.Commit(e.now(), sink.History)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("commit batch %d of sink %s to the state: %w", b.ID, sink.Name, err)
+	}
+	fault.Point("after-state-commit")
+	sum.Batches++
+	e.emit(Event{Type: "batch_committed", Sink: sink.Name, Batch: b.ID, Records: records, Elapsed: e.now().Sub(started), Resume: resume})
+	return nil
+}
+
+func readManifest(ctx context.Context, s providers.Storage, sink string, batch int64) (*Manifest, error) {
+	data, _, err := providers.ReadAll(ctx, s, ManifestKey(sink, batch))
+	if err != nil {
+		return nil, err
+	}
+	m, err := DecodeManifest(data)
+	if err != nil {
+		return nil, fmt.Errorf("read manifest %s: %w", ManifestKey(sink, batch), err)
+	}
+	return m, nil
+}
+
+// stage encodes the batch once and writes it under _temporary/<N>/ of every
+// pending destination. It returns each destination's files (indexed like
+// b.Destinations).
+func (e *Engine) stage(ctx context.Context, sink *Sink, b planner.Batch, pending []int) ([][]FileEntry, pipeline.Stats, error) {
+	tmp := TemporaryPrefix(b.ID)
+	for _, i := range pending {
+		d := sink.destination(b.Destinations[i])
+		// Leftovers of a crashed attempt are not trusted: staging starts clean.
+		if err := deletePrefix(ctx, d.Storage, tmp); err != nil {
+			return nil, pipeline.Stats{}, fmt.Errorf("stage batch %d to %s: clear %s: %w", b.ID, d.Name, tmp, err)
+		}
+	}
+	out := &stagingOutput{ctx: ctx, sink: sink, batch: b, prefix: tmp, files: make([][]FileEntry, len(b.Destinations))}
+	layout := sink.Layout
+	layout.Destinations = b.Destinations
+	w, err := pipeline.New(layout, b.ID, pending, out)
+	if err != nil {
+		return nil, pipeline.Stats{}, fmt.Errorf("stage batch %d of sink %s: %w", b.ID, sink.Name, err)
+	}
+	for _, r := range b.Ranges {
+		err := sink.Source.Read(ctx, r.Partition, r.Start, r.End, w.Write)
+		if err != nil {
+			w.Abort()
+			return nil, pipeline.Stats{}, fmt.Errorf("stage batch %d of sink %s: read partition %s [%d, %d): %w", b.ID, sink.Name, r.Partition, r.Start, r.End, err)
+		}
+	}
+	stats, err := w.Close()
+	if err != nil {
+		w.Abort()
+		return nil, stats, fmt.Errorf("stage batch %d of sink %s: %w", b.ID, sink.Name, err)
+	}
+	return out.files, stats, nil
+}
+
+// stagingOutput is the pipeline's Output: each file is written once and teed
+// to the staging area of every destination that gets it, with one checksum.
+type stagingOutput struct {
+	ctx    context.Context
+	sink   *Sink
+	batch  planner.Batch
+	prefix string
+
+	mu    sync.Mutex
+	files [][]FileEntry
+}
+
+func (o *stagingOutput) Create(dests []int, relPath string) (pipeline.File, error) {
+	f := &stagedFile{out: o, rel: relPath, dests: dests, hash: sha256.New()}
+	for _, i := range dests {
+		d := o.sink.destination(o.batch.Destinations[i])
+		w, err := d.Storage.Create(o.ctx, o.prefix+relPath)
+		if err != nil {
+			f.Abort()
+			return nil, fmt.Errorf("stage batch %d to %s: %w", o.batch.ID, d.Name, err)
+		}
+		f.writers = append(f.writers, w)
+	}
+	return f, nil
+}
+
+type stagedFile struct {
+	out     *stagingOutput
+	rel     string
+	dests   []int
+	writers []providers.ObjectWriter
+	hash    hash.Hash
+	size    int64
+}
+
+func (f *stagedFile) Write(p []byte) (int, error) {
+	f.hash.Write(p)
+	for k, w := range f.writers {
+		if _, err := w.Write(p); err != nil {
+			name := f.out.batch.Destinations[f.dests[k]]
+			return 0, fmt.Errorf("stage batch %d to %s: write %s: %w", f.out.batch.ID, name, f.rel, err)
+		}
+	}
+	f.size += int64(len(p))
+	return len(p), nil
+}
+
+func (f *stagedFile) Finish(records int64) error {
+	sum := hex.EncodeToString(f.hash.Sum(nil))
+	for k, w := range f.writers {
+		i := f.dests[k]
+		if err := w.Commit(); err != nil {
+			return fmt.Errorf("stage batch %d to %s: write %s: %w", f.out.batch.ID, f.out.batch.Destinations[i], f.rel, err)
+		}
+		f.out.mu.Lock()
+		f.out.files[i] = append(f.out.files[i], FileEntry{Path: f.rel, Size: f.size, Records: records, SHA256: sum})
+		f.out.mu.Unlock()
+		fault.Point("after-stage-file")
+	}
+	return nil
+}
+
+func (f *stagedFile) Abort() {
+	for _, w := range f.writers {
+		w.Abort()
+	}
+}
+
+// promoteAll promotes and commits every pending destination, in parallel.
+func (e *Engine) promoteAll(ctx context.Context, sink *Sink, identity string, b planner.Batch, pending []int, files [][]FileEntry, stats pipeline.Stats) error {
+	var (
+		wg       sync.WaitGroup
+		errs     = make([]error, len(pending))
+		promoted atomic.Int64
+	)
+	for k, i := range pending {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d := sink.destination(b.Destinations[i])
+			errs[k] = e.promote(ctx, sink, identity, b, d, files[i], stats, &promoted)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// promote moves one destination's staged files into place and writes its
+// manifest: the destination's commit point.
+func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b planner.Batch, d *Destination, files []FileEntry, stats pipeline.Stats, promoted *atomic.Int64) error {
+	tmp := TemporaryPrefix(b.ID)
+	renamer, canRename := d.Storage.(providers.Renamer)
+	m := &Manifest{
+		FormatVersion: ManifestVersion,
+		Sink:          sink.Name,
+		Destination:   d.Name,
+		Batch:         b.ID,
+		Source:        identity,
+		Ranges:        b.Ranges,
+		Files:         files,
+		Version:       e.Version,
+	}
+	if m.Files == nil {
+		m.Files = []FileEntry{}
+	}
+	sort.Slice(m.Files, func(i, j int) bool { return m.Files[i].Path < m.Files[j].Path })
+	for _, f := range m.Files {
+		var err error
+		if canRename {
+			err = renamer.Rename(ctx, tmp+f.Path, f.Path)
+		} else if err = d.Storage.Copy(ctx, tmp+f.Path, f.Path); err == nil {
+			err = d.Storage.Delete(ctx, tmp+f.Path)
+		}
+		if err != nil {
+			return fmt.Errorf("promote batch %d in %s: %s: %w", b.ID, d.Name, f.Path, err)
+		}
+		m.Records += f.Records
+		m.Bytes += f.Size
+		promoted.Add(1)
+		fault.Point("after-promote-file")
+	}
+	m.Rejected = stats.Rejected
+	m.Committed = e.now().UTC()
+	key := ManifestKey(sink.Name, b.ID)
+	if _, err := d.Storage.PutIfAbsent(ctx, key, encodeManifest(m)); err != nil {
+		if !errors.Is(err, providers.ErrExist) {
+			return fmt.Errorf("commit batch %d in %s: write manifest: %w", b.ID, d.Name, err)
+		}
+		// Another writer committed this batch first: fine if it is the same data.
+		theirs, rerr := readManifest(ctx, d.Storage, sink.Name, b.ID)
+		if rerr != nil {
+			return fmt.Errorf("commit batch %d in %s: a manifest appeared and cannot be read: %w", b.ID, d.Name, rerr)
+		}
+		if !sameBatch(m, theirs) {
+			return fmt.Errorf("commit batch %d in %s: another writer committed different data for this batch (%s); stop every other streamctl on this sink and run `streamctl plan` to inspect", b.ID, d.Name, key)
+		}
+	}
+	fault.Point("after-manifest")
+	if err := deletePrefix(ctx, d.Storage, tmp); err != nil {
+		return fmt.Errorf("clean up batch %d in %s: %w", b.ID, d.Name, err)
+	}
+	e.emit(Event{Type: "destination_committed", Sink: sink.Name, Batch: b.ID, Destination: d.Name, Records: m.Records, Bytes: m.Bytes, Files: len(m.Files)})
+	return nil
+}
+
+// deletePrefix removes every object under prefix.
+func deletePrefix(ctx context.Context, s providers.Storage, prefix string) error {
+	var keys []string
+	if err := s.List(ctx, prefix, func(info providers.ObjectInfo) error {
+		keys = append(keys, info.Key)
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if err := s.Delete(ctx, k); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,12 @@
+//go:build !faultinject
+
+// Package fault marks the points of the commit protocol where crash tests kill
+// the process. Without the faultinject build tag every point is a no-op that
+// the compiler removes.
+package fault
+
+// Point marks a place where a crash test may kill the process.
+func Point(name string) {}
+
+// Enabled reports whether fault points are compiled in.
+const Enabled = false

@@ -1,0 +1,53 @@
+//go:build faultinject
+
+package fault
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// EnvVar selects the fault: "NAME" kills at the first time NAME is reached,
+// "NAME:K" at the K-th time.
+const EnvVar = "STREAMCTL_FAULT"
+
+// Enabled reports whether fault points are compiled in.
+const Enabled = true
+
+var (
+	mu     sync.Mutex
+	counts = map[string]int{}
+	target string
+	at     = 1
+)
+
+func init() {
+	spec := os.Getenv(EnvVar)
+	name, k, found := strings.Cut(spec, ":")
+	target = name
+	if found {
+		if n, err := strconv.Atoi(k); err == nil && n > 0 {
+			at = n
+		}
+	}
+}
+
+// Point kills the process with SIGKILL, so that no deferred cleanup runs, when
+// the selected fault is reached.
+func Point(name string) {
+	if target == "" || name != target {
+		return
+	}
+	mu.Lock()
+	counts[name]++
+	hit := counts[name] == at
+	mu.Unlock()
+	if hit {
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		time.Sleep(time.Hour)
+	}
+}

@@ -1,0 +1,185 @@
+// Package render turns plans, apply progress and state into output: text for
+// people (with colour on terminals). The summary lines ("Plan: …", "No
+// changes. …", "Apply complete! …") are a stable interface: scripts grep them.
+package render
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/streamctl/streamctl/planner"
+	"github.com/streamctl/streamctl/state"
+)
+
+// Options tune the text rendering.
+type Options struct {
+	Color bool
+	// Verbose lists every partition range of every batch.
+	Verbose bool
+	// MaxBatches is how many new batches are listed per sink before the rest are
+	// summarised (0: 20).
+	MaxBatches int
+}
+
+const (
+	green  = "\x1b[32m"
+	yellow = "\x1b[33m"
+	red    = "\x1b[31m"
+	bold   = "\x1b[1m"
+	reset  = "\x1b[0m"
+)
+
+func (o Options) paint(code, s string) string {
+	if !o.Color {
+		return s
+	}
+	return code + s + reset
+}
+
+// PlanText renders a plan as a human diff.
+func PlanText(w io.Writer, p *planner.Plan, o Options) {
+	if o.MaxBatches == 0 {
+		o.MaxBatches = 20
+	}
+	if !p.Changes() {
+		for _, s := range p.Sinks {
+			for _, warn := range s.Warnings {
+				fmt.Fprintf(w, "%s sink %q: %s\n", o.paint(yellow, "Warning:"), s.Name, warn)
+			}
+		}
+		fmt.Fprintln(w, o.paint(bold, "No changes.")+" All sinks are up to date.")
+		return
+	}
+	fmt.Fprintln(w, "streamctl will perform the following actions:")
+	for _, s := range p.Sinks {
+		fmt.Fprintln(w)
+		if !s.Changes() {
+			fmt.Fprintf(w, "  # sink %q is up to date\n", s.Name)
+			continue
+		}
+		fmt.Fprintf(w, "  # sink %q\n", s.Name)
+		for _, c := range s.Cleanups {
+			fmt.Fprintf(w, "  %s remove orphan _temporary/%d in %s\n", o.paint(red, "-"), c.Batch, c.Destination)
+		}
+		if b := s.Resume; b != nil {
+			fmt.Fprintf(w, "  %s resume batch %d (in flight): %s records → %s\n",
+				o.paint(yellow, "~"), b.ID, Count(b.Records), destList(b.Pending, "already committed everywhere; only the state commit remains"))
+			writeRanges(w, b.Ranges, o)
+		}
+		listed := 0
+		s.New.Each(func(b planner.Batch) bool {
+			if listed == o.MaxBatches {
+				return false
+			}
+			listed++
+			fmt.Fprintf(w, "  %s batch %d: %s records → %s", o.paint(green, "+"), b.ID, Count(b.Records), strings.Join(b.Destinations, ", "))
+			if !o.Verbose {
+				fmt.Fprintf(w, "  %s\n", rangesShort(b.Ranges))
+				return true
+			}
+			fmt.Fprintln(w)
+			writeRanges(w, b.Ranges, o)
+			return true
+		})
+		if rest := s.New.Batches - int64(listed); rest > 0 {
+			fmt.Fprintf(w, "  %s … and %s more batches up to batch %d\n", o.paint(green, "+"), Count(rest), s.New.FirstID+s.New.Batches-1)
+		}
+		for _, r := range s.Skipped {
+			fmt.Fprintf(w, "  %s skip lost offsets [%d, %d) of partition %s\n", o.paint(red, "!"), r.Start, r.End, r.Partition)
+		}
+		for _, warn := range s.Warnings {
+			fmt.Fprintf(w, "  %s %s\n", o.paint(yellow, "Warning:"), warn)
+		}
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, SummaryLine(p))
+}
+
+// SummaryLine is the plan's last line.
+func SummaryLine(p *planner.Plan) string {
+	if !p.Changes() {
+		return "No changes. All sinks are up to date."
+	}
+	batches, records, dests := p.Totals()
+	line := fmt.Sprintf("Plan: %s %s, %s records to %d %s.", Count(batches), plural(batches, "batch", "batches"), Count(records), dests, plural(int64(dests), "destination", "destinations"))
+	cleanups := 0
+	for _, s := range p.Sinks {
+		cleanups += len(s.Cleanups)
+	}
+	if cleanups > 0 {
+		line += fmt.Sprintf(" %d orphan %s to remove.", cleanups, plural(int64(cleanups), "temporary", "temporaries"))
+	}
+	return line
+}
+
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func destList(ds []string, none string) string {
+	if len(ds) == 0 {
+		return none
+	}
+	return strings.Join(ds, ", ")
+}
+
+func writeRanges(w io.Writer, ranges []state.Range, o Options) {
+	for _, r := range ranges {
+		fmt.Fprintf(w, "      partition %s [%d, %d) %s records\n", r.Partition, r.Start, r.End, Count(r.Records()))
+	}
+}
+
+// rangesShort renders ranges on one line, eliding beyond four partitions.
+func rangesShort(ranges []state.Range) string {
+	var parts []string
+	for i, r := range ranges {
+		if i == 4 {
+			parts = append(parts, fmt.Sprintf("+%d partitions", len(ranges)-4))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s:[%d,%d)", r.Partition, r.Start, r.End))
+	}
+	return "(" + strings.Join(parts, " ") + ")"
+}
+
+// Count renders n with thousands separators.
+func Count(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// Bytes renders a byte count in SI units.
+func Bytes(n int64) string {
+	const unit = 1000
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGTPE"[exp])
+}
+
+// Plural renders "1 file", "2 files".
+func Plural(n int64, one, many string) string {
+	return Count(n) + " " + plural(n, one, many)
+}

@@ -1,0 +1,300 @@
+// Package planner computes what apply would do: plan = f(configuration, state,
+// source snapshots, destination observations). It is a pure function: it reads
+// nothing and writes nothing, so every case is a table test.
+package planner
+
+import (
+	"fmt"
+	"math/bits"
+	"sort"
+	"strings"
+
+	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/state"
+)
+
+// SinkInput is everything the planner needs to know about one sink.
+type SinkInput struct {
+	Name       string
+	SourceType string
+	SourceName string
+	MaxRecords int64
+	OnDataLoss string // "fail" | "skip"
+	// Destinations are the configured destination names, in config order.
+	Destinations []string
+	// Layout is a hash of the output settings; see state.Batch.Layout.
+	Layout string
+	// State is the sink's checkpoint; nil when it has none yet.
+	State    *state.Sink
+	Snapshot providers.Snapshot
+	// Observed holds what each destination holds; nil when not observed
+	// (-refresh=false), and then no cleanup is planned.
+	Observed map[string]*Observation
+}
+
+// Observation is what one destination holds for a sink.
+type Observation struct {
+	Manifests   []int64 // batches with a manifest
+	Temporaries []int64 // batches with a _temporary/<N> folder
+}
+
+func (o *Observation) hasManifest(id int64) bool {
+	if o == nil {
+		return false
+	}
+	for _, m := range o.Manifests {
+		if m == id {
+			return true
+		}
+	}
+	return false
+}
+
+// SinkPlan is what apply will do for one sink.
+type SinkPlan struct {
+	Name     string             `json:"name"`
+	Snapshot providers.Snapshot `json:"source"`
+	// Resume is the in-flight batch to finish, or nil.
+	Resume *Batch `json:"resume,omitempty"`
+	// New are the new batches, cut lazily from the pending ranges.
+	New Pending `json:"new"`
+	// Cleanups are orphan temporaries to remove.
+	Cleanups []Cleanup `json:"cleanups,omitempty"`
+	// Skipped are ranges lost from the source and skipped (on_data_loss = "skip").
+	Skipped  []state.Range `json:"skipped,omitempty"`
+	Warnings []string      `json:"warnings,omitempty"`
+}
+
+// Changes reports whether applying the plan would do anything.
+func (p *SinkPlan) Changes() bool {
+	return p.Resume != nil || p.New.Batches > 0 || len(p.Cleanups) > 0
+}
+
+// Batch is a batch with fixed ranges.
+type Batch struct {
+	ID     int64         `json:"id"`
+	Ranges []state.Range `json:"ranges"`
+	// Records is the number of offsets the ranges span.
+	Records int64 `json:"records"`
+	// Destinations are all the batch's destinations: routing is over these.
+	Destinations []string `json:"destinations"`
+	// Pending are the destinations that still have to write it.
+	Pending []string `json:"pending"`
+}
+
+// Cleanup is an orphan _temporary/<Batch> in a destination.
+type Cleanup struct {
+	Destination string `json:"destination"`
+	Batch       int64  `json:"batch"`
+}
+
+// Pending are the new batches: every partition's [From, To), cut into batches
+// of at most MaxRecords offsets. They are described, not listed, so that a plan
+// of a million batches stays small; Each cuts them deterministically.
+type Pending struct {
+	FirstID      int64         `json:"first_batch"`
+	MaxRecords   int64         `json:"max_records"`
+	Ranges       []state.Range `json:"ranges"` // per partition, in the source's order; empty ones omitted
+	Destinations []string      `json:"destinations"`
+	Batches      int64         `json:"batches"`
+	Records      int64         `json:"records"`
+}
+
+// Each calls fn for every new batch in order until fn returns false. Every
+// batch advances each partition in proportion to its pending records, so all
+// partitions progress together (as Spark's maxOffsetsPerTrigger does).
+func (p *Pending) Each(fn func(Batch) bool) {
+	rem := make([]int64, len(p.Ranges))
+	next := make([]int64, len(p.Ranges))
+	var total int64
+	for i, r := range p.Ranges {
+		rem[i] = r.Records()
+		next[i] = r.Start
+		total += rem[i]
+	}
+	take := make([]int64, len(p.Ranges))
+	for id := p.FirstID; total > 0; id++ {
+		size := min(p.MaxRecords, total)
+		var assigned int64
+		for i := range rem {
+			hi, lo := bits.Mul64(uint64(rem[i]), uint64(size))
+			q, _ := bits.Div64(hi, lo, uint64(total))
+			take[i] = int64(q)
+			assigned += take[i]
+		}
+		for i := 0; assigned < size; i = (i + 1) % len(rem) {
+			if take[i] < rem[i] {
+				take[i]++
+				assigned++
+			}
+		}
+		b := Batch{ID: id, Records: size, Destinations: p.Destinations, Pending: p.Destinations}
+		for i, r := range p.Ranges {
+			if take[i] == 0 {
+				continue
+			}
+			b.Ranges = append(b.Ranges, state.Range{Partition: r.Partition, Start: next[i], End: next[i] + take[i]})
+			next[i] += take[i]
+			rem[i] -= take[i]
+		}
+		total -= size
+		if !fn(b) {
+			return
+		}
+	}
+}
+
+// Error is a sink that cannot be planned, with what to do about it.
+type Error struct {
+	Sink    string
+	Summary string
+	Detail  string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("sink %q: %s: %s", e.Sink, e.Summary, e.Detail)
+}
+
+// PlanSink plans one sink.
+func PlanSink(in SinkInput) (*SinkPlan, error) {
+	p := &SinkPlan{Name: in.Name, Snapshot: in.Snapshot}
+	st := in.State
+	if st == nil {
+		st = state.NewSink(state.SourceRef{})
+	} else if st.Source.Identity != "" {
+		if st.Source.Type != in.SourceType || st.Source.Name != in.SourceName {
+			return nil, &Error{Sink: in.Name, Summary: "its source changed",
+				Detail: fmt.Sprintf("the state holds offsets of source.%s.%s, but the sink now reads source.%s.%s; those offsets do not apply to another stream. Point the sink back at source.%s.%s, or start it over with `streamctl state rm %s` (data already written stays in the destinations).",
+					st.Source.Type, st.Source.Name, in.SourceType, in.SourceName, st.Source.Type, st.Source.Name, in.Name)}
+		}
+		if st.Source.Identity != in.Snapshot.Identity {
+			return nil, &Error{Sink: in.Name, Summary: "its source is another stream",
+				Detail: fmt.Sprintf("the state holds offsets of %q, but source.%s.%s is now %q (another topic, cluster, seed or path); those offsets do not apply to it. Restore the source's settings, or start the sink over with `streamctl state rm %s` (data already written stays in the destinations).",
+					st.Source.Identity, in.SourceType, in.SourceName, in.Snapshot.Identity, in.Name)}
+		}
+	}
+
+	// Where each partition stands: committed offsets, moved on by the batch in
+	// flight, whose ranges are fixed.
+	from := map[string]int64{}
+	for part, off := range st.Offsets {
+		from[part] = off
+	}
+	nextID := st.NextBatch
+	if b := st.InFlight; b != nil {
+		if err := checkInFlight(in, b); err != nil {
+			return nil, err
+		}
+		for _, r := range b.Ranges {
+			if r.End > from[r.Partition] {
+				from[r.Partition] = r.End
+			}
+		}
+		resume := &Batch{ID: b.ID, Ranges: b.Ranges, Records: b.Span(), Destinations: b.Destinations}
+		for _, d := range b.Destinations {
+			if !in.Observed[d].hasManifest(b.ID) {
+				resume.Pending = append(resume.Pending, d)
+			}
+		}
+		p.Resume = resume
+		if b.ID >= nextID {
+			nextID = b.ID + 1
+		}
+	}
+
+	inSnapshot := map[string]bool{}
+	pending := Pending{FirstID: nextID, MaxRecords: in.MaxRecords, Destinations: in.Destinations}
+	var lost []string
+	for _, part := range in.Snapshot.Partitions {
+		inSnapshot[part.ID] = true
+		start, known := from[part.ID]
+		if !known {
+			start = part.Earliest
+		}
+		switch {
+		case start < part.Earliest:
+			r := state.Range{Partition: part.ID, Start: start, End: part.Earliest}
+			lost = append(lost, fmt.Sprintf("partition %s: offsets [%d, %d) (%d records) are no longer in the source", part.ID, r.Start, r.End, r.Records()))
+			p.Skipped = append(p.Skipped, r)
+			start = part.Earliest
+		case start > part.Latest:
+			lost = append(lost, fmt.Sprintf("partition %s: the source now ends at offset %d, below the committed offset %d (it shrank or was replaced)", part.ID, part.Latest, start))
+			continue
+		}
+		if part.Latest > start {
+			r := state.Range{Partition: part.ID, Start: start, End: part.Latest}
+			pending.Ranges = append(pending.Ranges, r)
+			pending.Records += r.Records()
+		}
+	}
+	var vanished []string
+	for part, off := range st.Offsets {
+		if !inSnapshot[part] && off > 0 {
+			vanished = append(vanished, part)
+		}
+	}
+	sort.Strings(vanished)
+	for _, part := range vanished {
+		lost = append(lost, fmt.Sprintf("partition %s: it is no longer in the source, which had been read up to offset %d", part, st.Offsets[part]))
+	}
+	if len(lost) > 0 {
+		if in.OnDataLoss != "skip" {
+			return nil, &Error{Sink: in.Name, Summary: "data loss in the source",
+				Detail: strings.Join(lost, "; ") + ". Those records can no longer be read, so they cannot be delivered. To go on without them, set on_data_loss = \"skip\" on the sink; the skipped ranges are then reported."}
+		}
+		for _, l := range lost {
+			p.Warnings = append(p.Warnings, "data loss skipped: "+l)
+		}
+	}
+	if pending.Records > 0 {
+		pending.Batches = (pending.Records + in.MaxRecords - 1) / in.MaxRecords
+	}
+	p.New = pending
+
+	for _, d := range in.Destinations {
+		obs := in.Observed[d]
+		if obs == nil {
+			continue
+		}
+		for _, t := range obs.Temporaries {
+			if st.InFlight != nil && t == st.InFlight.ID {
+				continue // the resume clears it before redoing the batch
+			}
+			p.Cleanups = append(p.Cleanups, Cleanup{Destination: d, Batch: t})
+		}
+		for _, m := range obs.Manifests {
+			// Intent advances NextBatch, so any manifest of this sink's state has a
+			// lower number; a higher one was written under another state.
+			if m >= st.NextBatch {
+				return nil, &Error{Sink: in.Name, Summary: "a destination is ahead of the state",
+					Detail: fmt.Sprintf("destination %q holds the manifest of batch %d, which the state has neither committed nor in flight (next batch %d). The state was probably restored from an older copy. Restore the newer state, or move the destination's _streamctl/%s/%d.json and the files it lists aside.", d, m, st.NextBatch, in.Name, m)}
+			}
+		}
+	}
+	return p, nil
+}
+
+// checkInFlight refuses to resume a batch whose destinations or output settings
+// changed since it started: the retry would route or encode records otherwise,
+// and files already promoted would no longer be overwritten by identical ones.
+func checkInFlight(in SinkInput, b *state.Batch) error {
+	configured := map[string]bool{}
+	for _, d := range in.Destinations {
+		configured[d] = true
+	}
+	var missing []string
+	for _, d := range b.Destinations {
+		if !configured[d] {
+			missing = append(missing, d)
+		}
+	}
+	if len(missing) > 0 {
+		return &Error{Sink: in.Name, Summary: fmt.Sprintf("batch %d is in flight to destinations no longer configured", b.ID),
+			Detail: fmt.Sprintf("batch %d started with destinations %s and must finish with the same ones, but %s are gone from the configuration. Restore them until the batch is committed, then remove them.", b.ID, strings.Join(b.Destinations, ", "), strings.Join(missing, ", "))}
+	}
+	if b.Layout != "" && in.Layout != "" && b.Layout != in.Layout {
+		return &Error{Sink: in.Name, Summary: fmt.Sprintf("batch %d is in flight with other output settings", b.ID),
+			Detail: fmt.Sprintf("batch %d started with other format, columns, partitioning or routing settings, and a retry must write the same files. Restore the previous settings until the batch is committed, then change them.", b.ID)}
+	}
+	return nil
+}

@@ -1,0 +1,193 @@
+package state
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/user"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Backend stores one state document with a lock beside it.
+type Backend interface {
+	// Describe names where the state lives, for messages.
+	Describe() string
+	// Read returns the stored state bytes and their version. It returns
+	// ErrNoState when there is none yet.
+	Read(ctx context.Context) (data []byte, version string, err error)
+	// Write replaces the state if its version is still version ("" means: only if
+	// there is none yet), keeping the previous one as a backup. It returns
+	// ErrConflict when another writer changed it in between.
+	Write(ctx context.Context, data []byte, version string) (newVersion string, err error)
+	// Lock takes the lock or returns a *LockedError saying who holds it.
+	Lock(ctx context.Context, info *LockInfo) (Unlocker, error)
+	// LockInfo returns the current holder of the lock, or nil when it is free.
+	LockInfo(ctx context.Context) (*LockInfo, error)
+	// ForceUnlock removes the lock if its ID is id.
+	ForceUnlock(ctx context.Context, id string) error
+}
+
+// Unlocker releases a lock. Unlock is safe to call more than once.
+type Unlocker interface {
+	Unlock() error
+	// Lost is closed when the lock is known to be lost (a heartbeat failed);
+	// a holder must then stop writing.
+	Lost() <-chan struct{}
+}
+
+var (
+	// ErrNoState: no state has been written yet.
+	ErrNoState = errors.New("no state yet")
+	// ErrConflict: the state changed since it was read (another writer).
+	ErrConflict = errors.New("the state was changed by another writer since it was read")
+)
+
+// LockInfo says who holds a lock, as Terraform's lock info does.
+type LockInfo struct {
+	ID        string    `json:"id"`
+	Operation string    `json:"operation"`
+	Who       string    `json:"who"`
+	PID       int       `json:"pid"`
+	Version   string    `json:"version"`
+	Created   time.Time `json:"created"`
+	Path      string    `json:"path"`
+	// Heartbeat is refreshed while the holder runs (remote backends), so that a
+	// lock left by a killed process can be recognised as stale.
+	Heartbeat time.Time `json:"heartbeat,omitempty"`
+}
+
+// NewLockInfo describes a lock this process is about to take.
+func NewLockInfo(operation, version string) *LockInfo {
+	who := "unknown"
+	if u, err := user.Current(); err == nil {
+		who = u.Username
+	}
+	if h, err := os.Hostname(); err == nil {
+		who += "@" + h
+	}
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	return &LockInfo{
+		ID:        uuid.NewString(),
+		Operation: operation,
+		Who:       who,
+		PID:       os.Getpid(),
+		Version:   version,
+		Created:   now,
+		Heartbeat: now,
+	}
+}
+
+// LockedError is returned when another process holds the lock.
+type LockedError struct {
+	Holder *LockInfo
+	Path   string
+	// Stale is set when the holder's heartbeat stopped long ago.
+	Stale bool
+}
+
+func (e *LockedError) Error() string {
+	h := e.Holder
+	if h == nil {
+		return fmt.Sprintf("the state %s is locked by another process", e.Path)
+	}
+	msg := fmt.Sprintf("the state %s is locked\n\n  ID:        %s\n  Operation: %s\n  Who:       %s (pid %d)\n  Version:   %s\n  Created:   %s (%s ago)",
+		e.Path, h.ID, h.Operation, h.Who, h.PID, h.Version,
+		h.Created.Format(time.RFC3339), time.Since(h.Created).Round(time.Second))
+	if e.Stale {
+		msg += fmt.Sprintf("\n\nIts heartbeat stopped at %s: the holder probably died. If no streamctl runs against this state, remove the lock with `streamctl force-unlock %s`.", h.Heartbeat.Format(time.RFC3339), h.ID)
+	} else {
+		msg += "\n\nWait for it to finish, or retry with -lock-timeout=DURATION."
+	}
+	return msg
+}
+
+// Lock takes the backend's lock, retrying with backoff until timeout.
+func Lock(ctx context.Context, b Backend, info *LockInfo, timeout time.Duration) (Unlocker, error) {
+	deadline := time.Now().Add(timeout)
+	delay := 100 * time.Millisecond
+	for {
+		u, err := b.Lock(ctx, info)
+		var locked *LockedError
+		if err == nil || !errors.As(err, &locked) || time.Now().Add(delay).After(deadline) {
+			return u, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(delay):
+		}
+		if delay < 2*time.Second {
+			delay *= 2
+		}
+	}
+}
+
+// Manager reads and writes one state through a backend, keeping the version it
+// last saw so that every write is a compare-and-swap.
+type Manager struct {
+	backend Backend
+	version string
+	state   *State
+}
+
+// Load reads the state, or starts a new one when there is none.
+func Load(ctx context.Context, b Backend, streamctlVersion string) (*Manager, error) {
+	data, version, err := b.Read(ctx)
+	if errors.Is(err, ErrNoState) {
+		return &Manager{backend: b, state: New(streamctlVersion)}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read state %s: %w", b.Describe(), err)
+	}
+	s, err := Decode(data)
+	if err != nil {
+		return nil, &CorruptError{Path: b.Describe(), Err: err}
+	}
+	return &Manager{backend: b, version: version, state: s}, nil
+}
+
+// CorruptError is a state that exists but cannot be read.
+type CorruptError struct {
+	Path string
+	Err  error
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("the state %s cannot be used: %v.\n\nNothing was written. The previous version is kept at %s.backup: inspect it and, if it is right, restore it in place of the damaged file.", e.Path, e.Err, e.Path)
+}
+
+func (e *CorruptError) Unwrap() error { return e.Err }
+
+// State returns the current state. Callers must not modify it; use Update.
+func (m *Manager) State() *State { return m.state }
+
+// Backend returns the backend.
+func (m *Manager) Backend() Backend { return m.backend }
+
+// Update applies change to a copy of the state and writes it with the serial
+// incremented. On error the in-memory state stays as it was.
+func (m *Manager) Update(ctx context.Context, change func(*State) error) error {
+	next := m.state.Clone()
+	if err := change(next); err != nil {
+		return err
+	}
+	next.Serial = m.state.Serial + 1
+	data, err := Encode(next)
+	if err != nil {
+		return fmt.Errorf("encode state: %w", err)
+	}
+	v, err := m.backend.Write(ctx, data, m.version)
+	if err != nil {
+		return fmt.Errorf("write state %s: %w", m.backend.Describe(), err)
+	}
+	m.version = v
+	m.state = next
+	return nil
+}
+
+// Exists reports whether the state was read from the backend (or written),
+// rather than started new.
+func (m *Manager) Exists() bool { return m.version != "" }

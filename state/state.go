@@ -1,0 +1,250 @@
+// Package state is the checkpoint: per sink, the committed offsets, the batch in
+// flight with its logged ranges, and a bounded history. It also holds the codec
+// and the backends, which write the state with compare-and-swap under a lock.
+package state
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Version is the state format this streamctl writes. A state with a higher
+// version was written by a newer streamctl and is refused.
+const Version = 1
+
+// DefaultHistory is how many recent batches each sink keeps in its history.
+const DefaultHistory = 1000
+
+// State is the whole checkpoint of one configuration.
+type State struct {
+	Version          int              `json:"version"`
+	Lineage          string           `json:"lineage"` // fixed when the state is created
+	Serial           int64            `json:"serial"`  // incremented on every write
+	StreamctlVersion string           `json:"streamctl_version"`
+	Sinks            map[string]*Sink `json:"sinks"`
+}
+
+// Sink is the checkpoint of one sink.
+type Sink struct {
+	Source SourceRef `json:"source"`
+	// NextBatch is the number the next new batch gets.
+	NextBatch int64 `json:"next_batch"`
+	// Offsets are the committed offsets: per partition, the next offset to read.
+	Offsets map[string]int64 `json:"offsets"`
+	// InFlight is the batch whose intent was logged and which is not committed.
+	InFlight *Batch `json:"in_flight,omitempty"`
+	// Destinations holds what each destination has committed.
+	Destinations map[string]*Destination `json:"destinations"`
+	// History lists the most recent committed batches, oldest first.
+	History []Batch `json:"history"`
+	// Committed counts every batch and record ever committed.
+	CommittedBatches int64      `json:"committed_batches"`
+	CommittedRecords int64      `json:"committed_records"`
+	LastCommit       *time.Time `json:"last_commit,omitempty"`
+}
+
+// SourceRef says which stream a sink's offsets belong to.
+type SourceRef struct {
+	Type     string `json:"type"`
+	Name     string `json:"name"`
+	Identity string `json:"identity"`
+}
+
+// Destination is the per-destination checkpoint.
+type Destination struct {
+	// LastBatch is the last batch this destination committed; -1 for none.
+	LastBatch int64 `json:"last_batch"`
+}
+
+// Range is [Start, End) of one source partition.
+type Range struct {
+	Partition string `json:"partition"`
+	Start     int64  `json:"start"`
+	End       int64  `json:"end"`
+}
+
+// Records is the number of offsets the range spans.
+func (r Range) Records() int64 { return r.End - r.Start }
+
+// Batch is a batch whose ranges are fixed: in flight or committed.
+type Batch struct {
+	ID     int64   `json:"id"`
+	Ranges []Range `json:"ranges"`
+	// Destinations are the destinations the batch was started with; a retry
+	// writes to these, so that routing cannot change under a batch.
+	Destinations []string `json:"destinations,omitempty"`
+	// Layout is a hash of the sink's output settings when the batch started; a
+	// retry with other settings would write other files.
+	Layout    string     `json:"layout,omitempty"`
+	Records   int64      `json:"records"`
+	Started   *time.Time `json:"started,omitempty"`
+	Committed *time.Time `json:"committed,omitempty"`
+}
+
+// Span is the number of offsets the batch's ranges span.
+func (b *Batch) Span() int64 {
+	var n int64
+	for _, r := range b.Ranges {
+		n += r.Records()
+	}
+	return n
+}
+
+// New returns an empty state with a fresh lineage.
+func New(version string) *State {
+	return &State{
+		Version:          Version,
+		Lineage:          uuid.NewString(),
+		StreamctlVersion: version,
+		Sinks:            map[string]*Sink{},
+	}
+}
+
+// SinkNames lists the sinks in name order.
+func (s *State) SinkNames() []string {
+	names := make([]string, 0, len(s.Sinks))
+	for n := range s.Sinks {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Clone returns a deep copy.
+func (s *State) Clone() *State {
+	data, err := json.Marshal(s)
+	if err != nil {
+		panic(fmt.Sprintf("clone state: %v", err))
+	}
+	var c State
+	if err := json.Unmarshal(data, &c); err != nil {
+		panic(fmt.Sprintf("clone state: %v", err))
+	}
+	if c.Sinks == nil {
+		c.Sinks = map[string]*Sink{}
+	}
+	return &c
+}
+
+// Encode renders the state as indented JSON with sorted keys.
+func Encode(s *State) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(s); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// DecodeError explains why a state file cannot be used.
+type DecodeError struct {
+	Reason string
+}
+
+func (e *DecodeError) Error() string { return e.Reason }
+
+// Decode parses a state file, refusing anything that is not a whole streamctl
+// state this version can read.
+func Decode(data []byte) (*State, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, &DecodeError{Reason: "the file is empty"}
+	}
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return nil, &DecodeError{Reason: fmt.Sprintf("it is not valid JSON (truncated or corrupt?): %v", err)}
+	}
+	_, hasLineage := probe["lineage"]
+	_, hasVersion := probe["version"]
+	_, hasSinks := probe["sinks"]
+	if !hasLineage || !hasVersion || !hasSinks {
+		return nil, &DecodeError{Reason: "it is JSON but not a streamctl state (no version, lineage and sinks)"}
+	}
+	var s State
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := json.Unmarshal(probe["version"], &s.Version); err != nil {
+		return nil, &DecodeError{Reason: fmt.Sprintf("its version is not a number: %v", err)}
+	}
+	if s.Version > Version {
+		return nil, &DecodeError{Reason: fmt.Sprintf("it has format version %d, written by a newer streamctl; this one reads version %d: upgrade streamctl", s.Version, Version)}
+	}
+	if s.Version < 1 {
+		return nil, &DecodeError{Reason: fmt.Sprintf("it has an invalid format version %d", s.Version)}
+	}
+	if err := dec.Decode(&s); err != nil {
+		return nil, &DecodeError{Reason: fmt.Sprintf("it does not match the state format: %v", err)}
+	}
+	if _, err := uuid.Parse(s.Lineage); err != nil {
+		return nil, &DecodeError{Reason: fmt.Sprintf("its lineage %q is not a UUID", s.Lineage)}
+	}
+	if s.Sinks == nil {
+		s.Sinks = map[string]*Sink{}
+	}
+	for name, sink := range s.Sinks {
+		if sink == nil {
+			return nil, &DecodeError{Reason: fmt.Sprintf("sink %q is null", name)}
+		}
+		if sink.Offsets == nil {
+			sink.Offsets = map[string]int64{}
+		}
+		if sink.Destinations == nil {
+			sink.Destinations = map[string]*Destination{}
+		}
+	}
+	return &s, nil
+}
+
+// NewSink returns the checkpoint of a sink that has committed nothing.
+func NewSink(src SourceRef) *Sink {
+	return &Sink{
+		Source:       src,
+		Offsets:      map[string]int64{},
+		Destinations: map[string]*Destination{},
+	}
+}
+
+// Commit marks the in-flight batch committed: offsets advance to its ends, the
+// destinations that wrote it record it, and the history keeps the last keep.
+func (s *Sink) Commit(now time.Time, keep int) {
+	b := s.InFlight
+	if b == nil {
+		return
+	}
+	for _, r := range b.Ranges {
+		if r.End > s.Offsets[r.Partition] {
+			s.Offsets[r.Partition] = r.End
+		}
+	}
+	for _, d := range b.Destinations {
+		dest := s.Destinations[d]
+		if dest == nil {
+			dest = &Destination{LastBatch: -1}
+			s.Destinations[d] = dest
+		}
+		if b.ID > dest.LastBatch {
+			dest.LastBatch = b.ID
+		}
+	}
+	t := now.UTC()
+	b.Committed = &t
+	s.LastCommit = &t
+	s.CommittedBatches++
+	s.CommittedRecords += b.Records
+	s.History = append(s.History, *b)
+	if keep <= 0 {
+		keep = DefaultHistory
+	}
+	if over := len(s.History) - keep; over > 0 {
+		s.History = append(s.History[:0:0], s.History[over:]...)
+	}
+	if b.ID >= s.NextBatch {
+		s.NextBatch = b.ID + 1
+	}
+	s.InFlight = nil
+}
