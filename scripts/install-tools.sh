@@ -31,6 +31,7 @@ fi
 need_apt=()
 command -v kcat >/dev/null || need_apt+=(kcat)
 command -v aws >/dev/null || need_apt+=(awscli)
+command -v rclone >/dev/null || need_apt+=(rclone)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     log "apt-get install ${need_apt[*]}"

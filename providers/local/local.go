@@ -118,9 +118,20 @@ type writer struct {
 	f      *os.File
 	target string
 	done   bool
+	err    error // the first failed Write: Commit must not publish a short file
 }
 
-func (w *writer) Write(p []byte) (int, error) { return w.f.Write(p) }
+func (w *writer) Write(p []byte) (int, error) {
+	if w.err != nil {
+		return 0, w.err
+	}
+	n, err := w.f.Write(p)
+	if err != nil {
+		w.err = fmt.Errorf("write %s: %w", w.target, err)
+		return n, w.err
+	}
+	return n, nil
+}
 
 func (w *writer) Commit() error {
 	if w.done {
@@ -128,6 +139,11 @@ func (w *writer) Commit() error {
 	}
 	w.done = true
 	tmp := w.f.Name()
+	if w.err != nil {
+		w.f.Close()
+		os.Remove(tmp)
+		return w.err
+	}
 	if err := syncAndClose(w.f); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("write %s: %w", w.target, err)
