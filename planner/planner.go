@@ -20,6 +20,10 @@ type SinkInput struct {
 	SourceName string
 	MaxRecords int64
 	OnDataLoss string // "fail" | "skip"
+	// StartAtLatest starts a sink that has no state at the source's latest
+	// offsets (Kafka's starting_offsets = "latest"). Partitions found later
+	// start at their earliest offset, as in Spark.
+	StartAtLatest bool
 	// Destinations are the configured destination names, in config order.
 	Destinations []string
 	// Layout is a hash of the output settings; see state.Batch.Layout.
@@ -54,6 +58,9 @@ func (o *Observation) hasManifest(id int64) bool {
 type SinkPlan struct {
 	Name     string             `json:"name"`
 	Snapshot providers.Snapshot `json:"source"`
+	// Start are the offsets a new sink starts from when it skips what the source
+	// already holds (StartAtLatest); apply records them before any batch.
+	Start []state.Range `json:"start,omitempty"`
 	// Resume is the in-flight batch to finish, or nil.
 	Resume *Batch `json:"resume,omitempty"`
 	// New are the new batches, cut lazily from the pending ranges.
@@ -67,7 +74,7 @@ type SinkPlan struct {
 
 // Changes reports whether applying the plan would do anything.
 func (p *SinkPlan) Changes() bool {
-	return p.Resume != nil || p.New.Batches > 0 || len(p.Cleanups) > 0
+	return p.Resume != nil || p.New.Batches > 0 || len(p.Cleanups) > 0 || len(p.Start) > 0
 }
 
 // Batch is a batch with fixed ranges.
@@ -199,6 +206,13 @@ func PlanSink(in SinkInput) (*SinkPlan, error) {
 		p.Resume = resume
 		if b.ID >= nextID {
 			nextID = b.ID + 1
+		}
+	}
+
+	if in.State == nil && in.StartAtLatest {
+		for _, part := range in.Snapshot.Partitions {
+			p.Start = append(p.Start, state.Range{Partition: part.ID, Start: part.Latest, End: part.Latest})
+			from[part.ID] = part.Latest
 		}
 	}
 

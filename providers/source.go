@@ -57,3 +57,10 @@ type Source interface {
 	// Close releases connections.
 	Close() error
 }
+
+// OffsetCommitter is the optional capability of a source that can publish the
+// committed offsets elsewhere (a Kafka consumer group), for monitoring. The
+// state stays the truth; a failure is only reported.
+type OffsetCommitter interface {
+	CommitGroup(ctx context.Context, offsets map[string]int64) error
+}

@@ -18,9 +18,12 @@ import (
 	"github.com/streamctl/streamctl/internal/pipeline"
 	"github.com/streamctl/streamctl/planner"
 	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/providers/azblob"
 	"github.com/streamctl/streamctl/providers/files"
 	"github.com/streamctl/streamctl/providers/generate"
+	"github.com/streamctl/streamctl/providers/kafka"
 	"github.com/streamctl/streamctl/providers/local"
+	"github.com/streamctl/streamctl/providers/s3"
 	"github.com/streamctl/streamctl/state"
 )
 
@@ -122,13 +125,26 @@ func stateBackend(ctx context.Context, cfg *config.Config) (state.Backend, error
 }
 
 // remoteStates open the storage of each remote state backend.
-var remoteStates = map[string]func(ctx context.Context, cfg any) (providers.Storage, error){}
+var remoteStates = map[string]func(ctx context.Context, cfg any) (providers.Storage, error){
+	"s3":     openS3,
+	"azblob": openAzblob,
+}
 
 // destinationOpeners open the storage of each destination type.
 var destinationOpeners = map[string]func(ctx context.Context, cfg any) (providers.Storage, error){
 	"local": func(_ context.Context, cfg any) (providers.Storage, error) {
 		return local.New(cfg.(*config.LocalDestination).Path), nil
 	},
+	"s3":     openS3,
+	"azblob": openAzblob,
+}
+
+func openS3(ctx context.Context, cfg any) (providers.Storage, error) {
+	return s3.New(ctx, *cfg.(*s3.Config))
+}
+
+func openAzblob(ctx context.Context, cfg any) (providers.Storage, error) {
+	return azblob.New(ctx, *cfg.(*azblob.Config))
 }
 
 // sourceOpeners open each source type.
@@ -141,6 +157,16 @@ var sourceOpeners = map[string]func(ctx context.Context, cfg any) (providers.Sou
 		f := cfg.(*config.FilesSource)
 		return &files.Source{Dir: f.Dir, Pattern: f.Path}, nil
 	},
+	"kafka": func(_ context.Context, cfg any) (providers.Source, error) {
+		return kafka.New(*cfg.(*kafka.Config))
+	},
+}
+
+// startsAtLatest reports whether a sink's source starts new sinks at the latest
+// offsets rather than the earliest.
+func startsAtLatest(decl *config.Source) bool {
+	k, ok := decl.Config.(*kafka.Config)
+	return ok && k.StartingOffsets == kafka.StartLatest
 }
 
 // workspace is a configuration opened for planning and applying: its sources
@@ -249,16 +275,17 @@ func makePlan(ctx context.Context, w *workspace, st *state.State, refresh bool) 
 				names[k] = d.Name
 			}
 			plans[i], errs[i] = planner.PlanSink(planner.SinkInput{
-				Name:         es.Name,
-				SourceType:   es.SourceType,
-				SourceName:   es.SourceName,
-				MaxRecords:   cs.MaxRecords,
-				OnDataLoss:   cs.OnDataLoss,
-				Destinations: names,
-				Layout:       es.LayoutHash,
-				State:        st.Sinks[es.Name],
-				Snapshot:     snap,
-				Observed:     observed,
+				Name:          es.Name,
+				SourceType:    es.SourceType,
+				SourceName:    es.SourceName,
+				MaxRecords:    cs.MaxRecords,
+				OnDataLoss:    cs.OnDataLoss,
+				StartAtLatest: startsAtLatest(w.cfg.Sources[cs.Source]),
+				Destinations:  names,
+				Layout:        es.LayoutHash,
+				State:         st.Sinks[es.Name],
+				Snapshot:      snap,
+				Observed:      observed,
 			})
 		}()
 	}

@@ -28,11 +28,10 @@ var (
 var sourceTypes = map[string]func(l *loader, b *hcl.Block) any{
 	"generate": func(l *loader, b *hcl.Block) any {
 		var raw struct {
-			Partitions          *int     `hcl:"partitions,optional"`
-			RecordsPerPartition int64    `hcl:"records_per_partition"`
-			Seed                int64    `hcl:"seed,optional"`
-			PayloadBytes        *int     `hcl:"payload_bytes,optional"`
-			Remain              hcl.Body `hcl:",remain"`
+			Partitions          *int  `hcl:"partitions,optional"`
+			RecordsPerPartition int64 `hcl:"records_per_partition"`
+			Seed                int64 `hcl:"seed,optional"`
+			PayloadBytes        *int  `hcl:"payload_bytes,optional"`
 		}
 		if !l.decode(b.Body, &raw) {
 			return nil

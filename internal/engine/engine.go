@@ -77,7 +77,7 @@ type Engine struct {
 
 // Event is a step of an apply, for progress output.
 type Event struct {
-	Type        string // batch_start | file_staged | destination_committed | batch_committed | cleanup
+	Type        string // batch_start | destination_committed | batch_committed | cleanup | warning
 	Sink        string
 	Batch       int64
 	Destination string
@@ -87,6 +87,7 @@ type Event struct {
 	Ranges      []state.Range
 	Resume      bool
 	Elapsed     time.Duration
+	Message     string // warning
 }
 
 func (e *Engine) emit(ev Event) {
@@ -156,6 +157,25 @@ type Summary struct {
 // maxBatches new batches (0: all).
 func (e *Engine) ApplySink(ctx context.Context, sink *Sink, plan *planner.SinkPlan, maxBatches int64) (Summary, error) {
 	sum := Summary{Sink: sink.Name}
+	if err := checkWritable(ctx, sink); err != nil {
+		return sum, err
+	}
+	if len(plan.Start) > 0 {
+		err := e.update(ctx, func(s *state.State) error {
+			if s.Sinks[sink.Name] != nil {
+				return fmt.Errorf("the sink already has a checkpoint: the plan is stale")
+			}
+			ss := state.NewSink(state.SourceRef{Type: sink.SourceType, Name: sink.SourceName, Identity: plan.Snapshot.Identity})
+			for _, r := range plan.Start {
+				ss.Offsets[r.Partition] = r.Start
+			}
+			s.Sinks[sink.Name] = ss
+			return nil
+		})
+		if err != nil {
+			return sum, fmt.Errorf("record the starting offsets of sink %s: %w", sink.Name, err)
+		}
+	}
 	for _, c := range plan.Cleanups {
 		d := sink.destination(c.Destination)
 		if d == nil {
@@ -183,6 +203,22 @@ func (e *Engine) ApplySink(ctx context.Context, sink *Sink, plan *planner.SinkPl
 		return err == nil
 	})
 	return sum, err
+}
+
+// checkWritable writes and removes a small object in every destination, so
+// that a destination that cannot be written fails before any intent is logged
+// and the state stays untouched.
+func checkWritable(ctx context.Context, sink *Sink) error {
+	key := MetadataDir + "/" + sink.Name + "/.write-check"
+	for _, d := range sink.Destinations {
+		if err := providers.Put(ctx, d.Storage, key, []byte("streamctl write check\n")); err != nil {
+			return fmt.Errorf("destination %s (%s) cannot be written: %w", d.Name, d.Storage.Describe(), err)
+		}
+		if err := d.Storage.Delete(ctx, key); err != nil {
+			return fmt.Errorf("destination %s (%s): remove the write check: %w", d.Name, d.Storage.Describe(), err)
+		}
+	}
+	return nil
 }
 
 // runBatch takes one batch through the protocol.
@@ -256,6 +292,7 @@ func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b pl
 	// 4. Commit.
 	fault.Point("before-state-commit")
 	var records int64
+	committed := map[string]int64{}
 	err := e.update(ctx, func(s *state.State) error {
 		ss := s.Sinks[sink.Name]
 		if ss == nil || ss.InFlight == nil || ss.InFlight.ID != b.ID {
@@ -263,6 +300,9 @@ func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b pl
 		}
 		records = ss.InFlight.Records
 		ss.Commit(e.now(), sink.History)
+		for part, off := range ss.Offsets {
+			committed[part] = off
+		}
 		return nil
 	})
 	if err != nil {
@@ -270,6 +310,13 @@ func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b pl
 	}
 	fault.Point("after-state-commit")
 	sum.Batches++
+	if oc, ok := sink.Source.(providers.OffsetCommitter); ok {
+		// For lag dashboards only: the state stays the truth, so a failure here
+		// is reported and does not fail the batch.
+		if err := oc.CommitGroup(ctx, committed); err != nil {
+			e.emit(Event{Type: "warning", Sink: sink.Name, Batch: b.ID, Message: fmt.Sprintf("commit offsets to the consumer group: %v", err)})
+		}
+	}
 	e.emit(Event{Type: "batch_committed", Sink: sink.Name, Batch: b.ID, Records: records, Elapsed: e.now().Sub(started), Resume: resume})
 	return nil
 }
