@@ -111,13 +111,14 @@ func Lock(ctx context.Context, b Backend, info *LockInfo, timeout time.Duration)
 	for {
 		u, err := b.Lock(ctx, info)
 		var locked *LockedError
-		if err == nil || !errors.As(err, &locked) || time.Now().Add(delay).After(deadline) {
+		remaining := time.Until(deadline)
+		if err == nil || !errors.As(err, &locked) || remaining <= 0 {
 			return u, err
 		}
 		select {
 		case <-ctx.Done():
 			return nil, err
-		case <-time.After(delay):
+		case <-time.After(min(delay, remaining)):
 		}
 		if delay < 2*time.Second {
 			delay *= 2

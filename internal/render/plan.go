@@ -60,6 +60,14 @@ func PlanText(w io.Writer, p *planner.Plan, o Options) {
 			continue
 		}
 		fmt.Fprintf(w, "  # sink %q\n", s.Name)
+		if len(s.Start) > 0 {
+			fmt.Fprintf(w, "  %s start at the latest offsets, skipping what the source already holds (starting_offsets = \"latest\")\n", o.paint(green, "+"))
+			if o.Verbose {
+				for _, r := range s.Start {
+					fmt.Fprintf(w, "      partition %s at %d\n", r.Partition, r.Start)
+				}
+			}
+		}
 		for _, c := range s.Cleanups {
 			fmt.Fprintf(w, "  %s remove orphan _temporary/%d in %s\n", o.paint(red, "-"), c.Batch, c.Destination)
 		}

@@ -1,0 +1,209 @@
+// Package e2e runs the real streamctl binary, built with fault points compiled
+// in, and checks what users check: every source record in every destination
+// exactly once, whatever moment the process was killed at.
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/streamctl/streamctl/internal/testenv"
+	"github.com/streamctl/streamctl/providers"
+)
+
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "streamctl-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "streamctl")
+	args := []string{"build", "-tags", "faultinject", "-o", binary}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	cmd := exec.Command("go", append(args, ".")...)
+	cmd.Dir = testenv.RepoRoot()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build streamctl: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// result is one finished streamctl run.
+type result struct {
+	code   int
+	killed bool // by SIGKILL (a fault point, or the test)
+	stdout string
+	stderr string
+}
+
+func (r result) String() string {
+	return fmt.Sprintf("exit %d (killed %v)\nstdout:\n%s\nstderr:\n%s", r.code, r.killed, r.stdout, r.stderr)
+}
+
+// run runs streamctl in dir with extra environment variables.
+func run(t *testing.T, dir string, env []string, args ...string) result {
+	t.Helper()
+	cmd := command(dir, env, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	return finish(t, cmd, err, stdout.String(), stderr.String())
+}
+
+func command(dir string, env []string, args ...string) *exec.Cmd {
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(cmd.Env, "GORACE=halt_on_error=1")
+	return cmd
+}
+
+func finish(t *testing.T, cmd *exec.Cmd, err error, stdout, stderr string) result {
+	t.Helper()
+	r := result{stdout: stdout, stderr: stderr}
+	if err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			t.Fatalf("run streamctl: %v", err)
+		}
+		r.code = ee.ExitCode()
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL {
+			r.killed = true
+		}
+	}
+	if strings.Contains(stderr, "WARNING: DATA RACE") {
+		t.Fatalf("data race in streamctl:\n%s", stderr)
+	}
+	return r
+}
+
+// mustRun runs streamctl and fails the test unless it exits with want.
+func mustRun(t *testing.T, dir string, want int, env []string, args ...string) result {
+	t.Helper()
+	r := run(t, dir, env, args...)
+	if r.code != want || r.killed {
+		t.Fatalf("streamctl %s: want exit %d, got %s", strings.Join(args, " "), want, r)
+	}
+	return r
+}
+
+// writeConfig writes main.hcl into a fresh directory and returns it.
+func writeConfig(t *testing.T, hcl string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(hcl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// record is the part of a generated record the checks need.
+type record struct {
+	ID        int64 `json:"id"`
+	Partition int   `json:"partition"`
+	Offset    int64 `json:"offset"`
+}
+
+// expectedIDs are the ids of a generate source's records.
+func expectedIDs(partitions int, perPartition int64) map[int64]bool {
+	ids := map[int64]bool{}
+	for p := 0; p < partitions; p++ {
+		for o := int64(0); o < perPartition; o++ {
+			ids[int64(p)*1_000_000_000_000+o] = true
+		}
+	}
+	return ids
+}
+
+// readIDs reads every data file of a destination (everything outside
+// _streamctl/, including anything left in _temporary/) and counts each id.
+func readIDs(t *testing.T, s providers.Storage) (counts map[int64]int, leftovers []string) {
+	t.Helper()
+	ctx := context.Background()
+	counts = map[int64]int{}
+	err := s.List(ctx, "", func(info providers.ObjectInfo) error {
+		if strings.HasPrefix(info.Key, "_streamctl/") {
+			return nil
+		}
+		if strings.HasPrefix(info.Key, "_temporary/") {
+			leftovers = append(leftovers, info.Key)
+			return nil
+		}
+		r, _, err := s.Get(ctx, info.Key)
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			var rec record
+			if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+				return fmt.Errorf("%s: %v", info.Key, err)
+			}
+			counts[rec.ID]++
+		}
+		return sc.Err()
+	})
+	if err != nil {
+		t.Fatalf("read %s: %v", s.Describe(), err)
+	}
+	return counts, leftovers
+}
+
+// assertExactlyOnce checks that a destination holds each expected id exactly
+// once, nothing else, and no _temporary leftovers.
+func assertExactlyOnce(t *testing.T, s providers.Storage, want map[int64]bool) {
+	t.Helper()
+	counts, leftovers := readIDs(t, s)
+	if len(leftovers) > 0 {
+		t.Errorf("%s: _temporary leftovers: %v", s.Describe(), leftovers)
+	}
+	var missing, dup, extra int
+	for id := range want {
+		switch counts[id] {
+		case 0:
+			missing++
+		case 1:
+		default:
+			dup++
+		}
+	}
+	for id := range counts {
+		if !want[id] {
+			extra++
+		}
+	}
+	if missing+dup+extra > 0 {
+		t.Errorf("%s: %d records missing, %d duplicated, %d unexpected (of %d expected)", s.Describe(), missing, dup, extra, len(want))
+	}
+}
+
+// waitFor polls cond until it is true or the timeout passes.
+func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s", timeout, what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
