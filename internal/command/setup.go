@@ -2,9 +2,6 @@ package command
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,7 +12,6 @@ import (
 
 	"github.com/streamctl/streamctl/internal/config"
 	"github.com/streamctl/streamctl/internal/engine"
-	"github.com/streamctl/streamctl/internal/pipeline"
 	"github.com/streamctl/streamctl/planner"
 	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/providers/azblob"
@@ -219,26 +215,6 @@ func openWorkspace(ctx context.Context, cfg *config.Config) (*workspace, error) 
 		w.sinks = append(w.sinks, es)
 	}
 	return w, nil
-}
-
-func layoutOf(s *config.Sink) pipeline.Layout {
-	return pipeline.Layout{
-		Format:         s.Format,
-		MaxFileRecords: s.MaxFileRecords,
-	}
-}
-
-// layoutHash identifies the settings that decide which files a batch gives.
-func layoutHash(s *config.Sink) string {
-	data, _ := json.Marshal(struct {
-		Format, Compression, RouteBy, OnInvalid string
-		PartitionBy                             []string
-		MaxFileRecords                          int64
-		RowGroupRecords                         int
-		Columns                                 []config.Column
-	}{s.Format, s.Compression, s.RouteBy, s.OnInvalid, s.PartitionBy, s.MaxFileRecords, s.RowGroupRecords, s.Columns})
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:8])
 }
 
 // makePlan observes the sources and destinations and plans every sink. Sinks
