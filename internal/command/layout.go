@@ -28,4 +28,3 @@ func layoutHash(s *config.Sink) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:8])
 }
-
