@@ -1,0 +1,113 @@
+package generate
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/streamctl/streamctl/providers"
+)
+
+type rec struct {
+	ID         int64   `json:"id"`
+	Partition  int     `json:"partition"`
+	Offset     int64   `json:"offset"`
+	TS         string  `json:"ts"`
+	CustomerID int64   `json:"customer_id"`
+	Country    string  `json:"country"`
+	Amount     float64 `json:"amount"`
+	Note       string  `json:"note"`
+}
+
+func TestRecordsAreValidAndDetermined(t *testing.T) {
+	s := &Source{Partitions: 3, RecordsPerPartition: 200000, Seed: 7, PayloadBytes: 13}
+	offsets := []int64{0, 1, 59, 86399, 86400, 199999}
+	for _, p := range []int{0, 2} {
+		for _, off := range offsets {
+			var got []string
+			for i := 0; i < 2; i++ {
+				err := s.Read(context.Background(), string(rune('0'+p)), off, off+1, func(r *providers.Record) error {
+					got = append(got, string(r.Value))
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got[0] != got[1] {
+				t.Fatalf("record (%d, %d) differs between reads", p, off)
+			}
+			var r rec
+			dec := json.NewDecoder(strings.NewReader(got[0]))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&r); err != nil {
+				t.Fatalf("record (%d, %d) %s: %v", p, off, got[0], err)
+			}
+			wantTS := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(off) * time.Second).Format("2006-01-02T15:04:05.000Z")
+			switch {
+			case r.ID != int64(p)*IDBase+off, r.Partition != p, r.Offset != off:
+				t.Errorf("ids of (%d, %d): %+v", p, off, r)
+			case r.TS != wantTS:
+				t.Errorf("ts of offset %d: %s, want %s", off, r.TS, wantTS)
+			case r.CustomerID < 0 || r.CustomerID >= 10000:
+				t.Errorf("customer_id %d out of range", r.CustomerID)
+			case r.Amount < 0 || r.Amount >= 1000:
+				t.Errorf("amount %v out of range", r.Amount)
+			case len(r.Note) != 13:
+				t.Errorf("note %q has %d letters, want 13", r.Note, len(r.Note))
+			}
+			if !contains(Countries, r.Country) {
+				t.Errorf("country %q", r.Country)
+			}
+		}
+	}
+	other := &Source{Partitions: 3, RecordsPerPartition: 10, Seed: 8, PayloadBytes: 13}
+	a, b := readAll(t, s, "0", 0, 10), readAll(t, other, "0", 0, 10)
+	if a == b {
+		t.Error("another seed gives the same records")
+	}
+}
+
+func TestSnapshotAndBounds(t *testing.T) {
+	s := &Source{Partitions: 2, RecordsPerPartition: 5}
+	snap, err := s.Snapshot(context.Background())
+	if err != nil || len(snap.Partitions) != 2 || snap.Partitions[1] != (providers.PartitionSnapshot{ID: "1", Latest: 5}) {
+		t.Fatalf("snapshot %+v %v", snap, err)
+	}
+	if err := s.Read(context.Background(), "0", 0, 6, func(*providers.Record) error { return nil }); err == nil {
+		t.Error("reading past the end must fail")
+	}
+	if err := s.Read(context.Background(), "9", 0, 1, func(*providers.Record) error { return nil }); err == nil {
+		t.Error("reading a partition that does not exist must fail")
+	}
+}
+
+func readAll(t *testing.T, s *Source, p string, start, end int64) string {
+	var b strings.Builder
+	if err := s.Read(context.Background(), p, start, end, func(r *providers.Record) error {
+		b.Write(r.Value)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func BenchmarkRead(b *testing.B) {
+	s := &Source{Partitions: 1, RecordsPerPartition: int64(b.N), PayloadBytes: 64}
+	b.ReportAllocs()
+	var n int64
+	s.Read(context.Background(), "0", 0, int64(b.N), func(r *providers.Record) error { n += int64(len(r.Value)); return nil })
+	b.SetBytes(n / int64(max(b.N, 1)))
+}
