@@ -44,6 +44,13 @@ func (p *Plan) Totals() (batches, records int64, destinations int) {
 				dests[s.Name+"."+d] = true
 			}
 		}
+		for _, b := range append(append([]Batch(nil), s.Adopt...), s.Repairs...) {
+			batches++
+			records += b.Records
+			for _, d := range b.Pending {
+				dests[s.Name+"."+d] = true
+			}
+		}
 		batches += s.New.Batches
 		records += s.New.Records
 		if s.New.Batches > 0 {

@@ -24,6 +24,12 @@ type SinkInput struct {
 	// offsets (Kafka's starting_offsets = "latest"). Partitions found later
 	// start at their earliest offset, as in Spark.
 	StartAtLatest bool
+	// Routed is set when route_by splits records across destinations: a new
+	// destination then gets no backfill.
+	Routed bool
+	// NoBackfill lists destinations with backfill = false: when new, they start
+	// at the current head.
+	NoBackfill map[string]bool
 	// Destinations are the configured destination names, in config order.
 	Destinations []string
 	// Layout is a hash of the output settings; see state.Batch.Layout.
@@ -40,6 +46,9 @@ type SinkInput struct {
 type Observation struct {
 	Manifests   []int64 // batches with a manifest
 	Temporaries []int64 // batches with a _temporary/<N> folder
+	// Ahead holds the ranges of manifests at or after the state's next batch,
+	// read so that the planner can check whether they can be adopted.
+	Ahead map[int64][]state.Range
 }
 
 func (o *Observation) hasManifest(id int64) bool {
@@ -63,6 +72,14 @@ type SinkPlan struct {
 	Start []state.Range `json:"start,omitempty"`
 	// Resume is the in-flight batch to finish, or nil.
 	Resume *Batch `json:"resume,omitempty"`
+	// Adopt are batches whose manifests some destinations hold although the
+	// state never logged them; each is logged, then finished like a resume.
+	Adopt []Batch `json:"adopt,omitempty"`
+	// Repairs are committed batches rewritten into destinations that miss them
+	// (drift) or never had them (backfill of a new destination).
+	Repairs []Batch `json:"repairs,omitempty"`
+	// Removed are destinations no longer configured; their checkpoint is dropped.
+	Removed []string `json:"removed,omitempty"`
 	// New are the new batches, cut lazily from the pending ranges.
 	New Pending `json:"new"`
 	// Cleanups are orphan temporaries to remove.
@@ -74,7 +91,8 @@ type SinkPlan struct {
 
 // Changes reports whether applying the plan would do anything.
 func (p *SinkPlan) Changes() bool {
-	return p.Resume != nil || p.New.Batches > 0 || len(p.Cleanups) > 0 || len(p.Start) > 0
+	return p.Resume != nil || p.New.Batches > 0 || len(p.Cleanups) > 0 || len(p.Start) > 0 ||
+		len(p.Adopt) > 0 || len(p.Repairs) > 0 || len(p.Removed) > 0
 }
 
 // Batch is a batch with fixed ranges.
@@ -209,6 +227,11 @@ func PlanSink(in SinkInput) (*SinkPlan, error) {
 		}
 	}
 
+	nextID, err := reconcile(in, st, p, from, nextID)
+	if err != nil {
+		return nil, err
+	}
+
 	if in.State == nil && in.StartAtLatest {
 		for _, part := range in.Snapshot.Partitions {
 			p.Start = append(p.Start, state.Range{Partition: part.ID, Start: part.Latest, End: part.Latest})
@@ -275,14 +298,6 @@ func PlanSink(in SinkInput) (*SinkPlan, error) {
 				continue // the resume clears it before redoing the batch
 			}
 			p.Cleanups = append(p.Cleanups, Cleanup{Destination: d, Batch: t})
-		}
-		for _, m := range obs.Manifests {
-			// Intent advances NextBatch, so any manifest of this sink's state has a
-			// lower number; a higher one was written under another state.
-			if m >= st.NextBatch {
-				return nil, &Error{Sink: in.Name, Summary: "a destination is ahead of the state",
-					Detail: fmt.Sprintf("destination %q holds the manifest of batch %d, which the state has neither committed nor in flight (next batch %d). The state was probably restored from an older copy. Restore the newer state, or move the destination's _streamctl/%s/%d.json and the files it lists aside.", d, m, st.NextBatch, in.Name, m)}
-			}
 		}
 	}
 	return p, nil

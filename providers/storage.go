@@ -87,6 +87,16 @@ type Renamer interface {
 	Rename(ctx context.Context, src, dst string) error
 }
 
+// PrefixDeleter is the optional capability of a Storage that can remove a
+// whole prefix at once, including partial writes it keeps there (a local
+// folder with the temp files of a killed writer). Without it the engine lists
+// and deletes object by object.
+type PrefixDeleter interface {
+	// DeletePrefix removes everything under prefix, which ends with '/'.
+	// A missing prefix is not an error.
+	DeletePrefix(ctx context.Context, prefix string) error
+}
+
 // Put writes data at key through Create, replacing any object there.
 func Put(ctx context.Context, s Storage, key string, data []byte) error {
 	w, err := s.Create(ctx, key)

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -59,6 +60,9 @@ type SourceRef struct {
 type Destination struct {
 	// LastBatch is the last batch this destination committed; -1 for none.
 	LastBatch int64 `json:"last_batch"`
+	// From is the first batch the destination holds: batches before it were
+	// committed before it was added (with backfill = false).
+	From int64 `json:"from"`
 }
 
 // Range is [Start, End) of one source partition.
@@ -224,7 +228,7 @@ func (s *Sink) Commit(now time.Time, keep int) {
 	for _, d := range b.Destinations {
 		dest := s.Destinations[d]
 		if dest == nil {
-			dest = &Destination{LastBatch: -1}
+			dest = &Destination{LastBatch: -1, From: b.ID}
 			s.Destinations[d] = dest
 		}
 		if b.ID > dest.LastBatch {
@@ -247,4 +251,32 @@ func (s *Sink) Commit(now time.Time, keep int) {
 		s.NextBatch = b.ID + 1
 	}
 	s.InFlight = nil
+}
+
+// Record notes that destinations now hold the committed batch id (after a
+// repair or a backfill), in its history entry and their checkpoints.
+func (s *Sink) Record(id int64, destinations []string) {
+	for i := range s.History {
+		h := &s.History[i]
+		if h.ID != id {
+			continue
+		}
+		for _, d := range destinations {
+			if !slices.Contains(h.Destinations, d) {
+				h.Destinations = append(h.Destinations, d)
+			}
+		}
+	}
+	for _, d := range destinations {
+		dest := s.Destinations[d]
+		if dest == nil {
+			// Repairs run oldest first: the first one recorded is where the
+			// destination starts.
+			dest = &Destination{LastBatch: -1, From: id}
+			s.Destinations[d] = dest
+		}
+		if id > dest.LastBatch {
+			dest.LastBatch = id
+		}
+	}
 }

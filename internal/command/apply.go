@@ -211,6 +211,8 @@ func (c *ApplyCommand) run(ctx context.Context, ws *workspace, mgr *state.Manage
 				printf("%s: batch %d committed to %s: %s, %s records, %s\n", ev.Sink, ev.Batch, ev.Destination, render.Plural(int64(ev.Files), "file", "files"), render.Count(ev.Records), render.Bytes(ev.Bytes))
 			case "warning":
 				printf("%s: warning: %s\n", ev.Sink, ev.Message)
+			case "batch_repaired":
+				printf("%s: batch %d rewritten where it was missing\n", ev.Sink, ev.Batch)
 			case "batch_committed":
 				printf("%s: batch %d committed in %s\n", ev.Sink, ev.Batch, ev.Elapsed.Round(time.Millisecond))
 			}

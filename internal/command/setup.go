@@ -241,7 +241,11 @@ func makePlan(ctx context.Context, w *workspace, st *state.State, refresh bool) 
 			}
 			var observed map[string]*planner.Observation
 			if refresh {
-				if observed, err = engine.Observe(ctx, es); err != nil {
+				var next int64
+				if ss := st.Sinks[es.Name]; ss != nil {
+					next = ss.NextBatch
+				}
+				if observed, err = engine.Observe(ctx, es, next); err != nil {
 					errs[i] = fmt.Errorf("sink %q: %w", es.Name, err)
 					return
 				}
@@ -257,6 +261,8 @@ func makePlan(ctx context.Context, w *workspace, st *state.State, refresh bool) 
 				MaxRecords:    cs.MaxRecords,
 				OnDataLoss:    cs.OnDataLoss,
 				StartAtLatest: startsAtLatest(w.cfg.Sources[cs.Source]),
+				Routed:        cs.RouteBy != "",
+				NoBackfill:    noBackfill(cs),
 				Destinations:  names,
 				Layout:        es.LayoutHash,
 				State:         st.Sinks[es.Name],
@@ -302,4 +308,15 @@ func (m *Meta) printErrors(errs []error) {
 		}
 		fmt.Fprintf(m.Stderr, "Error: %v\n\n", err)
 	}
+}
+
+// noBackfill lists the destinations declared with backfill = false.
+func noBackfill(s *config.Sink) map[string]bool {
+	out := map[string]bool{}
+	for _, d := range s.Destinations {
+		if d.NoBackfill {
+			out[d.Name] = true
+		}
+	}
+	return out
 }

@@ -114,8 +114,11 @@ type Destination struct {
 	Type string
 	Name string
 	// Config is the decoded block: *LocalDestination, *s3.Config, …
-	Config    any
-	DeclRange hcl.Range
+	Config any
+	// NoBackfill is backfill = false: added to a sink with history, the
+	// destination starts at the current head instead of receiving past batches.
+	NoBackfill bool
+	DeclRange  hcl.Range
 }
 
 // LocalDestination is `destination "local"`.

@@ -212,7 +212,19 @@ func (l *loader) decodeSink(b *hcl.Block) {
 				continue
 			}
 			d := &Destination{Type: typ, Name: dname, DeclRange: blk.DefRange}
-			d.Config = dec(l, blk)
+			// Attributes every destination has are taken out before the
+			// provider decodes the rest.
+			var common struct {
+				Backfill *bool    `hcl:"backfill,optional"`
+				Remain   hcl.Body `hcl:",remain"`
+			}
+			if !l.decode(blk.Body, &common) {
+				continue
+			}
+			d.NoBackfill = common.Backfill != nil && !*common.Backfill
+			inner := *blk
+			inner.Body = common.Remain
+			d.Config = dec(l, &inner)
 			destNames[dname] = d
 			s.Destinations = append(s.Destinations, d)
 		}

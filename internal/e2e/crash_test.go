@@ -14,6 +14,10 @@ import (
 
 // localConfig is a generated stream into two local destinations.
 func localConfig(partitions int, maxRecords, maxFileRecords int64) string {
+	rolling := ""
+	if maxFileRecords > 0 {
+		rolling = fmt.Sprintf("max_file_records = %d", maxFileRecords)
+	}
 	return fmt.Sprintf(`
 variable "records" {
   type    = number
@@ -27,8 +31,8 @@ source "generate" "orders" {
 }
 
 sink "orders" {
-  source           = source.generate.orders
-  max_file_records = %d
+  source = source.generate.orders
+  %s
 
   batch {
     max_records = %d
@@ -41,7 +45,7 @@ sink "orders" {
     path = "out/b"
   }
 }
-`, partitions, maxFileRecords, maxRecords)
+`, partitions, rolling, maxRecords)
 }
 
 // The fault points of the commit protocol. Each kills streamctl with SIGKILL at
@@ -150,7 +154,7 @@ func TestRandomKills(t *testing.T) {
 // refused with the holder's details, and the data is exactly once.
 func TestConcurrentApplies(t *testing.T) {
 	dir := writeConfig(t, localConfig(2, 500, 0))
-	first := command(dir, nil, "apply", "-auto-approve", "-no-color", "-var=records=200000")
+	first := command(dir, nil, "apply", "-auto-approve", "-no-color", "-var=records=20000")
 	var out1 strings.Builder
 	first.Stdout, first.Stderr = &out1, &out1
 	if err := first.Start(); err != nil {
@@ -161,7 +165,7 @@ func TestConcurrentApplies(t *testing.T) {
 		data, err := os.ReadFile(lockFile)
 		return err == nil && strings.Contains(string(data), `"operation": "apply"`)
 	})
-	second := run(t, dir, nil, "apply", "-auto-approve", "-no-color", "-var=records=200000")
+	second := run(t, dir, nil, "apply", "-auto-approve", "-no-color", "-var=records=20000")
 	if second.code != 1 {
 		t.Fatalf("second apply: want exit 1, got %s", second)
 	}
@@ -173,7 +177,7 @@ func TestConcurrentApplies(t *testing.T) {
 	if err := first.Wait(); err != nil {
 		t.Fatalf("first apply: %v\n%s", err, out1.String())
 	}
-	want := expectedIDs(2, 200000)
+	want := expectedIDs(2, 20000)
 	for _, d := range []string{"a", "b"} {
 		assertExactlyOnce(t, local.New(filepath.Join(dir, "out", d)), want)
 	}
@@ -182,8 +186,8 @@ func TestConcurrentApplies(t *testing.T) {
 // TestLockTimeoutWaits checks that -lock-timeout waits for a lock held by a
 // running apply instead of failing.
 func TestLockTimeoutWaits(t *testing.T) {
-	dir := writeConfig(t, localConfig(2, 5000, 0))
-	first := command(dir, nil, "apply", "-auto-approve", "-no-color", "-var=records=100000")
+	dir := writeConfig(t, localConfig(2, 1000, 0))
+	first := command(dir, nil, "apply", "-auto-approve", "-no-color", "-var=records=40000")
 	var out1 strings.Builder
 	first.Stdout, first.Stderr = &out1, &out1
 	if err := first.Start(); err != nil {
@@ -194,7 +198,7 @@ func TestLockTimeoutWaits(t *testing.T) {
 		data, err := os.ReadFile(lockFile)
 		return err == nil && len(data) > 0
 	})
-	second := mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color", "-lock-timeout=2m", "-var=records=100000")
+	second := mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color", "-lock-timeout=2m", "-var=records=40000")
 	if err := first.Wait(); err != nil {
 		t.Fatalf("first apply: %v\n%s", err, out1.String())
 	}

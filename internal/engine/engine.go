@@ -22,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -86,6 +87,7 @@ type Event struct {
 	Files       int
 	Ranges      []state.Range
 	Resume      bool
+	Repair      bool // a committed batch rewritten into destinations that miss it
 	Elapsed     time.Duration
 	Message     string // warning
 }
@@ -112,8 +114,10 @@ func (e *Engine) update(ctx context.Context, change func(*state.State) error) er
 }
 
 // Observe lists what each destination of a sink holds: its manifests and its
-// temporaries. One listing of each folder per destination.
-func Observe(ctx context.Context, sink *Sink) (map[string]*planner.Observation, error) {
+// temporaries, with one listing of each folder per destination. Manifests at
+// or after next (the state's next batch) are read, so that the planner can
+// check whether they continue the state.
+func Observe(ctx context.Context, sink *Sink, next int64) (map[string]*planner.Observation, error) {
 	out := map[string]*planner.Observation{}
 	for _, d := range sink.Destinations {
 		obs := &planner.Observation{}
@@ -139,6 +143,19 @@ func Observe(ctx context.Context, sink *Sink) (map[string]*planner.Observation, 
 			return nil, fmt.Errorf("observe destination %s (%s): %w", d.Name, d.Storage.Describe(), err)
 		}
 		sort.Slice(obs.Manifests, func(i, j int) bool { return obs.Manifests[i] < obs.Manifests[j] })
+		for _, id := range obs.Manifests {
+			if id < next {
+				continue
+			}
+			m, err := readManifest(ctx, d.Storage, sink.Name, id)
+			if err != nil {
+				continue // the planner reports it as unreadable
+			}
+			if obs.Ahead == nil {
+				obs.Ahead = map[int64][]state.Range{}
+			}
+			obs.Ahead[id] = m.Ranges
+		}
 		out[d.Name] = obs
 	}
 	return out, nil
@@ -146,11 +163,12 @@ func Observe(ctx context.Context, sink *Sink) (map[string]*planner.Observation, 
 
 // Summary is what an apply of one sink did.
 type Summary struct {
-	Sink    string
-	Batches int64
-	Records int64 // records read from the source
-	Files   int64 // files written, all destinations
-	Bytes   int64 // bytes written, all destinations
+	Sink     string
+	Batches  int64
+	Repaired int64 // committed batches rewritten into destinations missing them
+	Records  int64 // records read from the source
+	Files    int64 // files written, all destinations
+	Bytes    int64 // bytes written, all destinations
 }
 
 // ApplySink runs a sink's plan: cleanups, the batch in flight, then at most
@@ -186,8 +204,31 @@ func (e *Engine) ApplySink(ctx context.Context, sink *Sink, plan *planner.SinkPl
 		}
 		e.emit(Event{Type: "cleanup", Sink: sink.Name, Batch: c.Batch, Destination: c.Destination})
 	}
+	if len(plan.Removed) > 0 {
+		err := e.update(ctx, func(s *state.State) error {
+			if ss := s.Sinks[sink.Name]; ss != nil {
+				for _, d := range plan.Removed {
+					delete(ss.Destinations, d)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return sum, fmt.Errorf("drop removed destinations of sink %s: %w", sink.Name, err)
+		}
+	}
 	if plan.Resume != nil {
-		if err := e.runBatch(ctx, sink, plan.Snapshot.Identity, *plan.Resume, true, &sum); err != nil {
+		if err := e.runBatch(ctx, sink, plan.Snapshot.Identity, *plan.Resume, resumed, &sum); err != nil {
+			return sum, err
+		}
+	}
+	for _, b := range plan.Adopt {
+		if err := e.runBatch(ctx, sink, plan.Snapshot.Identity, b, adopted, &sum); err != nil {
+			return sum, err
+		}
+	}
+	for _, b := range plan.Repairs {
+		if err := e.runBatch(ctx, sink, plan.Snapshot.Identity, b, repair, &sum); err != nil {
 			return sum, err
 		}
 	}
@@ -199,7 +240,7 @@ func (e *Engine) ApplySink(ctx context.Context, sink *Sink, plan *planner.SinkPl
 		if err = ctx.Err(); err != nil {
 			return false
 		}
-		err = e.runBatch(ctx, sink, plan.Snapshot.Identity, b, false, &sum)
+		err = e.runBatch(ctx, sink, plan.Snapshot.Identity, b, newBatch, &sum)
 		return err == nil
 	})
 	return sum, err
@@ -221,10 +262,21 @@ func checkWritable(ctx context.Context, sink *Sink) error {
 	return nil
 }
 
+// mode says which of the protocol's steps a batch goes through.
+type mode int
+
+const (
+	newBatch mode = iota // intent, write, commit
+	resumed              // write where missing, commit
+	adopted              // intent with the ranges a destination committed, write where missing, commit
+	repair               // write into destinations that miss a committed batch, record them
+)
+
 // runBatch takes one batch through the protocol.
-func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b planner.Batch, resume bool, sum *Summary) error {
+func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b planner.Batch, m mode, sum *Summary) error {
 	started := e.now()
-	if !resume {
+	resume := m != newBatch
+	if m == newBatch || m == adopted {
 		// 1. Intent.
 		err := e.update(ctx, func(s *state.State) error {
 			ss := s.Sinks[sink.Name]
@@ -249,11 +301,14 @@ func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b pl
 		}
 		fault.Point("after-intent")
 	}
-	e.emit(Event{Type: "batch_start", Sink: sink.Name, Batch: b.ID, Records: b.Records, Ranges: b.Ranges, Resume: resume})
+	e.emit(Event{Type: "batch_start", Sink: sink.Name, Batch: b.ID, Records: b.Records, Ranges: b.Ranges, Resume: resume, Repair: m == repair})
 
 	// Destinations that already hold the manifest are done with this batch.
 	var pending []int
 	for i, name := range b.Destinations {
+		if m == repair && !slices.Contains(b.Pending, name) {
+			continue
+		}
 		d := sink.destination(name)
 		if d == nil {
 			return fmt.Errorf("batch %d of sink %s: destination %s is not configured", b.ID, sink.Name, name)
@@ -287,6 +342,23 @@ func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b pl
 				sum.Bytes += f.Size
 			}
 		}
+	}
+
+	if m == repair {
+		err := e.update(ctx, func(s *state.State) error {
+			ss := s.Sinks[sink.Name]
+			if ss == nil {
+				return fmt.Errorf("the sink has no checkpoint")
+			}
+			ss.Record(b.ID, b.Pending)
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("record the repair of batch %d of sink %s in the state: %w", b.ID, sink.Name, err)
+		}
+		sum.Repaired++
+		e.emit(Event{Type: "batch_repaired", Sink: sink.Name, Batch: b.ID, Records: b.Records, Elapsed: e.now().Sub(started)})
+		return nil
 	}
 
 	// 4. Commit.
@@ -514,6 +586,9 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 
 // deletePrefix removes every object under prefix.
 func deletePrefix(ctx context.Context, s providers.Storage, prefix string) error {
+	if pd, ok := s.(providers.PrefixDeleter); ok {
+		return pd.DeletePrefix(ctx, prefix)
+	}
 	var keys []string
 	if err := s.List(ctx, prefix, func(info providers.ObjectInfo) error {
 		keys = append(keys, info.Key)

@@ -71,10 +71,25 @@ func PlanText(w io.Writer, p *planner.Plan, o Options) {
 		for _, c := range s.Cleanups {
 			fmt.Fprintf(w, "  %s remove orphan _temporary/%d in %s\n", o.paint(red, "-"), c.Batch, c.Destination)
 		}
+		for _, d := range s.Removed {
+			fmt.Fprintf(w, "  %s destination %s is no longer configured: it receives no more data; its files stay\n", o.paint(red, "-"), d)
+		}
 		if b := s.Resume; b != nil {
 			fmt.Fprintf(w, "  %s resume batch %d (in flight): %s records → %s\n",
 				o.paint(yellow, "~"), b.ID, Count(b.Records), destList(b.Pending, "already committed everywhere; only the state commit remains"))
 			writeRanges(w, b.Ranges, o)
+		}
+		for _, b := range s.Adopt {
+			fmt.Fprintf(w, "  %s adopt batch %d, committed by a destination but not in the state: %s records → %s\n",
+				o.paint(yellow, "~"), b.ID, Count(b.Records), destList(b.Pending, "no destination left to write"))
+			writeRanges(w, b.Ranges, o)
+		}
+		for _, b := range s.Repairs {
+			fmt.Fprintf(w, "  %s rewrite committed batch %d into %s (missing there): %s records\n",
+				o.paint(yellow, "~"), b.ID, strings.Join(b.Pending, ", "), Count(b.Records))
+			if o.Verbose {
+				writeRanges(w, b.Ranges, o)
+			}
 		}
 		listed := 0
 		s.New.Each(func(b planner.Batch) bool {

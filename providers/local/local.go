@@ -31,8 +31,9 @@ type Storage struct {
 }
 
 var (
-	_ providers.Storage = (*Storage)(nil)
-	_ providers.Renamer = (*Storage)(nil)
+	_ providers.Storage       = (*Storage)(nil)
+	_ providers.Renamer       = (*Storage)(nil)
+	_ providers.PrefixDeleter = (*Storage)(nil)
 )
 
 // New returns the storage rooted at dir. The directory is created on first write.
@@ -394,6 +395,26 @@ func (s *Storage) removeEmptyParents(p string) {
 			break
 		}
 	}
+}
+
+// DeletePrefix implements providers.PrefixDeleter: the folder goes whole, with
+// the temp files a killed writer left in it.
+func (s *Storage) DeletePrefix(_ context.Context, prefix string) error {
+	if !strings.HasSuffix(prefix, "/") {
+		return fmt.Errorf("delete prefix %q: it must end with '/'", prefix)
+	}
+	p, err := s.path(strings.TrimSuffix(prefix, "/"))
+	if err != nil {
+		return err
+	}
+	if err := os.RemoveAll(p); err != nil {
+		return fmt.Errorf("delete %s: %w", p, err)
+	}
+	if err := syncDir(filepath.Dir(p)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	s.removeEmptyParents(p)
+	return nil
 }
 
 // List implements providers.Storage.

@@ -1,0 +1,211 @@
+package planner
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/streamctl/streamctl/state"
+)
+
+// The reconciler compares what the state says each destination holds with
+// what the destination's manifests show, and plans the repairs:
+//
+//   - behind (drift): a committed batch whose manifest is missing in a
+//     destination that wrote it is rewritten there from the source;
+//   - backfill: a destination added to a sink with history gets the batches it
+//     missed, replayed with their recorded ranges (unless backfill = false);
+//   - ahead: manifests of batches the state has not logged (a state restored
+//     from an older copy) are adopted when they continue the committed offsets
+//     exactly, and are an error otherwise;
+//   - removed: a destination no longer configured loses its checkpoint; its
+//     data stays.
+
+// reconcile fills p's Repairs, Removed and Adopt, and returns the offsets and
+// next batch number new batches start from.
+func reconcile(in SinkInput, st *state.Sink, p *SinkPlan, from map[string]int64, nextID int64) (int64, error) {
+	configured := map[string]bool{}
+	for _, d := range in.Destinations {
+		configured[d] = true
+	}
+	for d := range st.Destinations {
+		if !configured[d] {
+			p.Removed = append(p.Removed, d)
+		}
+	}
+	sort.Strings(p.Removed)
+
+	earliest := map[string]int64{}
+	latest := map[string]int64{}
+	for _, part := range in.Snapshot.Partitions {
+		earliest[part.ID] = part.Earliest
+		latest[part.ID] = part.Latest
+	}
+	retained := func(ranges []state.Range) bool {
+		for _, r := range ranges {
+			e, ok := earliest[r.Partition]
+			if !ok || r.Start < e || r.End > latest[r.Partition] {
+				return false
+			}
+		}
+		return true
+	}
+
+	// Repairs and backfills, from the history of committed batches.
+	repairs := map[int64]*Batch{}
+	var lost []string
+	for _, d := range in.Destinations {
+		obs := in.Observed[d]
+		if obs == nil {
+			continue
+		}
+		isNew := st.Destinations[d] == nil && st.CommittedBatches > 0
+		// from is the first batch d must hold: all of them for a destination
+		// backfilled, none before it was added without backfill.
+		var from int64
+		switch {
+		case st.Destinations[d] != nil:
+			from = st.Destinations[d].From
+		case in.NoBackfill[d] || in.Routed:
+			from = st.NextBatch
+		}
+		if isNew && !in.NoBackfill[d] {
+			if in.Routed {
+				p.Warnings = append(p.Warnings, fmt.Sprintf("destination %q is new in a routed sink: it receives its share of new batches only; committed records stay where they were routed", d))
+				continue
+			}
+			if older := st.CommittedBatches - int64(len(st.History)); older > 0 {
+				return 0, &Error{Sink: in.Name, Summary: fmt.Sprintf("destination %q cannot be backfilled", d),
+					Detail: fmt.Sprintf("the state's history keeps the last %d batches, and %d older ones are no longer described. Set backfill = false on the destination to start it at the current head, or backfill it by hand.", len(st.History), older)}
+			}
+		}
+		for _, h := range st.History {
+			wrote := contains(h.Destinations, d)
+			switch {
+			case wrote && !obs.hasManifest(h.ID):
+			case !wrote && h.ID >= from && !in.Routed:
+			default:
+				continue
+			}
+			if !retained(h.Ranges) {
+				lost = append(lost, fmt.Sprintf("batch %d for %s (%s)", h.ID, d, rangesText(h.Ranges)))
+				continue
+			}
+			b := repairs[h.ID]
+			if b == nil {
+				b = &Batch{ID: h.ID, Ranges: h.Ranges, Records: h.Records, Destinations: h.Destinations}
+				repairs[h.ID] = b
+			}
+			if !wrote {
+				b.Destinations = append(append([]string(nil), b.Destinations...), d)
+			}
+			b.Pending = append(b.Pending, d)
+		}
+	}
+	if len(lost) > 0 {
+		return 0, &Error{Sink: in.Name, Summary: "destinations miss batches the source no longer holds",
+			Detail: "cannot rewrite " + strings.Join(lost, "; ") + ": their offsets are gone from the source. Restore the files from a backup, or accept the loss by removing those batches from the destination's expectations (`streamctl state rm` starts the sink over)."}
+	}
+	ids := make([]int64, 0, len(repairs))
+	for id := range repairs {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	for _, id := range ids {
+		p.Repairs = append(p.Repairs, *repairs[id])
+	}
+
+	// Manifests ahead of the state.
+	ahead := map[int64][]state.Range{}
+	aheadIn := map[int64][]string{}
+	for _, d := range in.Destinations {
+		obs := in.Observed[d]
+		if obs == nil {
+			continue
+		}
+		for _, m := range obs.Manifests {
+			if m < st.NextBatch {
+				continue
+			}
+			ranges, ok := obs.Ahead[m]
+			if !ok {
+				return 0, aheadError(in.Name, d, m, st, "its manifest could not be read")
+			}
+			if prev, seen := ahead[m]; seen && !sameRangeList(prev, ranges) {
+				return 0, aheadError(in.Name, d, m, st, "destinations hold manifests of it with different ranges")
+			}
+			ahead[m] = ranges
+			aheadIn[m] = append(aheadIn[m], d)
+		}
+	}
+	for len(ahead) > 0 {
+		ranges, ok := ahead[nextID]
+		if !ok {
+			var first int64 = -1
+			for m := range ahead {
+				if first < 0 || m < first {
+					first = m
+				}
+			}
+			return 0, aheadError(in.Name, aheadIn[first][0], first, st, fmt.Sprintf("the state expects batch %d next", nextID))
+		}
+		for _, r := range ranges {
+			start, known := from[r.Partition]
+			if !known {
+				start = earliest[r.Partition]
+			}
+			if r.Start != start || r.End > latest[r.Partition] || r.End < r.Start {
+				return 0, aheadError(in.Name, aheadIn[nextID][0], nextID, st,
+					fmt.Sprintf("its range [%d, %d) of partition %s does not continue the committed offset %d", r.Start, r.End, r.Partition, start))
+			}
+		}
+		b := Batch{ID: nextID, Ranges: ranges, Destinations: in.Destinations}
+		for _, r := range ranges {
+			b.Records += r.Records()
+			from[r.Partition] = r.End
+		}
+		for _, d := range in.Destinations {
+			if !contains(aheadIn[nextID], d) {
+				b.Pending = append(b.Pending, d)
+			}
+		}
+		p.Adopt = append(p.Adopt, b)
+		delete(ahead, nextID)
+		nextID++
+	}
+	return nextID, nil
+}
+
+func aheadError(sink, dest string, m int64, st *state.Sink, why string) error {
+	return &Error{Sink: sink, Summary: "a destination is ahead of the state",
+		Detail: fmt.Sprintf("destination %q holds the manifest of batch %d, which the state has neither committed nor in flight (next batch %d), and it cannot be adopted: %s. The state was probably restored from an older copy: restore the newer state, or move the destination's _streamctl/%s/%d.json and the files it lists aside.", dest, m, st.NextBatch, why, sink, m)}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func sameRangeList(a, b []state.Range) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func rangesText(ranges []state.Range) string {
+	parts := make([]string, len(ranges))
+	for i, r := range ranges {
+		parts[i] = fmt.Sprintf("partition %s [%d, %d)", r.Partition, r.Start, r.End)
+	}
+	return strings.Join(parts, ", ")
+}
