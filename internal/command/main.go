@@ -90,6 +90,8 @@ func Commands(m *Meta) map[string]cli.CommandFactory {
 		"state list":   func() (cli.Command, error) { return &StateListCommand{Meta: m}, nil },
 		"state show":   func() (cli.Command, error) { return &StateShowCommand{Meta: m}, nil },
 		"force-unlock": func() (cli.Command, error) { return &ForceUnlockCommand{Meta: m}, nil },
+		"verify":       func() (cli.Command, error) { return &VerifyCommand{Meta: m}, nil },
+		"files":        func() (cli.Command, error) { return &FilesCommand{Meta: m}, nil },
 	}
 }
 

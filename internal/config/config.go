@@ -6,6 +6,8 @@ package config
 
 import (
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/streamctl/streamctl/internal/format"
 )
 
 // Config is a whole evaluated configuration.
@@ -101,13 +103,8 @@ type Sink struct {
 	DeclRange       hcl.Range
 }
 
-// Column is a declared output column.
-type Column struct {
-	Name     string `hcl:"name,label"`
-	Type     string `hcl:"type"`
-	Nullable *bool  `hcl:"nullable,optional"`
-	From     string `hcl:"from,optional"`
-}
+// Column is a declared output column: `column "NAME" { type, nullable, from }`.
+type Column = format.Column
 
 // Destination is where a sink's files land.
 type Destination struct {

@@ -7,7 +7,11 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/gocty"
+
+	"github.com/streamctl/streamctl/internal/format"
+	"github.com/streamctl/streamctl/internal/partition"
 )
 
 // Sink defaults.
@@ -229,6 +233,24 @@ func (l *loader) decodeSink(b *hcl.Block) {
 			s.Destinations = append(s.Destinations, d)
 		}
 	}
+	if err := format.ValidateColumns(s.Columns); err != nil {
+		l.errorf(&b.DefRange, "Invalid columns", "Sink %q: %v.", name, err)
+	}
+	if (s.Format == "parquet" || s.Format == "csv") && len(s.Columns) == 0 {
+		l.errorf(&b.DefRange, "Columns required", "Sink %q writes %s, which needs a schema: declare its columns with column \"NAME\" { type = \"…\" } blocks.", name, s.Format)
+	}
+	if a, ok := content.Attributes["partition_by"]; ok {
+		for _, expr := range s.PartitionBy {
+			if _, err := partition.Parse(expr); err != nil {
+				l.errorf(a.Expr.Range().Ptr(), "Invalid partition_by", "%q: %v.", expr, err)
+			}
+		}
+	}
+	if a, ok := content.Attributes["route_by"]; ok && s.RouteBy != "" {
+		if err := format.ValidatePath(s.RouteBy); err != nil && !columnNamed(s.Columns, s.RouteBy) {
+			l.errorf(a.Expr.Range().Ptr(), "Invalid route_by", "%q: %v.", s.RouteBy, err)
+		}
+	}
 	if len(s.Destinations) == 0 {
 		l.errorf(&b.DefRange, "Sink without destinations", "Sink %q has no destination block, so its records would go nowhere. Add one, e.g. destination \"local\" \"out\" { path = \"out\" }.", name)
 	}
@@ -303,11 +325,14 @@ func (l *loader) evalInto(a *hcl.Attribute, ty cty.Type, target any) bool {
 		l.errorf(a.Expr.Range().Ptr(), "Invalid "+a.Name, "%s must not be null.", a.Name)
 		return false
 	}
-	if err := gocty.FromCtyValue(v, target); err != nil {
+	v, err := convert.Convert(v, ty)
+	if err == nil {
+		err = gocty.FromCtyValue(v, target)
+	}
+	if err != nil {
 		l.errorf(a.Expr.Range().Ptr(), "Invalid "+a.Name, "%s: %v.", a.Name, err)
 		return false
 	}
-	_ = ty
 	return true
 }
 
@@ -372,4 +397,13 @@ func Location(d *Destination) string {
 		return ""
 	}
 	return f(d.Config)
+}
+
+func columnNamed(cols []Column, name string) bool {
+	for _, c := range cols {
+		if c.Name == name {
+			return true
+		}
+	}
+	return false
 }

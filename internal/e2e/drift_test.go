@@ -221,3 +221,38 @@ func snapshotTree(t *testing.T, root string) string {
 	}
 	return b.String()
 }
+
+func TestVerifyAndFiles(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, driftConfig("", "a", "b"))
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	ok := mustRun(t, dir, 0, nil, "verify", "-deep", "-no-color")
+	if !strings.Contains(ok.stdout, "Verified 8 manifests and 8 files: 0 findings.") {
+		t.Errorf("verify of intact destinations:\n%s", ok.stdout)
+	}
+	files := mustRun(t, dir, 0, nil, "files", "-destination=a", "orders")
+	if strings.Count(files.stdout, "part-0000000") != 4 || !strings.Contains(files.stdout, "a            1      500") {
+		t.Errorf("files:\n%s", files.stdout)
+	}
+
+	a := filepath.Join(dir, "out", "a")
+	os.Remove(filepath.Join(a, "part-00000000-00000.jsonl"))
+	data, _ := os.ReadFile(filepath.Join(a, "part-00000001-00000.jsonl"))
+	data[10] ^= 1 // same size, other bytes
+	os.WriteFile(filepath.Join(a, "part-00000001-00000.jsonl"), data, 0o644)
+	os.WriteFile(filepath.Join(a, "stray.jsonl"), []byte("{}\n"), 0o644)
+	r := run(t, dir, nil, "verify", "-no-color")
+	if r.code != 2 {
+		t.Fatalf("verify of tampered destinations: %s", r)
+	}
+	for _, want := range []string{
+		"orders.a batch 0: missing part-00000000-00000.jsonl",
+		"orders.a batch 1: changed part-00000001-00000.jsonl: SHA-256",
+		"orders.a: unlisted stray.jsonl",
+		"3 findings",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("verify output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
