@@ -6,6 +6,7 @@ package planner
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"sort"
 	"strings"
 
@@ -44,23 +45,22 @@ type SinkInput struct {
 
 // Observation is what one destination holds for a sink.
 type Observation struct {
-	Manifests   []int64 // batches with a manifest
+	Manifests   []int64 // batches with a manifest, in ascending order
 	Temporaries []int64 // batches with a _temporary/<N> folder
 	// Ahead holds the ranges of manifests at or after the state's next batch,
 	// read so that the planner can check whether they can be adopted.
 	Ahead map[int64][]state.Range
 }
 
+// hasManifest reports whether the destination holds batch id's manifest.
+// Manifests are sorted (Observe sorts them), so this is a binary search: a
+// sink may have a million.
 func (o *Observation) hasManifest(id int64) bool {
 	if o == nil {
 		return false
 	}
-	for _, m := range o.Manifests {
-		if m == id {
-			return true
-		}
-	}
-	return false
+	_, found := slices.BinarySearch(o.Manifests, id)
+	return found
 }
 
 // SinkPlan is what apply will do for one sink.
