@@ -2,29 +2,78 @@
 // It decodes, routes, partitions and encodes; it knows nothing of staging,
 // promotion or manifests, which are the engine's. Output is byte-deterministic:
 // the same records in the same order give the same files with the same names.
+//
+// Each record is decoded once (only when columns, partitioning or routing need
+// its fields) and encoded once per output file, however many destinations
+// share that file. Decoding runs on the caller's goroutine; encoding runs on
+// a second goroutine unless Layout.Sequential is set, so the two overlap on
+// two cores. Both orders give the same bytes: files are encoded strictly in
+// record order.
 package pipeline
 
 import (
-	"bufio"
+	"errors"
 	"fmt"
 	"path"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
+	"github.com/streamctl/streamctl/internal/format"
+	"github.com/streamctl/streamctl/internal/partition"
 	"github.com/streamctl/streamctl/providers"
 )
 
 // Layout is how a sink turns records into files. Destinations of a sink share it.
 type Layout struct {
-	Format string // "jsonl"
-	// Destinations are the names of all the batch's destinations; the engine
-	// fills them in per batch, and routing is over them.
-	Destinations   []string
-	MaxFileRecords int64 // 0: one file per partition folder per batch
+	Format         string // "jsonl", "csv" or "parquet"
+	MaxFileRecords int64  // 0: one file per partition folder per batch
+
+	// Destinations names all the sink's destinations in config order; the
+	// indices passed to New and Output.Create refer to it. Required with
+	// RouteBy, which routes over the names in sorted order.
+	Destinations []string
+	// Columns are the sink's column blocks in order. Without columns, JSONL
+	// passes records through byte for byte; CSV and Parquet need columns.
+	Columns []format.Column
+	// Compression is Parquet's: "zstd" (default), "snappy", "gzip", "none".
+	Compression string
+	// PartitionBy are the partition_by expressions (see package partition).
+	// A field names a column, or else a dotted JSON path. A column that is an
+	// identity partition is not written into the files: its value is the
+	// folder's, as Hive, Spark and DuckDB write and expect (Spark refuses a
+	// column that is both in the files and a folder name). Transforms
+	// (day(ts), …) name their folders differently and keep the column.
+	PartitionBy []string
+	// RouteBy names a column, or else a dotted JSON path: each record goes
+	// to the one destination Route picks for the field's value.
+	RouteBy string
+	// RowGroupRecords is the Parquet row group size; 0: 131072.
+	RowGroupRecords int64
+	// OnInvalid is "fail" (default: Write returns an *InvalidRecordError) or
+	// "reject" (the record is written under _rejected/ and counted).
+	OnInvalid string
+	// Sequential encodes on the caller's goroutine instead of a second one.
+	// The files are the same either way.
+	Sequential bool
 }
 
-// Output receives the files of a batch.
+// RejectedDir is the folder, under a destination's batch root, that holds
+// rejected records (on_invalid = "reject"), one JSON object per line:
+//
+//	{"partition":"0","offset":42,"reason":"column \"amount\": …","record":{…}}
+//
+// "record" is the record's JSON, or a JSON string of its bytes when it is not JSON.
+const RejectedDir = "_rejected"
+
+// Output receives the files of a batch. Create and the Files' Finish and
+// Abort are called from one goroutine at a time, in an order that depends
+// only on the records, but not necessarily from the goroutine that calls
+// Write. Each File is written by one goroutine at a time; different Files may
+// be written concurrently.
 type Output interface {
 	// Create opens the file at relPath (a partition folder, then the file name) for
-	// the destinations dests (indices into the batch's destination list).
+	// the destinations dests (indices into Layout.Destinations).
 	Create(dests []int, relPath string) (File, error)
 }
 
@@ -40,94 +89,648 @@ type File interface {
 // Stats counts what a batch wrote.
 type Stats struct {
 	Records  int64 // records read
-	Files    int64
-	Rejected int64 // records that did not fit the schema and were set aside
+	Rejected int64 // records written under _rejected/ (each counted once)
+	Files    int64 // files written, each counted once however many destinations share it
+	// Destinations is indexed like Layout.Destinations (or, without it, by
+	// the indices passed to New).
+	Destinations []DestStats
 }
+
+// DestStats counts what one destination received.
+type DestStats struct {
+	Records  int64 // records in its data files
+	Rejected int64 // records in its _rejected/ files
+	Files    int64 // files, data and rejected
+}
+
+// InvalidRecordError is a record that does not fit the sink's schema,
+// partitioning or routing, with on_invalid = "fail". The engine adds the
+// sink's name.
+type InvalidRecordError struct {
+	Partition string // source partition
+	Offset    int64
+	Column    string // the column or field at fault; "" when the record is not JSON
+	Reason    string // what is wrong with it
+	Err       error  // *format.FieldError, *format.SyntaxError or *partition.ValueError
+}
+
+func (e *InvalidRecordError) Error() string {
+	return fmt.Sprintf("invalid record at partition %s offset %d: %v", e.Partition, e.Offset, e.Err)
+}
+
+func (e *InvalidRecordError) Unwrap() error { return e.Err }
 
 // FileName is the deterministic name of file seq of batch.
 func FileName(batch int64, seq int, ext string) string {
 	return fmt.Sprintf("part-%08d-%05d.%s", batch, seq, ext)
 }
 
-// Writer encodes one batch. Write records in source order, then Close.
+// Writer encodes one batch. Write records in source order, then Close (or
+// Abort). It is not safe for concurrent use.
 type Writer struct {
 	layout Layout
 	batch  int64
-	dests  []int
 	out    Output
+	active []int  // as passed to New
+	isOn   []bool // isOn[d]: destination d is active
 
+	data   *format.Format // the data files' format
+	reject *format.Format // pass-through JSONL for _rejected/
+	ncols  int            // columns encoded (0: pass-through)
+
+	x         *format.Extractor // nil when no field is needed
+	nfields   int               // fields extracted: encoded columns first, then the others
+	vals      []format.Value    // the current record's fields, in its chunk slot
+	spec      *partition.Spec   // nil without partition_by
+	pin       []int             // spec field i reads vals[pin[i]]
+	pvals     []format.Value
+	route     int         // index in vals of the route field; -1 without route_by
+	routeKind format.Kind // its kind
+	order     []int       // destination indices sorted by name
+	keyBuf    []byte
+	routeKey  []byte // the route value's canonical text
+	text      []byte // a reject line
+
+	targets  []*target
+	byKey    map[string]int32
+	cur      *chunk
+	enc      *encoder
+	async    *worker // nil when Sequential
+	err      error   // sticky: the Writer is unusable after an error
+	stats    Stats
+	failFast bool
+}
+
+// target is one stream of files: a folder and the destinations that share it.
+type target struct {
+	dests  []int
+	dir    string
+	format *format.Format
+
+	// Encoding side; touched only by the encoder.
 	file    File
-	buf     *bufio.Writer
+	enc     format.Encoder
 	records int64 // in the open file
 	seq     int
-	stats   Stats
+	gen     uint64 // the chunk that last appended to it
 }
 
 // New returns a Writer for batch, writing to the destinations active (indices
-// into the batch's destination list).
+// into Layout.Destinations).
 func New(layout Layout, batch int64, active []int, out Output) (*Writer, error) {
-	if layout.Format != "jsonl" {
-		return nil, fmt.Errorf("format %q is not supported", layout.Format)
+	w := &Writer{layout: layout, batch: batch, out: out, active: active, route: -1, byKey: map[string]int32{}}
+	switch layout.OnInvalid {
+	case "", "fail":
+		w.failFast = true
+	case "reject":
+	default:
+		return nil, fmt.Errorf("on_invalid %q: want \"fail\" or \"reject\"", layout.OnInvalid)
 	}
-	return &Writer{layout: layout, batch: batch, dests: active, out: out}, nil
+	if layout.MaxFileRecords < 0 {
+		return nil, fmt.Errorf("max_file_records must be positive, got %d", layout.MaxFileRecords)
+	}
+
+	n := len(layout.Destinations)
+	for _, d := range active {
+		if d < 0 || (len(layout.Destinations) > 0 && d >= len(layout.Destinations)) {
+			return nil, fmt.Errorf("active destination %d is out of range (the sink has %d)", d, len(layout.Destinations))
+		}
+		n = max(n, d+1)
+	}
+	w.isOn = make([]bool, n)
+	for _, d := range active {
+		w.isOn[d] = true
+	}
+	w.stats.Destinations = make([]DestStats, n)
+
+	var spec *partition.Spec
+	if len(layout.PartitionBy) > 0 {
+		var err error
+		if spec, err = partition.NewSpec(layout.PartitionBy); err != nil {
+			return nil, err
+		}
+	}
+
+	// Fields to extract: the encoded columns first (vals[:ncols] is a row),
+	// then the columns only partitioned by, then helper fields that no
+	// column declares.
+	var fields []format.Field
+	var encoded *format.Schema
+	if len(layout.Columns) > 0 {
+		all, err := format.NewSchema(layout.Columns)
+		if err != nil {
+			return nil, err
+		}
+		identity := map[string]bool{}
+		if spec != nil {
+			for _, pf := range spec.Fields() {
+				if pf.Transform == partition.Identity {
+					identity[pf.Source] = true
+				}
+			}
+		}
+		encoded = &format.Schema{}
+		var dropped []format.Field
+		for i, f := range all.Fields() {
+			if identity[f.Name] {
+				dropped = append(dropped, f)
+				continue
+			}
+			fields = append(fields, f)
+			encoded.Columns = append(encoded.Columns, all.Columns[i])
+			encoded.Kinds = append(encoded.Kinds, all.Kinds[i])
+		}
+		if len(encoded.Columns) == 0 {
+			return nil, errors.New("every column is an identity partition, which is not written into the files: nothing is left to write")
+		}
+		w.ncols = len(fields)
+		fields = append(fields, dropped...)
+	}
+	f, err := format.NewFormat(encoded, format.Options{
+		Format:          layout.Format,
+		Compression:     layout.Compression,
+		RowGroupRecords: layout.RowGroupRecords,
+	})
+	if err != nil {
+		return nil, err
+	}
+	w.data = f
+	if w.reject, err = format.NewFormat(nil, format.Options{Format: format.JSONL}); err != nil {
+		return nil, err
+	}
+
+	// field returns the index in fields of what name reads: the column of
+	// that name, or a helper field reading the JSON path (or metadata).
+	field := func(name string) (int, format.Kind) {
+		for i := range fields {
+			if fields[i].Column && fields[i].Name == name {
+				return i, fields[i].Kind
+			}
+		}
+		for i := range fields {
+			if !fields[i].Column && fields[i].Path == name {
+				return i, fields[i].Kind
+			}
+		}
+		k := format.KindAny
+		if format.IsMeta(name) {
+			k = format.DefaultMetaKind(name)
+		}
+		fields = append(fields, format.Field{Name: name, Path: name, Kind: k, Nullable: true})
+		return len(fields) - 1, k
+	}
+
+	if spec != nil {
+		kinds := make([]format.Kind, len(spec.Fields()))
+		w.pin = make([]int, len(kinds))
+		for i, pf := range spec.Fields() {
+			w.pin[i], kinds[i] = field(pf.Source)
+		}
+		if err := spec.Bind(kinds); err != nil {
+			return nil, err
+		}
+		w.spec = spec
+		w.pvals = make([]format.Value, len(kinds))
+	}
+	if layout.RouteBy != "" {
+		if len(layout.Destinations) == 0 {
+			return nil, errors.New("route_by needs Layout.Destinations")
+		}
+		if !format.IsMeta(layout.RouteBy) {
+			if err := format.ValidatePath(layout.RouteBy); err != nil {
+				return nil, fmt.Errorf("route_by: %w", err)
+			}
+		}
+		w.route, w.routeKind = field(layout.RouteBy)
+		w.order = sortedOrder(layout.Destinations)
+	}
+	if len(fields) > 0 {
+		if w.x, err = format.NewExtractor(fields); err != nil {
+			return nil, err
+		}
+		w.nfields = len(fields)
+	}
+
+	w.enc = &encoder{w: w, destFiles: make([]int64, n)}
+	w.cur = newChunk()
+	if !layout.Sequential {
+		w.async = startWorker(w.enc)
+	}
+	return w, nil
 }
 
-// Write appends one record.
+// Write appends one record. It returns an *InvalidRecordError for a record
+// that does not fit with on_invalid = "fail"; any error leaves the Writer
+// unusable (Abort it).
 func (w *Writer) Write(rec *providers.Record) error {
+	if w.err != nil {
+		return w.err
+	}
 	w.stats.Records++
-	if len(w.dests) == 0 {
+	if len(w.active) == 0 {
 		return nil
 	}
-	if w.file != nil && w.layout.MaxFileRecords > 0 && w.records >= w.layout.MaxFileRecords {
-		if err := w.finish(); err != nil {
-			return err
+	dest := -1 // the one destination with route_by
+	if w.x != nil {
+		w.vals = w.cur.slot(w.nfields)
+		if err := w.x.Extract(rec, w.vals); err != nil {
+			return w.invalid(rec, err)
 		}
 	}
-	if w.file == nil {
-		f, err := w.out.Create(w.dests, path.Join(FileName(w.batch, w.seq, "jsonl")))
-		if err != nil {
-			return err
-		}
-		w.seq++
-		w.file = f
-		if w.buf == nil {
-			w.buf = bufio.NewWriterSize(f, 256<<10)
-		} else {
-			w.buf.Reset(f)
+	if w.route >= 0 {
+		if dest = w.destination(); !w.isOn[dest] {
+			return nil
 		}
 	}
-	w.records++
-	w.buf.Write(rec.Value)
-	return w.buf.WriteByte('\n')
+	w.keyBuf = appendTargetKey(w.keyBuf[:0], false, dest)
+	if w.spec != nil {
+		for i, j := range w.pin {
+			w.pvals[i] = w.vals[j]
+		}
+		var err error
+		if w.keyBuf, err = w.spec.AppendPath(w.keyBuf, w.pvals); err != nil {
+			return w.invalid(rec, err)
+		}
+	}
+	t, ok := w.byKey[string(w.keyBuf)]
+	if !ok {
+		t = w.addTarget(false, dest, string(w.keyBuf[keyHeader:]))
+	}
+	if dest >= 0 {
+		w.stats.Destinations[dest].Records++
+	} else {
+		for _, d := range w.active {
+			w.stats.Destinations[d].Records++
+		}
+	}
+	if w.ncols > 0 {
+		w.cur.addSlot(t, w.nfields, w.ncols)
+	} else {
+		w.cur.addRaw(t, rec.Value)
+	}
+	if w.cur.full() {
+		return w.dispatch()
+	}
+	return nil
 }
 
-func (w *Writer) finish() error {
-	f := w.file
-	w.file = nil
-	if err := w.buf.Flush(); err != nil {
-		f.Abort()
+// invalid handles a record that does not fit: an error with on_invalid =
+// "fail", a line under _rejected/ with "reject".
+func (w *Writer) invalid(rec *providers.Record, cause error) error {
+	ie := &InvalidRecordError{Partition: rec.Partition, Offset: rec.Offset, Reason: cause.Error(), Err: cause}
+	var fe *format.FieldError
+	var ve *partition.ValueError
+	switch {
+	case errors.As(cause, &fe):
+		ie.Column, ie.Reason = fe.Field, fe.Reason
+	case errors.As(cause, &ve):
+		ie.Column, ie.Reason = ve.Field, ve.Reason
+	}
+	if w.failFast {
+		w.err = ie
+		return ie
+	}
+	// A rejected record goes where the record would have gone when its
+	// route value could be read (data stays on its side of a routed sink),
+	// else to every active destination. Routed sinks keep one reject file
+	// stream per destination, so that two streams never share a file name.
+	w.text = appendRejectLine(w.text[:0], rec, cause.Error())
+	w.stats.Rejected++
+	if w.route < 0 {
+		return w.addReject(-1)
+	}
+	var se *format.SyntaxError
+	if !errors.As(cause, &se) && !w.vals[w.route].Invalid {
+		dest := w.destination()
+		if !w.isOn[dest] {
+			return nil
+		}
+		return w.addReject(dest)
+	}
+	for _, d := range w.active {
+		if err := w.addReject(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// destination returns the destination the current record's route value
+// sends it to (see Route).
+func (w *Writer) destination() int {
+	v := w.vals[w.route]
+	w.routeKey = w.routeKey[:0]
+	if !v.Null {
+		w.routeKey = format.AppendText(w.routeKey, v, w.routeKind)
+	}
+	return w.order[routeIndex(w.routeKey, len(w.order))]
+}
+
+// addReject queues the reject line in w.text for destination dest, or for
+// every active destination when dest is -1.
+func (w *Writer) addReject(dest int) error {
+	w.keyBuf = appendTargetKey(w.keyBuf[:0], true, dest)
+	t, ok := w.byKey[string(w.keyBuf)]
+	if !ok {
+		t = w.addTarget(true, dest, RejectedDir)
+	}
+	if dest >= 0 {
+		w.stats.Destinations[dest].Rejected++
+	} else {
+		for _, d := range w.active {
+			w.stats.Destinations[d].Rejected++
+		}
+	}
+	w.cur.addRaw(t, w.text)
+	if w.cur.full() {
+		return w.dispatch()
+	}
+	return nil
+}
+
+// keyHeader is the length of a target key's prefix: kind, then destination.
+const keyHeader = 3
+
+// appendTargetKey starts the key of a target: whether it holds rejects, and
+// its one destination (or 0xffff for all active ones); the folder follows.
+func appendTargetKey(dst []byte, reject bool, dest int) []byte {
+	kind := byte('d')
+	if reject {
+		kind = 'r'
+	}
+	d := uint16(0xffff)
+	if dest >= 0 {
+		d = uint16(dest)
+	}
+	return append(dst, kind, byte(d>>8), byte(d))
+}
+
+func (w *Writer) addTarget(reject bool, dest int, dir string) int32 {
+	t := &target{dir: dir, format: w.data, dests: w.active}
+	if reject {
+		t.format = w.reject
+	}
+	if dest >= 0 {
+		t.dests = []int{dest}
+	}
+	id := int32(len(w.targets))
+	w.targets = append(w.targets, t)
+	w.byKey[string(w.keyBuf)] = id
+	return id
+}
+
+// dispatch hands the current chunk to the encoder.
+func (w *Writer) dispatch() error {
+	if w.async == nil {
+		err := w.enc.encode(w.cur)
+		w.cur.reset()
+		if err != nil {
+			w.err = err
+		}
 		return err
 	}
-	n := w.records
-	w.records = 0
-	w.stats.Files++
-	return f.Finish(n)
+	next, err := w.async.submit(w.cur)
+	w.cur = next
+	if err != nil {
+		w.err = err
+	}
+	return err
 }
 
 // Close finishes the open files and returns what was written.
 func (w *Writer) Close() (Stats, error) {
-	if w.file != nil {
-		if err := w.finish(); err != nil {
+	if w.err != nil {
+		return w.stats, w.err
+	}
+	if len(w.cur.rows) > 0 {
+		if err := w.dispatch(); err != nil {
 			return w.stats, err
 		}
 	}
+	if w.async != nil {
+		if err := w.async.stop(); err != nil {
+			w.err = err
+			return w.stats, err
+		}
+		w.async.release()
+		w.async = nil
+	}
+	if err := w.enc.finishAll(); err != nil {
+		w.err = err
+		return w.stats, err
+	}
+	w.cur.release()
+	w.cur = nil
+	w.err = errors.New("pipeline: Writer used after Close")
 	return w.stats, nil
 }
 
 // Abort discards the open files.
 func (w *Writer) Abort() {
-	if w.file != nil {
-		w.file.Abort()
-		w.file = nil
+	if w.async != nil {
+		w.async.cancel.Store(true)
+		w.async.stop()
+		w.async = nil
 	}
+	for _, t := range w.targets {
+		if t.file != nil {
+			t.file.Abort()
+			t.file, t.enc = nil, nil
+		}
+	}
+	// The chunks are not returned to the pool: after a failure an encoder
+	// may still have pointed into them.
+	if w.err == nil {
+		w.err = errors.New("pipeline: Writer used after Abort")
+	}
+}
+
+// encoder turns chunks into files. It runs on the worker goroutine in
+// pipelined mode; it owns the targets' encoding-side fields.
+type encoder struct {
+	w         *Writer
+	gen       uint64
+	touched   []*target
+	files     int64
+	destFiles []int64 // per destination, merged into Stats by finishAll
+}
+
+func (e *encoder) encode(c *chunk) error {
+	e.gen++
+	e.touched = e.touched[:0]
+	w := e.w
+	max := w.layout.MaxFileRecords
+	for i := range c.rows {
+		r := &c.rows[i]
+		t := w.targets[r.target]
+		if t.file != nil && max > 0 && t.records >= max {
+			if err := e.finish(t); err != nil {
+				return err
+			}
+		}
+		if t.file == nil {
+			if err := e.open(t); err != nil {
+				return err
+			}
+		}
+		var vals []format.Value
+		if r.vals >= 0 {
+			vals = c.vals[r.vals : int(r.vals)+w.ncols : int(r.vals)+w.ncols]
+		}
+		if err := t.enc.Append(r.raw, vals); err != nil {
+			return e.fileErr(t, err)
+		}
+		t.records++
+		if t.gen != e.gen {
+			t.gen = e.gen
+			e.touched = append(e.touched, t)
+		}
+	}
+	// The chunk is about to be reused: encoders must stop pointing into it.
+	for _, t := range e.touched {
+		if t.enc != nil {
+			if err := t.enc.Drain(); err != nil {
+				return e.fileErr(t, err)
+			}
+		}
+	}
+	return nil
+}
+
+func (e *encoder) open(t *target) error {
+	rel := path.Join(t.dir, FileName(e.w.batch, t.seq, t.format.Ext()))
+	f, err := e.w.out.Create(t.dests, rel)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", rel, err)
+	}
+	t.seq++
+	t.file = f
+	t.enc = t.format.NewEncoder(f)
+	t.records = 0
+	return nil
+}
+
+func (e *encoder) fileErr(t *target, err error) error {
+	return fmt.Errorf("write %s: %w", path.Join(t.dir, FileName(e.w.batch, t.seq-1, t.format.Ext())), err)
+}
+
+// finish completes t's open file.
+func (e *encoder) finish(t *target) error {
+	if err := t.enc.Close(); err != nil {
+		return e.fileErr(t, err)
+	}
+	if err := t.file.Finish(t.records); err != nil {
+		return e.fileErr(t, err)
+	}
+	t.file, t.enc = nil, nil
+	e.files++
+	for _, d := range t.dests {
+		e.destFiles[d]++
+	}
+	return nil
+}
+
+// finishAll completes every open file. The encoders' last pages and
+// footers are written in parallel (the files are independent); Finish is
+// called in the order the targets appeared, so that whatever the engine
+// records per file comes in a deterministic order.
+func (e *encoder) finishAll() error {
+	var open []*target
+	for _, t := range e.w.targets {
+		if t.file != nil {
+			open = append(open, t)
+		}
+	}
+	errs := make([]error, len(open))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(open)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(open); i = int(next.Add(1) - 1) {
+				if err := open[i].enc.Close(); err != nil {
+					errs[i] = e.fileErr(open[i], err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for i, t := range open {
+		if errs[i] != nil {
+			return errs[i]
+		}
+		if err := t.file.Finish(t.records); err != nil {
+			return e.fileErr(t, err)
+		}
+		t.file, t.enc = nil, nil
+		e.files++
+		for _, d := range t.dests {
+			e.destFiles[d]++
+		}
+	}
+	e.w.stats.Files = e.files
+	for d, n := range e.destFiles {
+		e.w.stats.Destinations[d].Files = n
+	}
+	return nil
+}
+
+// worker runs the encoder on its own goroutine. Chunks go to it in order and
+// come back empty; three chunks circulate, so decoding can run one or two
+// chunks ahead of encoding.
+type worker struct {
+	work   chan *chunk
+	free   chan *chunk
+	done   chan struct{}
+	failed atomic.Bool // set by the worker when encoding failed
+	cancel atomic.Bool // set by Abort: skip the queued chunks
+	err    error       // written by the worker; read after done is closed
+}
+
+const chunksInFlight = 2
+
+func startWorker(e *encoder) *worker {
+	k := &worker{work: make(chan *chunk, chunksInFlight), free: make(chan *chunk, chunksInFlight+1), done: make(chan struct{})}
+	for range chunksInFlight {
+		k.free <- newChunk()
+	}
+	work := k.work // stop sets k.work to nil
+	go func() {
+		defer close(k.done)
+		for c := range work {
+			if k.err == nil && !k.cancel.Load() {
+				if k.err = e.encode(c); k.err != nil {
+					k.failed.Store(true)
+				}
+			}
+			c.reset()
+			k.free <- c
+		}
+	}()
+	return k
+}
+
+// submit queues c and returns an empty chunk to fill next.
+func (k *worker) submit(c *chunk) (*chunk, error) {
+	if k.failed.Load() {
+		return c, k.stop()
+	}
+	k.work <- c
+	return <-k.free, nil
+}
+
+// release returns the worker's chunks to the pool, once it has stopped.
+func (k *worker) release() {
+	for len(k.free) > 0 {
+		(<-k.free).release()
+	}
+}
+
+// stop waits for the queued chunks to be encoded and returns the first error.
+func (k *worker) stop() error {
+	if k.work != nil {
+		close(k.work)
+		k.work = nil
+	}
+	<-k.done
+	return k.err
 }

@@ -1,0 +1,216 @@
+// Package format turns source records into typed rows and encodes them as
+// Parquet, CSV or JSONL.
+//
+// A sink declares its columns in order (Column). The Extractor reads the
+// declared fields out of a record's raw JSON in one pass, without reflection
+// and without allocating per record, and yields one Value per field. Encoders
+// stream rows to an io.Writer; their output depends only on the rows, so the
+// same records always give the same bytes.
+package format
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Column is one declared output column:
+//
+//	column "amount" { type = "double", nullable = false, from = "order.amount" }
+type Column struct {
+	Name string `hcl:"name,label"`
+	// Type is one of the Kind names: string, int32, int64, float, double, bool,
+	// timestamp, date, bytes, json.
+	Type string `hcl:"type"`
+	// Nullable is true when unset: a missing field or a JSON null gives a null.
+	Nullable *bool `hcl:"nullable,optional"`
+	// From is the dotted path of the JSON field to read ("a.b.c"), or one of
+	// the record's metadata names (_key, _partition, _offset, _timestamp,
+	// _headers). Empty means the column's name.
+	From string `hcl:"from,optional"`
+}
+
+// IsNullable reports whether the column accepts nulls (the default).
+func (c Column) IsNullable() bool { return c.Nullable == nil || *c.Nullable }
+
+// Source is the path the column reads: From, or the column's name.
+func (c Column) Source() string {
+	if c.From != "" {
+		return c.From
+	}
+	return c.Name
+}
+
+// Kind is a value type. Its String form is the name used in configuration.
+type Kind uint8
+
+// The kinds. KindAny is for fields read without a declared column (a
+// partition_by or route_by field of a sink without columns): the value keeps
+// its JSON token type.
+const (
+	KindAny Kind = iota
+	KindString
+	KindInt32
+	KindInt64
+	KindFloat
+	KindDouble
+	KindBool
+	KindTimestamp // milliseconds since the Unix epoch, UTC
+	KindDate      // days since the Unix epoch
+	KindBytes
+	KindJSON // raw JSON text of any value
+)
+
+var kindNames = [...]string{
+	KindAny:       "any",
+	KindString:    "string",
+	KindInt32:     "int32",
+	KindInt64:     "int64",
+	KindFloat:     "float",
+	KindDouble:    "double",
+	KindBool:      "bool",
+	KindTimestamp: "timestamp",
+	KindDate:      "date",
+	KindBytes:     "bytes",
+	KindJSON:      "json",
+}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", k)
+}
+
+// ParseKind returns the kind named s (a column type; "any" is not one).
+func ParseKind(s string) (Kind, error) {
+	for k, name := range kindNames {
+		if name == s && Kind(k) != KindAny {
+			return Kind(k), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown type %q (want one of %s)", s, strings.Join(kindNames[1:], ", "))
+}
+
+// Metadata names: a column whose source is one of these reads the record's
+// envelope instead of its JSON.
+const (
+	MetaKey       = "_key"       // Record.Key: string or bytes; null without a key
+	MetaPartition = "_partition" // Record.Partition: string, int32 or int64
+	MetaOffset    = "_offset"    // Record.Offset: int64 or string
+	MetaTimestamp = "_timestamp" // Record.Timestamp: timestamp or int64; null when 0
+	MetaHeaders   = "_headers"   // Record.Headers as JSON [{"key":…,"value":…}]: json or string; null without headers
+)
+
+// metaKinds lists the kinds each metadata name can be read as.
+var metaKinds = map[string][]Kind{
+	MetaKey:       {KindString, KindBytes},
+	MetaPartition: {KindString, KindInt32, KindInt64},
+	MetaOffset:    {KindInt64, KindString},
+	MetaTimestamp: {KindTimestamp, KindInt64},
+	MetaHeaders:   {KindJSON, KindString},
+}
+
+// DefaultMetaKind is the kind a metadata name is read as when no column
+// declares it (for partition_by or route_by): the first its list allows.
+func DefaultMetaKind(path string) Kind { return metaKinds[path][0] }
+
+// IsMeta reports whether path names record metadata rather than a JSON field.
+func IsMeta(path string) bool {
+	_, ok := metaKinds[path]
+	return ok
+}
+
+// ValidatePath checks a dotted field path ("a.b.c").
+func ValidatePath(path string) error {
+	if path == "" {
+		return errors.New("empty field path")
+	}
+	for seg := range strings.SplitSeq(path, ".") {
+		if seg == "" {
+			return fmt.Errorf("field path %q has an empty segment", path)
+		}
+	}
+	return nil
+}
+
+// ValidateColumns checks a sink's columns: names present, unique and
+// printable; known types; valid sources; metadata read as a type it has.
+// It reports every problem, not only the first.
+func ValidateColumns(cols []Column) error {
+	var errs []error
+	seen := make(map[string]bool, len(cols))
+	for _, c := range cols {
+		if c.Name == "" {
+			errs = append(errs, errors.New("column with an empty name"))
+			continue
+		}
+		if strings.ContainsFunc(c.Name, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+			errs = append(errs, fmt.Errorf("column %q: the name contains a control character", c.Name))
+		}
+		if seen[c.Name] {
+			errs = append(errs, fmt.Errorf("column %q is declared twice", c.Name))
+		}
+		seen[c.Name] = true
+		k, err := ParseKind(c.Type)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("column %q: %w", c.Name, err))
+			continue
+		}
+		src := c.Source()
+		if kinds, ok := metaKinds[src]; ok {
+			if !containsKind(kinds, k) {
+				errs = append(errs, fmt.Errorf("column %q: %s can be read as %s, not %s", c.Name, src, joinKinds(kinds), k))
+			}
+			continue
+		}
+		if err := ValidatePath(src); err != nil {
+			errs = append(errs, fmt.Errorf("column %q: from: %w", c.Name, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func containsKind(ks []Kind, k Kind) bool {
+	for _, x := range ks {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+func joinKinds(ks []Kind) string {
+	s := make([]string, len(ks))
+	for i, k := range ks {
+		s[i] = k.String()
+	}
+	return strings.Join(s, " or ")
+}
+
+// Schema is a validated list of columns with their kinds.
+type Schema struct {
+	Columns []Column
+	Kinds   []Kind // Kinds[i] is the kind of Columns[i]
+}
+
+// NewSchema validates cols and returns their schema.
+func NewSchema(cols []Column) (*Schema, error) {
+	if err := ValidateColumns(cols); err != nil {
+		return nil, err
+	}
+	s := &Schema{Columns: cols, Kinds: make([]Kind, len(cols))}
+	for i, c := range cols {
+		s.Kinds[i], _ = ParseKind(c.Type)
+	}
+	return s, nil
+}
+
+// Fields returns the extraction fields of the schema's columns, in order.
+func (s *Schema) Fields() []Field {
+	fs := make([]Field, len(s.Columns))
+	for i, c := range s.Columns {
+		fs[i] = Field{Name: c.Name, Path: c.Source(), Kind: s.Kinds[i], Nullable: c.IsNullable(), Column: true}
+	}
+	return fs
+}

@@ -1,0 +1,396 @@
+package format
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/streamctl/streamctl/providers"
+)
+
+func boolp(b bool) *bool { return &b }
+
+// render shows a value as a user would see it in CSV, or "null".
+func render(v Value, k Kind) string {
+	if v.Null {
+		return "null"
+	}
+	return string(AppendText(nil, v, k))
+}
+
+func extractOne(t *testing.T, col Column, record string) (string, error) {
+	t.Helper()
+	s, err := NewSchema([]Column{col})
+	if err != nil {
+		t.Fatalf("NewSchema: %v", err)
+	}
+	x, err := NewExtractor(s.Fields())
+	if err != nil {
+		t.Fatalf("NewExtractor: %v", err)
+	}
+	vals := make([]Value, 1)
+	err = x.Extract(&providers.Record{Partition: "0", Value: []byte(record)}, vals)
+	return render(vals[0], s.Kinds[0]), err
+}
+
+func TestExtractTypes(t *testing.T) {
+	tests := []struct {
+		typ, record, want, err string
+	}{
+		{"string", `{"a":"x"}`, "x", ""},
+		{"string", `{"a":"q\"b\\s\/\u00e9\ud83d\ude00\n"}`, "q\"b\\s/é😀\n", ""},
+		{"string", `{"a":"\ud800x"}`, "\ufffdx", ""}, // unpaired surrogate
+		{"string", `{"a":""}`, "", ""},
+		{"string", `{"a":12.50}`, "12.50", ""}, // numbers keep their text
+		{"string", `{"a":true}`, "true", ""},
+		{"string", `{"a":{"b":1}}`, "", `column "a": expected a string, got an object`},
+		{"string", `{"a":[1]}`, "", `column "a": expected a string, got an array`},
+		{"int32", `{"a":-2147483648}`, "-2147483648", ""},
+		{"int32", `{"a":2147483647}`, "2147483647", ""},
+		{"int32", `{"a":2147483648}`, "", `column "a": 2147483648 is out of range for int32`},
+		{"int32", `{"a":"5"}`, "", `column "a": expected an integer, got "5"`},
+		{"int64", `{"a":9223372036854775807}`, "9223372036854775807", ""},
+		{"int64", `{"a":-9223372036854775808}`, "-9223372036854775808", ""},
+		{"int64", `{"a":9223372036854775808}`, "", `expected an integer, got 9223372036854775808`},
+		{"int64", `{"a":1.5}`, "", `column "a": expected an integer, got 1.5`},
+		{"int64", `{"a":1e3}`, "", `expected an integer, got 1e3`},
+		{"float", `{"a":1.5}`, "1.5", ""},
+		{"float", `{"a":0.1}`, "0.1", ""},
+		{"float", `{"a":1e39}`, "", `column "a": 1e39 is out of range for float`},
+		{"double", `{"a":12.34}`, "12.34", ""},
+		{"double", `{"a":5}`, "5", ""},
+		{"double", `{"a":-0.000001}`, "-0.000001", ""},
+		{"double", `{"a":1e-7}`, "1e-7", ""},
+		{"double", `{"a":1e300}`, "1e+300", ""},
+		{"double", `{"a":"abc"}`, "", `column "a": expected a number, got "abc"`},
+		{"double", `{"a":"` + strings.Repeat("x", 60) + `"}`, "", `got "` + strings.Repeat("x", 39) + "…"},
+		{"bool", `{"a":true}`, "true", ""},
+		{"bool", `{"a":false}`, "false", ""},
+		{"bool", `{"a":"true"}`, "", `column "a": expected true or false, got "true"`},
+		{"bool", `{"a":1}`, "", `expected true or false, got 1`},
+		{"timestamp", `{"a":"2026-01-02T03:04:05.678Z"}`, "2026-01-02T03:04:05.678Z", ""},
+		{"timestamp", `{"a":"2026-01-02t03:04:05z"}`, "2026-01-02T03:04:05.000Z", ""},
+		{"timestamp", `{"a":"2026-01-02 03:04:05+01:30"}`, "2026-01-02T01:34:05.000Z", ""},
+		{"timestamp", `{"a":"2026-01-01T23:30:00-01:00"}`, "2026-01-02T00:30:00.000Z", ""},
+		{"timestamp", `{"a":"2026-01-02T03:04:05.123456789Z"}`, "2026-01-02T03:04:05.123Z", ""},
+		{"timestamp", `{"a":"1969-12-31T23:59:59.999Z"}`, "1969-12-31T23:59:59.999Z", ""},
+		{"timestamp", `{"a":"2024-02-29T00:00:00Z"}`, "2024-02-29T00:00:00.000Z", ""},
+		{"timestamp", `{"a":1767323045678}`, "2026-01-02T03:04:05.678Z", ""},
+		{"timestamp", `{"a":-1}`, "1969-12-31T23:59:59.999Z", ""},
+		{"timestamp", `{"a":"2023-02-29T00:00:00Z"}`, "", `expected an RFC 3339 timestamp or epoch milliseconds, got "2023-02-29T00:00:00Z"`},
+		{"timestamp", `{"a":"2026-01-02T03:04:05"}`, "", `expected an RFC 3339 timestamp`},
+		{"timestamp", `{"a":"2026-01-02T24:00:00Z"}`, "", `expected an RFC 3339 timestamp`},
+		{"timestamp", `{"a":"yesterday"}`, "", `column "a": expected an RFC 3339 timestamp or epoch milliseconds, got "yesterday"`},
+		{"timestamp", `{"a":1.5}`, "", `expected an RFC 3339 timestamp or integer epoch milliseconds, got 1.5`},
+		{"date", `{"a":"2026-02-28"}`, "2026-02-28", ""},
+		{"date", `{"a":"1900-01-01"}`, "1900-01-01", ""},
+		{"date", `{"a":"2026-02-30"}`, "", `column "a": expected a date (YYYY-MM-DD), got "2026-02-30"`},
+		{"date", `{"a":20260101}`, "", `expected a date (YYYY-MM-DD), got 20260101`},
+		{"bytes", `{"a":"aGVsbG8="}`, "aGVsbG8=", ""},
+		{"bytes", `{"a":""}`, "", ""},
+		{"bytes", `{"a":"!!"}`, "", `column "a": expected base64 text, got "!!"`},
+		{"json", `{"a":{"b":[1, 2]}}`, `{"b":[1, 2]}`, ""},
+		{"json", `{"a":"x"}`, `"x"`, ""},
+		{"json", `{"a":3.0}`, `3.0`, ""},
+		{"json", `{"a":null}`, "null", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.typ+" "+tc.record, func(t *testing.T) {
+			got, err := extractOne(t, Column{Name: "a", Type: tc.typ}, tc.record)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error = %v, want it to contain %q", err, tc.err)
+				}
+				var fe *FieldError
+				if !errors.As(err, &fe) || fe.Field != "a" || !fe.Column {
+					t.Fatalf("error %T %v: want a *FieldError for column a", err, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("unexpected error: %v", err)
+			}
+			if got != tc.want {
+				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestExtractNulls(t *testing.T) {
+	tests := []struct {
+		name     string
+		nullable *bool
+		record   string
+		want     string
+		err      string
+	}{
+		{"missing, nullable by default", nil, `{"b":1}`, "null", ""},
+		{"null, nullable by default", nil, `{"a":null}`, "null", ""},
+		{"missing, not nullable", boolp(false), `{"b":1}`, "", `column "a": missing, and the column is not nullable`},
+		{"null, not nullable", boolp(false), `{"a":null}`, "", `column "a": null, and the column is not nullable`},
+		{"present, not nullable", boolp(false), `{"a":7}`, "7", ""},
+		{"empty object", boolp(true), `{}`, "null", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := extractOne(t, Column{Name: "a", Type: "int64", Nullable: tc.nullable}, tc.record)
+			if tc.err != "" {
+				if err == nil || err.Error() != tc.err {
+					t.Fatalf("error = %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Fatalf("got %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestExtractNested(t *testing.T) {
+	cols := []Column{
+		{Name: "id", Type: "int64"},
+		{Name: "city", Type: "string", From: "customer.address.city"},
+		{Name: "cust", Type: "json", From: "customer"},
+		{Name: "cid", Type: "int64", From: "customer.id"},
+		{Name: "cid_text", Type: "string", From: "customer.id"},
+		{Name: "tags", Type: "json"},
+		{Name: "deep", Type: "string", From: "x.x.x"},
+	}
+	s, err := NewSchema(cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := NewExtractor(s.Fields())
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := make([]Value, len(cols))
+	tests := []struct {
+		record string
+		want   []string
+		err    string
+	}{
+		{
+			record: `{"id":1,"customer":{"id":7,"address":{"city":"Köln","zip":"50667"},"other":[1,{"a":2}]},"tags":["a","b"],"x":{"x":{"x":"deep"}}}`,
+			want:   []string{"1", "Köln", `{"id":7,"address":{"city":"Köln","zip":"50667"},"other":[1,{"a":2}]}`, "7", "7", `["a","b"]`, "deep"},
+		},
+		{ // other key order, whitespace, unknown keys everywhere
+			record: " {\n \"skip\" : {\"customer\":{\"id\":99}} , \"x\":{\"y\":1,\"x\":{\"x\":\"d\"}},\"customer\" : { \"address\" : null , \"id\" : 8 } , \"id\" : 2 }\n",
+			want:   []string{"2", "null", `{ "address" : null , "id" : 8 }`, "8", "8", "null", "d"},
+		},
+		{ // parent missing or null: nulls
+			record: `{"id":3,"customer":null}`,
+			want:   []string{"3", "null", "null", "null", "null", "null", "null"},
+		},
+		{ // escaped key matches
+			record: `{"\u0069d":4,"cust\u006fmer":{"id":5}}`,
+			want:   []string{"4", "null", `{"id":5}`, "5", "5", "null", "null"},
+		},
+		{ // keys that start like the expected one are other keys
+			record: `{"idx":9,"id":6,"i":8,"customer":{"id2":1,"id":3}}`,
+			want:   []string{"6", "null", `{"id2":1,"id":3}`, "3", "3", "null", "null"},
+		},
+		{ // duplicate keys: the last one wins, as with encoding/json
+			record: `{"id":1,"id":2}`,
+			want:   []string{"2", "null", "null", "null", "null", "null", "null"},
+		},
+		{
+			record: `{"id":1,"customer":"bob"}`,
+			err:    `column "city": expected an object at "customer", got "bob"`,
+		},
+		{
+			record: `{"id":1,"x":{"x":5}}`,
+			err:    `column "deep": expected an object at "x.x", got 5`,
+		},
+	}
+	for _, tc := range tests {
+		err := x.Extract(&providers.Record{Value: []byte(tc.record)}, vals)
+		if tc.err != "" {
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("%s: error = %v, want %q", tc.record, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.record, err)
+			continue
+		}
+		for i, w := range tc.want {
+			if got := render(vals[i], s.Kinds[i]); got != w {
+				t.Errorf("%s: column %s = %q, want %q", tc.record, cols[i].Name, got, w)
+			}
+		}
+	}
+}
+
+// After a field error the other fields are still extracted, so that a
+// rejected record can still be routed.
+func TestExtractContinuesAfterFieldError(t *testing.T) {
+	x, err := NewExtractor([]Field{
+		{Name: "a", Path: "a", Kind: KindInt64, Nullable: true, Column: true},
+		{Name: "b", Path: "b", Kind: KindString, Nullable: true, Column: true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := make([]Value, 2)
+	err = x.Extract(&providers.Record{Value: []byte(`{"a":"x","b":"y"}`)}, vals)
+	if err == nil || !vals[0].Invalid || !vals[0].Null {
+		t.Fatalf("err = %v, a = %+v: want an error and a invalid", err, vals[0])
+	}
+	if vals[1].Invalid || string(vals[1].Bytes) != "y" {
+		t.Fatalf("b = %+v, want y", vals[1])
+	}
+}
+
+func TestExtractSyntaxErrors(t *testing.T) {
+	tests := []struct{ record, want string }{
+		{``, "not JSON: unexpected end of record, expected '{' at byte 0"},
+		{`   `, "not JSON: unexpected end of record"},
+		{`[1,2]`, "not JSON: the record is an array, not an object at byte 0"},
+		{`"str"`, "not JSON: the record is a string, not an object"},
+		{`null`, "not JSON: the record is null, not an object"},
+		{`{"a":1`, "not JSON: unexpected end of record, expected ',' or '}' in an object at byte 6"},
+		{`{"a":1}x`, "not JSON: invalid character 'x', after the object at byte 7"},
+		{`{"a":1,}`, "not JSON: invalid character '}', expected a string key at byte 7"},
+		{`{"a" 1}`, "expected ':' after a key"},
+		{`{a:1}`, "expected a string key"},
+		{`{"a":"x`, "unexpected end of record, in a string"},
+		{"{\"a\":\"x\ny\"}", "control characters must be escaped"},
+		{`{"a":"\x"}`, "in a string escape"},
+		{`{"a":"\u12"}`, `in a \u escape`},
+		{`{"a":01}`, "expected ',' or '}'"},
+		{`{"a":-}`, "in a number"},
+		{`{"a":1.}`, "in a number"},
+		{`{"a":1e}`, "in a number"},
+		{`{"a":tru}`, "in a literal"},
+		{`{"b":[1,2}`, "expected ',' or ']' in an array"},
+		{`{"b":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}`, "nesting deeper than 512 levels"},
+		{`{"a":1}{"a":2}`, "after the object"},
+	}
+	x, err := NewExtractor([]Field{{Name: "a", Path: "a", Kind: KindInt64, Nullable: true, Column: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := make([]Value, 1)
+	for _, tc := range tests {
+		err := x.Extract(&providers.Record{Value: []byte(tc.record)}, vals)
+		var se *SyntaxError
+		if !errors.As(err, &se) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error = %v, want a SyntaxError containing %q", tc.record, err, tc.want)
+		}
+	}
+}
+
+func TestExtractMetadata(t *testing.T) {
+	cols := []Column{
+		{Name: "_key", Type: "string"},
+		{Name: "k", Type: "bytes", From: "_key"},
+		{Name: "_partition", Type: "int32"},
+		{Name: "p", Type: "string", From: "_partition"},
+		{Name: "_offset", Type: "int64"},
+		{Name: "o", Type: "string", From: "_offset"},
+		{Name: "_timestamp", Type: "timestamp"},
+		{Name: "_headers", Type: "json"},
+	}
+	s, err := NewSchema(cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := NewExtractor(s.Fields())
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := make([]Value, len(cols))
+	rec := &providers.Record{
+		Partition: "3", Offset: 42, Key: []byte("k1"), Timestamp: 1767323045678,
+		Headers: []providers.Header{{Key: "h", Value: []byte("v\"1")}, {Key: "bin", Value: []byte{0xff}}},
+		Value:   []byte(`not even JSON`), // no JSON field is read, so the value is not parsed
+	}
+	if err := x.Extract(rec, vals); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"k1", "azE=", "3", "3", "42", "42", "2026-01-02T03:04:05.678Z", `[{"key":"h","value":"v\"1"},{"key":"bin","value":"\ufffd"}]`}
+	for i, w := range want {
+		if got := render(vals[i], s.Kinds[i]); got != w {
+			t.Errorf("%s = %q, want %q", cols[i].Name, got, w)
+		}
+	}
+	// Absent metadata is null.
+	if err := x.Extract(&providers.Record{Partition: "0"}, vals); err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{0, 1, 6, 7} {
+		if !vals[i].Null {
+			t.Errorf("%s = %q, want null", cols[i].Name, render(vals[i], s.Kinds[i]))
+		}
+	}
+	// A partition that is not a number cannot be read as int32.
+	err = x.Extract(&providers.Record{Partition: "data/a.jsonl"}, vals)
+	if err == nil || err.Error() != `column "_partition": source partition "data/a.jsonl" is not an int32` {
+		t.Errorf("error = %v", err)
+	}
+}
+
+func TestValidateColumns(t *testing.T) {
+	tests := []struct {
+		cols []Column
+		err  string
+	}{
+		{[]Column{{Name: "a", Type: "string"}, {Name: "b", Type: "json", From: "x.y"}}, ""},
+		{[]Column{{Name: "a", Type: "text"}}, `column "a": unknown type "text" (want one of string, int32, int64, float, double, bool, timestamp, date, bytes, json)`},
+		{[]Column{{Name: "a", Type: "any"}}, `unknown type "any"`},
+		{[]Column{{Name: "a", Type: "string"}, {Name: "a", Type: "int64"}}, `column "a" is declared twice`},
+		{[]Column{{Name: "", Type: "string"}}, "column with an empty name"},
+		{[]Column{{Name: "a\nb", Type: "string"}}, "control character"},
+		{[]Column{{Name: "a", Type: "string", From: "x..y"}}, `column "a": from: field path "x..y" has an empty segment`},
+		{[]Column{{Name: "a", Type: "string", From: ".x"}}, "empty segment"},
+		{[]Column{{Name: "a", Type: "string", From: "x."}}, "empty segment"},
+		{[]Column{{Name: "_offset", Type: "double"}}, `column "_offset": _offset can be read as int64 or string, not double`},
+		{[]Column{{Name: "k", Type: "int64", From: "_key"}}, `_key can be read as string or bytes, not int64`},
+		{[]Column{{Name: "a", Type: "x"}, {Name: "a", Type: "y"}}, `unknown type "y"`}, // every error is reported
+	}
+	for _, tc := range tests {
+		err := ValidateColumns(tc.cols)
+		if tc.err == "" {
+			if err != nil {
+				t.Errorf("%v: %v", tc.cols, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%v: error = %v, want it to contain %q", tc.cols, err, tc.err)
+		}
+	}
+}
+
+// parseSimpleFloat must agree with strconv.ParseFloat wherever it answers.
+func TestParseSimpleFloat(t *testing.T) {
+	cases := []string{"0", "-0", "1", "0.1", "0.3", "12.34", "-9450.95", "123456789012345", "0.000000000000001", "999999999999999", "1.5", "2.675", "0.1000000000000001"}
+	for i := range 2000 {
+		cases = append(cases, fmt.Sprintf("%d.%02d", i*7919%100000, i%100), fmt.Sprintf("%.6f", float64(i)/7))
+	}
+	for _, c := range cases {
+		got, ok := parseSimpleFloat([]byte(c))
+		want, err := strconv.ParseFloat(c, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok && (got != want || math.Signbit(got) != math.Signbit(want)) {
+			t.Errorf("parseSimpleFloat(%q) = %v, strconv says %v", c, got, want)
+		}
+		if !ok && len(strings.ReplaceAll(strings.TrimPrefix(c, "-"), ".", "")) <= 15 {
+			t.Errorf("parseSimpleFloat(%q) declined a simple decimal", c)
+		}
+	}
+	for _, c := range []string{"1e5", "1234567890123456", "-", ""} {
+		if _, ok := parseSimpleFloat([]byte(c)); ok {
+			t.Errorf("parseSimpleFloat(%q) answered", c)
+		}
+	}
+}

@@ -1,0 +1,326 @@
+package format
+
+import (
+	"encoding/binary"
+	"fmt"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// SyntaxError is a record that is not a JSON object.
+type SyntaxError struct {
+	Offset int // byte offset in the record where the problem was seen
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("not JSON: %s at byte %d", e.Msg, e.Offset)
+}
+
+func syntaxErr(b []byte, i int, what string) error {
+	if i >= len(b) {
+		return &SyntaxError{Offset: i, Msg: "unexpected end of record, " + what}
+	}
+	return &SyntaxError{Offset: i, Msg: fmt.Sprintf("invalid character %q, %s", b[i], what)}
+}
+
+// maxDepth bounds the nesting a record may have, so that a hostile record
+// cannot exhaust the stack.
+const maxDepth = 512
+
+// strPlain[c] is true for the bytes of a JSON string that need no attention:
+// anything but '"', '\\' and control characters.
+var strPlain = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// hasZeroByte is non-zero when a byte of v is zero.
+func hasZeroByte(v uint64) uint64 { return (v - lsb) & ^v & msb }
+
+// hasByteLess is non-zero when a byte of v is below n (n <= 128).
+func hasByteLess(v uint64, n uint64) uint64 { return (v - lsb*n) & ^v & msb }
+
+// isSpace reports JSON whitespace.
+func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' }
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && b[i] <= ' ' && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// scanString scans the string starting at b[i] == '"'. It returns the index
+// after the closing quote and whether the content holds escapes.
+func scanString(b []byte, i int) (end int, esc bool, err error) {
+	i++
+	for {
+		// Eight bytes at a time while none needs attention (SWAR): most
+		// strings are plain text.
+		for i+8 <= len(b) {
+			v := binary.LittleEndian.Uint64(b[i:])
+			if hasZeroByte(v^(lsb*'"'))|hasZeroByte(v^(lsb*'\\'))|hasByteLess(v, 0x20) != 0 {
+				break
+			}
+			i += 8
+		}
+		for i < len(b) && strPlain[b[i]] {
+			i++
+		}
+		if i >= len(b) {
+			return i, esc, syntaxErr(b, i, "in a string")
+		}
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, esc, nil
+		case c == '\\':
+			esc = true
+			if i+1 >= len(b) {
+				return i + 1, esc, syntaxErr(b, i+1, "in a string escape")
+			}
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(b) || !isHex4(b[i+2:i+6]) {
+					return i, esc, syntaxErr(b, i, "in a \\u escape")
+				}
+				i += 6
+			default:
+				return i + 1, esc, syntaxErr(b, i+1, "in a string escape")
+			}
+		default:
+			return i, esc, syntaxErr(b, i, "in a string (control characters must be escaped)")
+		}
+	}
+}
+
+func isHex4(b []byte) bool {
+	for _, c := range b[:4] {
+		if hexVal(c) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func hexVal(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}
+
+// scanNumber scans the JSON number starting at b[i]. integral reports a
+// number without fraction or exponent.
+func scanNumber(b []byte, i int) (end int, integral bool, err error) {
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+	default:
+		return i, false, syntaxErr(b, i, "in a number")
+	}
+	integral = true
+	if i < len(b) && b[i] == '.' {
+		integral = false
+		i++
+		d := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return i, false, syntaxErr(b, i, "in a number")
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		integral = false
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		d := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return i, false, syntaxErr(b, i, "in a number")
+		}
+	}
+	return i, integral, nil
+}
+
+func scanLiteral(b []byte, i int, lit string) (int, error) {
+	if len(b)-i < len(lit) || string(b[i:i+len(lit)]) != lit {
+		return i, syntaxErr(b, i, "in a literal")
+	}
+	return i + len(lit), nil
+}
+
+// scanValue scans the JSON value starting at b[i] (no leading space). It
+// returns its token type, the index after it, and for strings whether they
+// hold escapes.
+func scanValue(b []byte, i, depth int) (tok Token, end int, esc bool, err error) {
+	if i >= len(b) {
+		return TokNone, i, false, syntaxErr(b, i, "expected a value")
+	}
+	switch c := b[i]; {
+	case c == '"':
+		end, esc, err = scanString(b, i)
+		return TokString, end, esc, err
+	case c == '{':
+		end, err = skipObject(b, i, depth+1)
+		return TokObject, end, false, err
+	case c == '[':
+		end, err = skipArray(b, i, depth+1)
+		return TokArray, end, false, err
+	case c == 't':
+		end, err = scanLiteral(b, i, "true")
+		return TokBool, end, false, err
+	case c == 'f':
+		end, err = scanLiteral(b, i, "false")
+		return TokBool, end, false, err
+	case c == 'n':
+		end, err = scanLiteral(b, i, "null")
+		return TokNull, end, false, err
+	case c == '-' || (c >= '0' && c <= '9'):
+		end, _, err = scanNumber(b, i)
+		return TokNumber, end, false, err
+	}
+	return TokNone, i, false, syntaxErr(b, i, "expected a value")
+}
+
+func skipObject(b []byte, i, depth int) (int, error) {
+	if depth > maxDepth {
+		return i, &SyntaxError{Offset: i, Msg: "nesting deeper than 512 levels"}
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1, nil
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return i, syntaxErr(b, i, "expected a string key")
+		}
+		end, _, err := scanString(b, i)
+		if err != nil {
+			return end, err
+		}
+		i = skipSpace(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return i, syntaxErr(b, i, "expected ':' after a key")
+		}
+		i = skipSpace(b, i+1)
+		if _, i, _, err = scanValue(b, i, depth); err != nil {
+			return i, err
+		}
+		i = skipSpace(b, i)
+		if i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
+			continue
+		}
+		if i < len(b) && b[i] == '}' {
+			return i + 1, nil
+		}
+		return i, syntaxErr(b, i, "expected ',' or '}' in an object")
+	}
+}
+
+func skipArray(b []byte, i, depth int) (int, error) {
+	if depth > maxDepth {
+		return i, &SyntaxError{Offset: i, Msg: "nesting deeper than 512 levels"}
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1, nil
+	}
+	for {
+		var err error
+		if _, i, _, err = scanValue(b, i, depth); err != nil {
+			return i, err
+		}
+		i = skipSpace(b, i)
+		if i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
+			continue
+		}
+		if i < len(b) && b[i] == ']' {
+			return i + 1, nil
+		}
+		return i, syntaxErr(b, i, "expected ',' or ']' in an array")
+	}
+}
+
+// appendUnescaped appends the content of a JSON string (without quotes) that
+// scanString accepted, with its escapes decoded. Unpaired surrogates become
+// U+FFFD, as encoding/json does.
+func appendUnescaped(dst, s []byte) []byte {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c != '\\' {
+			j := i + 1
+			for j < len(s) && s[j] != '\\' {
+				j++
+			}
+			dst = append(dst, s[i:j]...)
+			i = j
+			continue
+		}
+		switch s[i+1] {
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		case 'u':
+			r := rune(hex4(s[i+2:]))
+			i += 6
+			if utf16.IsSurrogate(r) {
+				r2 := rune(-1)
+				if i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
+					r2 = rune(hex4(s[i+2:]))
+				}
+				if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+					i += 6
+					r = dec
+				} else {
+					r = utf8.RuneError
+				}
+			}
+			dst = utf8.AppendRune(dst, r)
+			continue
+		default: // '"', '\\', '/'
+			dst = append(dst, s[i+1])
+		}
+		i += 2
+	}
+	return dst
+}
+
+func hex4(b []byte) int {
+	return hexVal(b[0])<<12 | hexVal(b[1])<<8 | hexVal(b[2])<<4 | hexVal(b[3])
+}
