@@ -54,6 +54,20 @@ const configFlagsHelp = `  -var 'NAME=VALUE'   Set a variable. Repeatable; later
 // loadConfig reads the configuration and prints its diagnostics, errors and
 // warnings alike, with snippets.
 func (m *Meta) loadConfig(f *configFlags) (*config.Config, bool) {
+	return m.loadConfigView(f, m.newView(false, f.noColor))
+}
+
+// loadConfigView reads the configuration and reports its diagnostics to v.
+// From then on the values of sensitive variables are masked in all output.
+func (m *Meta) loadConfigView(f *configFlags, v *view) (*config.Config, bool) {
+	cfg, diags := m.readConfig(f)
+	v.diags(cfg, diags)
+	return cfg, !diags.HasErrors()
+}
+
+// readConfig reads the configuration and registers its sensitive values for
+// masking.
+func (m *Meta) readConfig(f *configFlags) (*config.Config, hcl.Diagnostics) {
 	vars := make([]config.VarArg, len(f.vars))
 	for i, v := range f.vars {
 		if v.File {
@@ -62,10 +76,76 @@ func (m *Meta) loadConfig(f *configFlags) (*config.Config, bool) {
 		vars[i] = v
 	}
 	cfg, diags := config.Load(m.configDir(), config.Inputs{Args: vars, Environ: m.Environ})
-	if len(diags) > 0 {
-		m.printDiags(cfg, diags, f.noColor)
+	m.secrets.add(sensitiveValues(cfg, vars, m.Environ)...)
+	return cfg, diags
+}
+
+// targetFlags are -target and -exclude: which sinks plan and apply cover.
+type targetFlags struct {
+	targets, excludes []string
+}
+
+type stringsFlag struct{ list *[]string }
+
+func (s stringsFlag) String() string { return "" }
+func (s stringsFlag) Set(v string) error {
+	*s.list = append(*s.list, v)
+	return nil
+}
+
+func (t *targetFlags) register(fs *flag.FlagSet) {
+	fs.Var(stringsFlag{&t.targets}, "target", "Only this sink: -target=sink.NAME. Repeatable.")
+	fs.Var(stringsFlag{&t.excludes}, "exclude", "All sinks but this one: -exclude=sink.NAME. Repeatable.")
+}
+
+const targetFlagsHelp = `  -target=sink.NAME  Only plan or apply this sink. Repeatable.
+  -exclude=sink.NAME  Leave this sink out. Repeatable.`
+
+func (t *targetFlags) active() bool { return len(t.targets)+len(t.excludes) > 0 }
+
+// selectSinks returns cfg with only the sinks -target and -exclude select.
+// An address that names no sink is an error.
+func (t *targetFlags) selectSinks(cfg *config.Config) (*config.Config, error) {
+	if !t.active() {
+		return cfg, nil
 	}
-	return cfg, !diags.HasErrors()
+	parse := func(flagName string, addrs []string) (map[string]bool, error) {
+		out := map[string]bool{}
+		for _, a := range addrs {
+			name, ok := strings.CutPrefix(a, "sink.")
+			if !ok || name == "" {
+				return nil, fmt.Errorf("-%s=%s: an address is sink.NAME, e.g. -%s=sink.orders", flagName, a, flagName)
+			}
+			if cfg.Sink(name) == nil {
+				var names []string
+				for _, s := range cfg.Sinks {
+					names = append(names, "sink."+s.Name)
+				}
+				return nil, fmt.Errorf("-%s=%s: the configuration has no sink %q; it has %s", flagName, a, name, strings.Join(names, ", "))
+			}
+			out[name] = true
+		}
+		return out, nil
+	}
+	targets, err := parse("target", t.targets)
+	if err != nil {
+		return nil, err
+	}
+	excludes, err := parse("exclude", t.excludes)
+	if err != nil {
+		return nil, err
+	}
+	c := *cfg
+	c.Sinks = nil
+	for _, s := range cfg.Sinks {
+		if (len(targets) == 0 || targets[s.Name]) && !excludes[s.Name] {
+			c.Sinks = append(c.Sinks, s)
+		}
+	}
+	if len(c.Sinks) == 0 {
+		return nil, fmt.Errorf("-target and -exclude leave no sink to plan")
+	}
+	return &c, nil
 }
 
 func (m *Meta) printDiags(cfg *config.Config, diags hcl.Diagnostics, noColor bool) {
@@ -151,7 +231,7 @@ var sourceOpeners = map[string]func(ctx context.Context, cfg any) (providers.Sou
 	},
 	"files": func(_ context.Context, cfg any) (providers.Source, error) {
 		f := cfg.(*config.FilesSource)
-		return &files.Source{Dir: f.Dir, Pattern: f.Path}, nil
+		return &files.Source{Dir: f.Dir, Pattern: f.Path, Format: f.Format}, nil
 	},
 	"kafka": func(_ context.Context, cfg any) (providers.Source, error) {
 		return kafka.New(*cfg.(*kafka.Config))

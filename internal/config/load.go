@@ -58,6 +58,18 @@ type loader struct {
 	// varValues are the variables' final values, unmarked, for the hash.
 	varValues   map[string]cty.Value
 	pendingRefs []sourceRefCheck
+	environ     []string
+}
+
+// getenv reads the environment given to Load, not the process's, so that
+// commands run in process see their own.
+func (l *loader) getenv(key string) string {
+	for _, kv := range l.environ {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
 }
 
 // Load reads and evaluates the configuration in dir.
@@ -67,8 +79,9 @@ func Load(dir string, in Inputs) (*Config, hcl.Diagnostics) {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid configuration directory", Detail: err.Error()}}
 	}
 	l := &loader{
-		cfg:    &Config{Dir: abs, Variables: map[string]*Variable{}, Sources: map[string]*Source{}},
-		parser: hclparse.NewParser(),
+		cfg:     &Config{Dir: abs, Variables: map[string]*Variable{}, Sources: map[string]*Source{}},
+		parser:  hclparse.NewParser(),
+		environ: in.Environ,
 	}
 	l.cfg.Files = l.parser.Files()
 	files, hashInput := l.parseDir(abs)

@@ -3,7 +3,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -60,7 +59,7 @@ func init() {
 				l.checkSecrets(sasl, []string{"password"})
 			}
 			if c.SASL.Password == "" {
-				c.SASL.Password = os.Getenv("KAFKA_SASL_PASSWORD")
+				c.SASL.Password = l.getenv("KAFKA_SASL_PASSWORD")
 			}
 		}
 		l.checkProvider(b, c.Validate())

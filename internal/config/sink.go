@@ -66,8 +66,8 @@ var sourceTypes = map[string]func(l *loader, b *hcl.Block) any{
 		if f.Format == "" {
 			f.Format = "jsonl"
 		}
-		if f.Format != "jsonl" {
-			l.errorf(&b.DefRange, "Unsupported input format", "The files source reads format \"jsonl\", not %q.", f.Format)
+		if f.Format != "jsonl" && f.Format != "csv" && f.Format != "lines" {
+			l.errorf(&b.DefRange, "Unsupported input format", "The files source reads format \"jsonl\", \"csv\" (a header row) or \"lines\" (each line as {\"line\": …}), not %q.", f.Format)
 		}
 		if _, err := filepath.Match(f.Path, ""); err != nil {
 			l.errorf(&b.DefRange, "Invalid path pattern", "path %q is not a valid glob: %v.", f.Path, err)

@@ -24,6 +24,7 @@ import (
 type Source struct {
 	Dir     string // the configuration directory
 	Pattern string // a glob relative to Dir
+	Format  string // FormatJSONL (default), FormatCSV or FormatLines
 
 	mu sync.Mutex
 	// cursors remember where the last Read of each file ended, so sequential
@@ -51,6 +52,9 @@ func (s *Source) Snapshot(ctx context.Context) (providers.Snapshot, error) {
 	}
 	sort.Strings(matches)
 	snap := providers.Snapshot{Identity: "files:" + s.Pattern}
+	if s.Format != "" && s.Format != FormatJSONL {
+		snap.Identity += "?format=" + s.Format
+	}
 	for _, m := range matches {
 		fi, err := os.Stat(m)
 		if err != nil || !fi.Mode().IsRegular() {
@@ -107,6 +111,22 @@ func countLines(ctx context.Context, path string) (int64, error) {
 // Read implements providers.Source. Blank lines count as offsets but yield no
 // record. A file that vanished or no longer has end lines is data loss.
 func (s *Source) Read(ctx context.Context, partition string, start, end int64, fn func(*providers.Record) error) error {
+	conv, err := newConverter(s.Format)
+	if err != nil {
+		return err
+	}
+	if conv != nil {
+		if _, ok := conv.(*csvConverter); ok && start > 0 {
+			// The header is needed to name the fields: read it first.
+			if err := s.readLines(ctx, partition, 0, 1, conv, func(*providers.Record) error { return nil }); err != nil {
+				return err
+			}
+		}
+	}
+	return s.readLines(ctx, partition, start, end, conv, fn)
+}
+
+func (s *Source) readLines(ctx context.Context, partition string, start, end int64, conv lineConverter, fn func(*providers.Record) error) error {
 	path := s.path(partition)
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -128,6 +148,7 @@ func (s *Source) Read(ctx context.Context, partition string, start, end int64, f
 	}
 	r := bufio.NewReaderSize(f, 256<<10)
 	rec := providers.Record{Partition: partition}
+	var converted []byte
 	for line < end {
 		data, err := r.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
@@ -149,10 +170,21 @@ func (s *Source) Read(ctx context.Context, partition string, start, end int64, f
 		if line >= start {
 			value := bytes.TrimRight(data, "\r\n")
 			if len(bytes.TrimSpace(value)) > 0 {
-				rec.Offset = line
-				rec.Value = value
-				if err := fn(&rec); err != nil {
-					return err
+				skip := false
+				if conv != nil {
+					var err error
+					converted, skip, err = conv.convert(converted[:0], value, line)
+					if err != nil {
+						return fmt.Errorf("files: %s: %w", partition, err)
+					}
+					value = converted
+				}
+				if !skip {
+					rec.Offset = line
+					rec.Value = value
+					if err := fn(&rec); err != nil {
+						return err
+					}
 				}
 			}
 		}

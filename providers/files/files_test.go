@@ -64,3 +64,36 @@ func TestFilesSource(t *testing.T) {
 		t.Fatalf("vanished file: %v", err)
 	}
 }
+
+func TestInputFormats(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "in.csv"), []byte("id,name,score,ok,zip\n1,\"Doe, Jane\",2.5,true,007\n2,,-1e3,false,\"x\"\"y\"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "in.txt"), []byte("hello \"world\"\n\ttab\n"), 0o644)
+	collect := func(s *Source, p string, start, end int64) []string {
+		var out []string
+		if err := s.Read(context.Background(), p, start, end, func(r *providers.Record) error {
+			out = append(out, string(r.Value))
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	csvSrc := &Source{Dir: dir, Pattern: "*.csv", Format: FormatCSV}
+	got := collect(csvSrc, "in.csv", 0, 3)
+	want := []string{
+		`{"id":1,"name":"Doe, Jane","score":2.5,"ok":true,"zip":"007"}`,
+		`{"id":2,"name":null,"score":-1e3,"ok":false,"zip":"x\"y"}`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("csv:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// A range after the header still knows the field names.
+	if got := collect(&Source{Dir: dir, Pattern: "*.csv", Format: FormatCSV}, "in.csv", 2, 3); len(got) != 1 || got[0] != want[1] {
+		t.Errorf("csv from offset 2: %v", got)
+	}
+	lines := collect(&Source{Dir: dir, Pattern: "*.txt", Format: FormatLines}, "in.txt", 0, 2)
+	if strings.Join(lines, "\n") != `{"line":"hello \"world\""}`+"\n"+`{"line":"\u0009tab"}` {
+		t.Errorf("lines: %v", lines)
+	}
+}
