@@ -2,7 +2,7 @@
 GO ?= go
 export PATH := $(CURDIR)/.tools/bin:$(CURDIR)/.tools/node/node_modules/.bin:$(PATH)
 
-.PHONY: all build test unit tools bench lint fmt clean
+.PHONY: all build test unit tools bench lint fmt clean website
 
 all: build
 
@@ -29,6 +29,10 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) mod tidy -diff
+
+# The documentation site: static HTML in website/public (not committed).
+website:
+	$(GO) run ./website/gen -root . -out website/public
 
 clean:
 	rm -rf bin

@@ -32,6 +32,8 @@ need_apt=()
 command -v kcat >/dev/null || need_apt+=(kcat)
 command -v aws >/dev/null || need_apt+=(awscli)
 command -v rclone >/dev/null || need_apt+=(rclone)
+# Headless Chromium for the documentation site's browser test.
+[ -x /usr/bin/chromium ] || need_apt+=(chromium)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     log "apt-get install ${need_apt[*]}"
