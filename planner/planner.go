@@ -25,9 +25,9 @@ type SinkInput struct {
 	// offsets (Kafka's starting_offsets = "latest"). Partitions found later
 	// start at their earliest offset, as in Spark.
 	StartAtLatest bool
-	// Routed is set when route_by splits records across destinations: a new
-	// destination then gets no backfill.
-	Routed bool
+	// RouteBy is the sink's route_by: records are split across destinations
+	// by it, and a new destination then gets no backfill.
+	RouteBy string
 	// NoBackfill lists destinations with backfill = false: when new, they start
 	// at the current head.
 	NoBackfill map[string]bool
@@ -87,6 +87,9 @@ type SinkPlan struct {
 	// Skipped are ranges lost from the source and skipped (on_data_loss = "skip").
 	Skipped  []state.Range `json:"skipped,omitempty"`
 	Warnings []string      `json:"warnings,omitempty"`
+	// RouteBy is the field records are routed by, or "" when every destination
+	// gets every record.
+	RouteBy string `json:"route_by,omitempty"`
 }
 
 // Changes reports whether applying the plan would do anything.
@@ -182,7 +185,7 @@ func (e *Error) Error() string {
 
 // PlanSink plans one sink.
 func PlanSink(in SinkInput) (*SinkPlan, error) {
-	p := &SinkPlan{Name: in.Name, Snapshot: in.Snapshot}
+	p := &SinkPlan{Name: in.Name, Snapshot: in.Snapshot, RouteBy: in.RouteBy}
 	st := in.State
 	if st == nil {
 		st = state.NewSink(state.SourceRef{})
@@ -227,6 +230,12 @@ func PlanSink(in SinkInput) (*SinkPlan, error) {
 		}
 	}
 
+	if in.RouteBy != "" && len(st.History) > 0 {
+		last := st.History[len(st.History)-1].Destinations
+		if !sameSet(last, in.Destinations) {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("the destinations of routed sink %q changed (%s → %s): new batches are routed over the new set; committed records stay where they were routed", in.Name, strings.Join(sorted(last), ", "), strings.Join(sorted(in.Destinations), ", ")))
+		}
+	}
 	nextID, err := reconcile(in, st, p, from, nextID)
 	if err != nil {
 		return nil, err
@@ -326,4 +335,14 @@ func checkInFlight(in SinkInput, b *state.Batch) error {
 			Detail: fmt.Sprintf("batch %d started with other format, columns, partitioning or routing settings, and a retry must write the same files. Restore the previous settings until the batch is committed, then change them.", b.ID)}
 	}
 	return nil
+}
+
+func sorted(list []string) []string {
+	out := append([]string(nil), list...)
+	sort.Strings(out)
+	return out
+}
+
+func sameSet(a, b []string) bool {
+	return slices.Equal(sorted(a), sorted(b))
 }

@@ -66,11 +66,11 @@ func reconcile(in SinkInput, st *state.Sink, p *SinkPlan, from map[string]int64,
 		switch {
 		case st.Destinations[d] != nil:
 			from = st.Destinations[d].From
-		case in.NoBackfill[d] || in.Routed:
+		case in.NoBackfill[d] || in.RouteBy != "":
 			from = st.NextBatch
 		}
 		if isNew && !in.NoBackfill[d] {
-			if in.Routed {
+			if in.RouteBy != "" {
 				p.Warnings = append(p.Warnings, fmt.Sprintf("destination %q is new in a routed sink: it receives its share of new batches only; committed records stay where they were routed", d))
 				continue
 			}
@@ -83,7 +83,7 @@ func reconcile(in SinkInput, st *state.Sink, p *SinkPlan, from map[string]int64,
 			wrote := contains(h.Destinations, d)
 			switch {
 			case wrote && !obs.hasManifest(h.ID):
-			case !wrote && h.ID >= from && !in.Routed:
+			case !wrote && h.ID >= from && in.RouteBy == "":
 			default:
 				continue
 			}
