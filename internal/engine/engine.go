@@ -24,6 +24,7 @@ import (
 	"hash"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -83,6 +84,7 @@ type Event struct {
 	Batch       int64
 	Destination string
 	Records     int64
+	Rejected    int64
 	Bytes       int64
 	Files       int
 	Ranges      []state.Range
@@ -167,6 +169,7 @@ type Summary struct {
 	Batches  int64
 	Repaired int64 // committed batches rewritten into destinations missing them
 	Records  int64 // records read from the source
+	Rejected int64 // records set aside under _rejected/ (on_invalid = "reject")
 	Files    int64 // files written, all destinations
 	Bytes    int64 // bytes written, all destinations
 }
@@ -332,10 +335,11 @@ func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b pl
 			return err
 		}
 		fault.Point("after-stage")
-		if err := e.promoteAll(ctx, sink, identity, b, pending, files, stats); err != nil {
+		if err := e.promoteAll(ctx, sink, identity, b, pending, files); err != nil {
 			return err
 		}
 		sum.Records += stats.Records
+		sum.Rejected += stats.Rejected
 		for _, fl := range files {
 			for _, f := range fl {
 				sum.Files++
@@ -508,7 +512,7 @@ func (f *stagedFile) Abort() {
 }
 
 // promoteAll promotes and commits every pending destination, in parallel.
-func (e *Engine) promoteAll(ctx context.Context, sink *Sink, identity string, b planner.Batch, pending []int, files [][]FileEntry, stats pipeline.Stats) error {
+func (e *Engine) promoteAll(ctx context.Context, sink *Sink, identity string, b planner.Batch, pending []int, files [][]FileEntry) error {
 	var (
 		wg       sync.WaitGroup
 		errs     = make([]error, len(pending))
@@ -519,7 +523,7 @@ func (e *Engine) promoteAll(ctx context.Context, sink *Sink, identity string, b 
 		go func() {
 			defer wg.Done()
 			d := sink.destination(b.Destinations[i])
-			errs[k] = e.promote(ctx, sink, identity, b, d, files[i], stats, &promoted)
+			errs[k] = e.promote(ctx, sink, identity, b, d, files[i], &promoted)
 		}()
 	}
 	wg.Wait()
@@ -528,7 +532,7 @@ func (e *Engine) promoteAll(ctx context.Context, sink *Sink, identity string, b 
 
 // promote moves one destination's staged files into place and writes its
 // manifest: the destination's commit point.
-func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b planner.Batch, d *Destination, files []FileEntry, stats pipeline.Stats, promoted *atomic.Int64) error {
+func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b planner.Batch, d *Destination, files []FileEntry, promoted *atomic.Int64) error {
 	tmp := TemporaryPrefix(b.ID)
 	renamer, canRename := d.Storage.(providers.Renamer)
 	m := &Manifest{
@@ -555,12 +559,15 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 		if err != nil {
 			return fmt.Errorf("promote batch %d in %s: %s: %w", b.ID, d.Name, f.Path, err)
 		}
-		m.Records += f.Records
+		if strings.HasPrefix(f.Path, pipeline.RejectedDir+"/") {
+			m.Rejected += f.Records
+		} else {
+			m.Records += f.Records
+		}
 		m.Bytes += f.Size
 		promoted.Add(1)
 		fault.Point("after-promote-file")
 	}
-	m.Rejected = stats.Rejected
 	m.Committed = e.now().UTC()
 	key := ManifestKey(sink.Name, b.ID)
 	if _, err := d.Storage.PutIfAbsent(ctx, key, encodeManifest(m)); err != nil {
@@ -580,7 +587,7 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 	if err := deletePrefix(ctx, d.Storage, tmp); err != nil {
 		return fmt.Errorf("clean up batch %d in %s: %w", b.ID, d.Name, err)
 	}
-	e.emit(Event{Type: "destination_committed", Sink: sink.Name, Batch: b.ID, Destination: d.Name, Records: m.Records, Bytes: m.Bytes, Files: len(m.Files)})
+	e.emit(Event{Type: "destination_committed", Sink: sink.Name, Batch: b.ID, Destination: d.Name, Records: m.Records, Rejected: m.Rejected, Bytes: m.Bytes, Files: len(m.Files)})
 	return nil
 }
 
