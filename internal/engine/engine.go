@@ -26,7 +26,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/streamctl/streamctl/internal/fault"
@@ -514,16 +513,15 @@ func (f *stagedFile) Abort() {
 // promoteAll promotes and commits every pending destination, in parallel.
 func (e *Engine) promoteAll(ctx context.Context, sink *Sink, identity string, b planner.Batch, pending []int, files [][]FileEntry) error {
 	var (
-		wg       sync.WaitGroup
-		errs     = make([]error, len(pending))
-		promoted atomic.Int64
+		wg   sync.WaitGroup
+		errs = make([]error, len(pending))
 	)
 	for k, i := range pending {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			d := sink.destination(b.Destinations[i])
-			errs[k] = e.promote(ctx, sink, identity, b, d, files[i], &promoted)
+			errs[k] = e.promote(ctx, sink, identity, b, d, files[i])
 		}()
 	}
 	wg.Wait()
@@ -532,7 +530,7 @@ func (e *Engine) promoteAll(ctx context.Context, sink *Sink, identity string, b 
 
 // promote moves one destination's staged files into place and writes its
 // manifest: the destination's commit point.
-func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b planner.Batch, d *Destination, files []FileEntry, promoted *atomic.Int64) error {
+func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b planner.Batch, d *Destination, files []FileEntry) error {
 	tmp := TemporaryPrefix(b.ID)
 	renamer, canRename := d.Storage.(providers.Renamer)
 	m := &Manifest{
@@ -565,7 +563,6 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 			m.Records += f.Records
 		}
 		m.Bytes += f.Size
-		promoted.Add(1)
 		fault.Point("after-promote-file")
 	}
 	m.Committed = e.now().UTC()
