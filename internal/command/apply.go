@@ -22,6 +22,7 @@ type ApplyCommand struct{ *Meta }
 
 type applyArgs struct {
 	configFlags
+	targetFlags
 	autoApprove bool
 	lock        bool
 	lockTimeout time.Duration
@@ -29,6 +30,9 @@ type applyArgs struct {
 	maxBatches  int64
 	refresh     bool
 	verbose     bool
+	json        bool
+	input       bool
+	metricsFile string
 	planFile    string
 }
 
@@ -48,23 +52,32 @@ Usage: streamctl [-chdir=DIR] apply [options] [PLAN-FILE]
   A saved plan runs exactly as planned, without asking, and is refused when the
   state or the configuration changed since it was made.
 
+  From cron or a Kubernetes CronJob: "streamctl apply -auto-approve -json
+  -input=false" exits 0 when there is nothing to do, releases the lock on every
+  exit (SIGTERM included), and exits 4 when another run holds the lock.
+
 Options:
 
   -auto-approve          Do not ask for approval. Required without a terminal.
+  -input=false           Never ask: fail instead of asking for approval.
+  -json                  Print JSON lines (docs/json-output.md); needs
+                         -auto-approve or a plan file.
   -lock=false            Do not take the state lock. Dangerous with others.
   -lock-timeout=DURATION Wait this long for the lock (e.g. 30s). Default 0.
   -parallelism=N         Apply up to N sinks at once. Default 4.
-  -max-batches=N         Run at most N new batches per sink, then stop.
+  -max-batches=N         Run at most N batches per sink, then stop.
+  -metrics-file=FILE     Write Prometheus metrics to FILE (atomically), for
+                         node_exporter's textfile collector.
   -refresh=false         Do not list the destinations before planning.
   -verbose               Show every partition range in the plan.
-`+configFlagsHelp) + "\n"
+`+targetFlagsHelp+"\n"+configFlagsHelp) + "\n"
 }
 
-func (c *ApplyCommand) parse(args []string) (*applyArgs, error) {
-	a := &applyArgs{}
+func (c *ApplyCommand) flags(a *applyArgs) *flag.FlagSet {
 	fs := flag.NewFlagSet("apply", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	a.register(fs)
+	a.configFlags.register(fs)
+	a.targetFlags.register(fs)
 	fs.BoolVar(&a.autoApprove, "auto-approve", false, "")
 	fs.BoolVar(&a.lock, "lock", true, "")
 	fs.DurationVar(&a.lockTimeout, "lock-timeout", 0, "")
@@ -72,6 +85,18 @@ func (c *ApplyCommand) parse(args []string) (*applyArgs, error) {
 	fs.Int64Var(&a.maxBatches, "max-batches", 0, "")
 	fs.BoolVar(&a.refresh, "refresh", true, "")
 	fs.BoolVar(&a.verbose, "verbose", false, "")
+	fs.BoolVar(&a.json, "json", false, "")
+	fs.BoolVar(&a.input, "input", true, "")
+	fs.StringVar(&a.metricsFile, "metrics-file", "", "")
+	return fs
+}
+
+// FlagSet lists apply's flags.
+func (c *ApplyCommand) FlagSet() *flag.FlagSet { return c.flags(&applyArgs{}) }
+
+func (c *ApplyCommand) parse(args []string) (*applyArgs, error) {
+	a := &applyArgs{}
+	fs := c.flags(a)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -88,6 +113,12 @@ func (c *ApplyCommand) parse(args []string) (*applyArgs, error) {
 	if a.maxBatches < 0 {
 		return nil, fmt.Errorf("-max-batches must not be negative")
 	}
+	if a.json && a.planFile == "" && !a.autoApprove {
+		return nil, fmt.Errorf("-json needs -auto-approve (or a plan file): JSON output cannot ask for approval")
+	}
+	if a.planFile != "" && a.targetFlags.active() {
+		return nil, fmt.Errorf("-target and -exclude do not apply to a saved plan: it runs exactly as planned; give them to plan -out instead")
+	}
 	return a, nil
 }
 
@@ -96,34 +127,61 @@ func (c *ApplyCommand) Run(args []string) int {
 	if err != nil {
 		return c.errorf("%v\n\n%s", err, c.Help())
 	}
-	cfg, ok := c.loadConfig(&a.configFlags)
+	v := c.newView(a.json, a.noColor)
+	met := &applyMetrics{start: c.now()}
+	code := c.apply(a, v, met)
+	if a.metricsFile != "" && code != ExitLocked {
+		// A run refused for the lock leaves the metrics to the run that holds it.
+		met.success = code == ExitOK
+		met.end = c.now()
+		if err := c.writeMetrics(a.metricsFile, met); err != nil {
+			v.errorf("write -metrics-file: %v", err)
+			return ExitError
+		}
+	}
+	return code
+}
+
+func (c *ApplyCommand) apply(a *applyArgs, v *view, met *applyMetrics) int {
+	cfg, ok := c.loadConfigView(&a.configFlags, v)
 	if !ok {
 		return ExitError
+	}
+	cfg, err := a.selectSinks(cfg)
+	if err != nil {
+		return v.fail("Invalid -target or -exclude", err.Error())
+	}
+	if a.targetFlags.active() {
+		v.warn("Only some sinks are applied", "-target or -exclude is in effect: only the sinks they select are applied. Use it for exceptional situations, not routinely.")
 	}
 	var saved *planner.Plan
 	if a.planFile != "" {
 		if saved, err = readPlanFile(c.abs(a.planFile)); err != nil {
-			return c.errorf("read the plan: %v", err)
+			return v.errorf("read the plan: %v", err)
 		}
 	}
-	if saved == nil && !a.autoApprove && !c.IsTerminal {
-		return c.errorf("apply needs approval, and there is no terminal to ask on. Pass -auto-approve, or apply a plan saved with plan -out")
+	if saved == nil && !a.autoApprove && (!c.IsTerminal || !a.input) {
+		why := "there is no terminal to ask on"
+		if !a.input {
+			why = "-input=false forbids asking"
+		}
+		return v.errorf("apply needs approval, and %s. Pass -auto-approve, or apply a plan saved with plan -out", why)
 	}
 
 	ctx, stop := signalContext()
 	defer stop()
 	backend, err := stateBackend(ctx, cfg)
 	if err != nil {
-		return c.errorf("%v", err)
+		return v.errorf("%v", err)
 	}
 	if a.lock {
 		unlock, err := state.Lock(ctx, backend, state.NewLockInfo("apply", Version), a.lockTimeout)
 		if err != nil {
-			return c.errorf("acquire the state lock: %v", err)
+			return v.lockFailed(err)
 		}
 		defer func() {
 			if err := unlock.Unlock(); err != nil {
-				fmt.Fprintf(c.Stderr, "Error: release the state lock: %v\n", err)
+				v.errorf("release the state lock: %v", err)
 			}
 		}()
 		// A remote lock lost to force-unlock stops the apply; the state's
@@ -134,7 +192,7 @@ func (c *ApplyCommand) Run(args []string) int {
 		go func() {
 			select {
 			case <-unlock.Lost():
-				fmt.Fprintln(c.Stderr, "Error: the state lock was lost (force-unlocked?); stopping.")
+				v.errorf("the state lock was lost (force-unlocked?); stopping.")
 				cancel()
 			case <-ctx.Done():
 			}
@@ -142,31 +200,38 @@ func (c *ApplyCommand) Run(args []string) int {
 	}
 	mgr, err := state.Load(ctx, backend, Version)
 	if err != nil {
-		return c.errorf("%v", err)
+		return v.errorf("%v", err)
 	}
 	ws, err := openWorkspace(ctx, cfg)
 	if err != nil {
-		return c.errorf("%v", err)
+		return v.errorf("%v", err)
 	}
 	defer ws.Close()
 
 	p := saved
 	if p != nil {
 		if err := checkSavedPlan(p, mgr, cfg.Hash); err != nil {
-			return c.errorf("%v", err)
+			return v.fail("Saved plan is stale", err.Error())
 		}
 	} else {
 		var errs []error
 		p, errs = makePlan(ctx, ws, mgr.State(), a.refresh)
 		if len(errs) > 0 {
-			c.printErrors(errs)
-			return ExitError
+			return v.errors(errs)
 		}
-		stampPlan(p, mgr)
+		stampPlan(p, mgr, c.now())
 	}
-	opts := render.Options{Color: c.color(a.noColor), Verbose: a.verbose}
-	render.PlanText(c.Stdout, p, opts)
+	met.plan = p
+	met.mgr = mgr
+	if v.json != nil {
+		v.json.Plan(p, "apply")
+	} else {
+		render.PlanText(c.Stdout, p, render.Options{Color: v.color(), Verbose: a.verbose})
+	}
 	if !p.Changes() {
+		if v.json != nil {
+			v.json.Apply(render.ApplySummary{Status: "complete", Sinks: []render.SinkSummary{}}, "Apply complete! Nothing to do: all sinks are up to date.")
+		}
 		return ExitOK
 	}
 	if saved == nil && !a.autoApprove {
@@ -175,8 +240,10 @@ func (c *ApplyCommand) Run(args []string) int {
 			return ExitError
 		}
 	}
-	fmt.Fprintln(c.Stdout)
-	return c.run(ctx, ws, mgr, p, a)
+	if v.json == nil {
+		fmt.Fprintln(c.Stdout)
+	}
+	return c.run(ctx, v, ws, mgr, p, a, met)
 }
 
 func (c *ApplyCommand) approve() bool {
@@ -185,50 +252,73 @@ func (c *ApplyCommand) approve() bool {
 	return strings.TrimSpace(line) == "yes"
 }
 
-// run applies the sinks, up to -parallelism at once, and prints progress and
+// run applies the sinks, up to -parallelism at once, and reports progress and
 // the summary. A failing sink does not stop the others.
-func (c *ApplyCommand) run(ctx context.Context, ws *workspace, mgr *state.Manager, p *planner.Plan, a *applyArgs) int {
-	var outMu sync.Mutex
-	printf := func(format string, args ...any) {
-		outMu.Lock()
-		defer outMu.Unlock()
-		fmt.Fprintf(c.Stdout, format, args...)
-	}
+func (c *ApplyCommand) run(ctx context.Context, v *view, ws *workspace, mgr *state.Manager, p *planner.Plan, a *applyArgs, met *applyMetrics) int {
+	batchesTotal, recordsTotal := planTotals(p, a.maxBatches)
+	prog := newProgress(c.Meta, v, batchesTotal, recordsTotal)
+	defer prog.stop()
 	eng := &engine.Engine{
 		State:   mgr,
 		Version: Version,
+		Now:     c.Now,
 		OnEvent: func(ev engine.Event) {
+			if v.json != nil {
+				switch ev.Type {
+				case "cleanup":
+					v.json.Cleanup(ev.Sink, ev.Destination, ev.Batch)
+				case "batch_start":
+					prog.started(ev.Sink, ev.Batch)
+					v.json.BatchStart(ev.Sink, ev.Batch, ev.Records, sinkDestinations(ws, ev.Sink), ev.Ranges, ev.Resume)
+				case "destination_committed":
+					v.json.DestinationCommitted(render.DestinationInfo{Sink: ev.Sink, Batch: ev.Batch, Destination: ev.Destination, Files: ev.Files, Records: ev.Records, Bytes: ev.Bytes})
+				case "warning":
+					v.json.Diagnostic(render.Diagnostic{Severity: render.SeverityWarning, Summary: ev.Message, Address: "sink." + ev.Sink})
+				case "batch_repaired":
+					v.json.BatchRepaired(ev.Sink, ev.Batch, ev.Records, ev.Elapsed)
+					prog.committed(ev.Sink, ev.Batch, ev.Records)
+				case "batch_committed":
+					v.json.BatchCommitted(ev.Sink, ev.Batch, ev.Records, ev.Elapsed, ev.Resume)
+					prog.committed(ev.Sink, ev.Batch, ev.Records)
+				}
+				return
+			}
 			switch ev.Type {
 			case "cleanup":
-				printf("%s: removed orphan _temporary/%d in %s\n", ev.Sink, ev.Batch, ev.Destination)
+				prog.printf("%s: removed orphan _temporary/%d in %s\n", ev.Sink, ev.Batch, ev.Destination)
 			case "batch_start":
+				prog.started(ev.Sink, ev.Batch)
 				verb := "started"
 				if ev.Resume {
 					verb = "resumed"
 				}
-				printf("%s: batch %d %s (%s records)\n", ev.Sink, ev.Batch, verb, render.Count(ev.Records))
+				prog.printf("%s: batch %d %s (%s records)\n", ev.Sink, ev.Batch, verb, render.Count(ev.Records))
 			case "destination_committed":
-				printf("%s: batch %d committed to %s: %s, %s records, %s\n", ev.Sink, ev.Batch, ev.Destination, render.Plural(int64(ev.Files), "file", "files"), render.Count(ev.Records), render.Bytes(ev.Bytes))
+				prog.printf("%s: batch %d committed to %s: %s, %s records, %s\n", ev.Sink, ev.Batch, ev.Destination, render.Plural(int64(ev.Files), "file", "files"), render.Count(ev.Records), render.Bytes(ev.Bytes))
 			case "warning":
-				printf("%s: warning: %s\n", ev.Sink, ev.Message)
+				prog.printf("%s: warning: %s\n", ev.Sink, ev.Message)
 			case "batch_repaired":
-				printf("%s: batch %d rewritten where it was missing\n", ev.Sink, ev.Batch)
+				prog.committed(ev.Sink, ev.Batch, ev.Records)
+				prog.printf("%s: batch %d rewritten where it was missing\n", ev.Sink, ev.Batch)
 			case "batch_committed":
-				printf("%s: batch %d committed in %s\n", ev.Sink, ev.Batch, ev.Elapsed.Round(time.Millisecond))
+				prog.committed(ev.Sink, ev.Batch, ev.Records)
+				prog.printf("%s: batch %d committed in %s\n", ev.Sink, ev.Batch, ev.Elapsed.Round(time.Millisecond))
 			}
 		},
 	}
-	start := time.Now()
+	start := c.now()
 	sinks := map[string]*engine.Sink{}
 	for _, s := range ws.sinks {
 		sinks[s.Name] = s
 	}
 	var (
-		wg    sync.WaitGroup
-		sem   = make(chan struct{}, a.parallelism)
-		mu    sync.Mutex
-		total engine.Summary
-		errs  []error
+		wg       sync.WaitGroup
+		sem      = make(chan struct{}, a.parallelism)
+		mu       sync.Mutex
+		total    engine.Summary
+		errs     []error
+		perSink  []render.SinkSummary
+		canceled bool
 	)
 	for _, sp := range p.Sinks {
 		if !sp.Changes() {
@@ -251,29 +341,117 @@ func (c *ApplyCommand) run(ctx context.Context, ws *workspace, mgr *state.Manage
 			total.Records += sum.Records
 			total.Files += sum.Files
 			total.Bytes += sum.Bytes
+			ss := render.SinkSummary{Sink: sp.Name, Batches: sum.Batches, Records: sum.Records, Files: sum.Files, Bytes: sum.Bytes}
 			if err != nil {
-				errs = append(errs, fmt.Errorf("sink %q: %w", sp.Name, err))
+				err = fmt.Errorf("sink %q: %w", sp.Name, err)
+				errs = append(errs, err)
+				ss.Error = err.Error()
+				canceled = canceled || errors.Is(err, context.Canceled)
 			}
+			perSink = append(perSink, ss)
 		}()
 	}
 	wg.Wait()
-	elapsed := time.Since(start)
-	rate := float64(total.Records) / max(elapsed.Seconds(), 1e-9)
+	prog.stop()
+	elapsed := c.now().Sub(start)
+	rate := 0.0
+	if elapsed > 0 {
+		rate = float64(total.Records) / elapsed.Seconds()
+	}
+	sortSinkSummaries(perSink)
+	met.sinks = perSink
+	summary := render.ApplySummary{
+		Status: "complete", Batches: total.Batches, Records: total.Records, Files: total.Files, Bytes: total.Bytes,
+		ElapsedSeconds: elapsed.Seconds(), RecordsPerSecond: rate, Sinks: perSink,
+	}
 	if len(errs) > 0 {
-		for _, err := range errs {
-			msg := err.Error()
-			if errors.Is(err, context.Canceled) {
-				msg += "\n\n  The apply was interrupted. The batch in flight stays logged in the state; the next apply finishes it exactly once."
-			} else {
-				msg += "\n\n  Nothing committed is lost: the batch in flight stays logged in the state, and the next apply finishes it exactly once after the cause is fixed."
-			}
-			fmt.Fprintf(c.Stderr, "\nError: %s\n", msg)
+		summary.Status = "failed"
+		if canceled {
+			summary.Status = "interrupted"
 		}
-		fmt.Fprintf(c.Stdout, "\nApply failed after %s batches, %s records, %s files, %s in %.1fs.\n",
+		for _, err := range errs {
+			detail := "Nothing committed is lost: the batch in flight stays logged in the state, and the next apply finishes it exactly once after the cause is fixed."
+			if errors.Is(err, context.Canceled) {
+				detail = "The apply was interrupted. The batch in flight stays logged in the state; the next apply finishes it exactly once."
+			}
+			if v.json != nil {
+				v.json.Diagnostic(render.Diagnostic{Severity: render.SeverityError, Summary: err.Error(), Detail: detail})
+			} else {
+				fmt.Fprintf(c.Stderr, "\nError: %s\n\n  %s\n", err, detail)
+			}
+		}
+		line := fmt.Sprintf("Apply failed after %s batches, %s records, %s files, %s in %.1fs.",
 			render.Count(total.Batches), render.Count(total.Records), render.Count(total.Files), render.Bytes(total.Bytes), elapsed.Seconds())
+		if v.json != nil {
+			v.json.Apply(summary, line)
+		} else {
+			fmt.Fprintf(c.Stdout, "\n%s\n", line)
+		}
 		return ExitError
 	}
-	fmt.Fprintf(c.Stdout, "\nApply complete! %s batches, %s records, %s files, %s written in %.2fs (%s records/s).\n",
+	line := fmt.Sprintf("Apply complete! %s batches, %s records, %s files, %s written in %.2fs (%s records/s).",
 		render.Count(total.Batches), render.Count(total.Records), render.Count(total.Files), render.Bytes(total.Bytes), elapsed.Seconds(), render.Count(int64(rate)))
+	if v.json != nil {
+		v.json.Apply(summary, line)
+	} else {
+		fmt.Fprintf(c.Stdout, "\n%s\n", line)
+	}
 	return ExitOK
+}
+
+func sinkDestinations(ws *workspace, sink string) []string {
+	for _, s := range ws.sinks {
+		if s.Name == sink {
+			names := make([]string, len(s.Destinations))
+			for i, d := range s.Destinations {
+				names[i] = d.Name
+			}
+			return names
+		}
+	}
+	return nil
+}
+
+func sortSinkSummaries(s []render.SinkSummary) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j].Sink < s[j-1].Sink; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// planTotals counts the batches and records an apply of p will run, with at
+// most maxBatches batches per sink (0: all), for progress.
+func planTotals(p *planner.Plan, maxBatches int64) (batches, records int64) {
+	for _, s := range p.Sinks {
+		var n, r int64
+		if s.Resume != nil {
+			n++
+			r += s.Resume.Records
+		}
+		for _, b := range s.Adopt {
+			n++
+			r += b.Records
+		}
+		for _, b := range s.Repairs {
+			n++
+			r += b.Records
+		}
+		if maxBatches == 0 {
+			n += s.New.Batches
+			r += s.New.Records
+		} else {
+			s.New.Each(func(b planner.Batch) bool {
+				if n >= maxBatches {
+					return false
+				}
+				n++
+				r += b.Records
+				return true
+			})
+		}
+		batches += n
+		records += r
+	}
+	return batches, records
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/cli"
 )
@@ -17,11 +18,18 @@ import (
 // Version is streamctl's version, set at build time with -ldflags.
 var Version = "0.1.0-dev"
 
-// Exit codes.
+// Exit codes, documented in docs/exit-codes.md. Scripts rely on them: a
+// code's meaning never changes.
 const (
-	ExitOK      = 0
-	ExitError   = 1
-	ExitChanges = 2 // plan -detailed-exitcode: changes pending
+	ExitOK    = 0
+	ExitError = 1
+	// ExitChanges: plan -detailed-exitcode with changes pending; status
+	// -detailed-exitcode with a lag above -max-lag; verify with findings.
+	ExitChanges = 2
+	// ExitUnformatted: fmt -check found files that are not formatted.
+	ExitUnformatted = 3
+	// ExitLocked: another process holds the state lock (after -lock-timeout).
+	ExitLocked = 4
 )
 
 // Streams are a command's standard streams and environment.
@@ -32,6 +40,14 @@ type Streams struct {
 	Environ []string
 	// IsTerminal reports whether stdin and stdout are an interactive terminal.
 	IsTerminal bool
+	// Now is the clock of timestamps and durations in the output; nil is
+	// time.Now. Tests fix it so that golden files are stable.
+	Now func() time.Time
+	// ProgressInterval is how often progress is reported while a batch runs:
+	// the terminal line and -json batch_progress heartbeats. 0 is the default
+	// (a second on a terminal, ten seconds in -json); negative disables the
+	// heartbeats (progress is still reported after every batch).
+	ProgressInterval time.Duration
 }
 
 // Main runs streamctl with args (without the program name) and returns the exit
@@ -59,16 +75,23 @@ func Main(args []string, s Streams) int {
 			return ExitError
 		}
 	}
-	m := &Meta{Streams: s, Dir: dir}
+	// Everything printed goes through the redactor, which masks the values of
+	// sensitive variables once the configuration is loaded.
+	secrets := &secretSet{}
+	s.Stdout = &redactor{w: s.Stdout, secrets: secrets}
+	s.Stderr = &redactor{w: s.Stderr, secrets: secrets}
+	m := &Meta{Streams: s, Dir: dir, secrets: secrets}
 	c := &cli.CLI{
-		Name:         "streamctl",
-		Version:      Version,
-		Args:         args,
-		Commands:     Commands(m),
-		HelpFunc:     cli.BasicHelpFunc("streamctl"),
-		HelpWriter:   s.Stdout,
-		ErrorWriter:  s.Stderr,
-		Autocomplete: true,
+		Name:                  "streamctl",
+		Version:               Version,
+		Args:                  args,
+		Commands:              Commands(m),
+		HelpFunc:              cli.BasicHelpFunc("streamctl"),
+		HelpWriter:            s.Stdout,
+		ErrorWriter:           s.Stderr,
+		Autocomplete:          true,
+		AutocompleteInstall:   "install-autocomplete",
+		AutocompleteUninstall: "uninstall-autocomplete",
 	}
 	code, err := c.Run()
 	if err != nil {
@@ -89,7 +112,12 @@ func Commands(m *Meta) map[string]cli.CommandFactory {
 		"state":        func() (cli.Command, error) { return &StateCommand{}, nil },
 		"state list":   func() (cli.Command, error) { return &StateListCommand{Meta: m}, nil },
 		"state show":   func() (cli.Command, error) { return &StateShowCommand{Meta: m}, nil },
+		"state rm":     func() (cli.Command, error) { return &StateRmCommand{Meta: m}, nil },
+		"state pull":   func() (cli.Command, error) { return &StatePullCommand{Meta: m}, nil },
 		"force-unlock": func() (cli.Command, error) { return &ForceUnlockCommand{Meta: m}, nil },
+		"lock":         func() (cli.Command, error) { return &LockCommand{Meta: m}, nil },
+		"status":       func() (cli.Command, error) { return &StatusCommand{Meta: m}, nil },
+		"fmt":          func() (cli.Command, error) { return &FmtCommand{Meta: m}, nil },
 		"verify":       func() (cli.Command, error) { return &VerifyCommand{Meta: m}, nil },
 		"files":        func() (cli.Command, error) { return &FilesCommand{Meta: m}, nil },
 	}
@@ -101,6 +129,16 @@ type Meta struct {
 	Streams
 	// Dir is the -chdir directory; "" for the working directory.
 	Dir string
+	// secrets are the values the output masks as (sensitive).
+	secrets *secretSet
+}
+
+// now is the output's clock.
+func (m *Meta) now() time.Time {
+	if m.Now != nil {
+		return m.Now()
+	}
+	return time.Now()
 }
 
 // configDir is the directory the configuration is read from.

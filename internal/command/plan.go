@@ -1,12 +1,14 @@
 package command
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -25,10 +27,16 @@ type PlanCommand struct{ *Meta }
 
 type planArgs struct {
 	configFlags
+	targetFlags
 	out              string
 	detailedExitcode bool
 	refresh          bool
 	verbose          bool
+	json             bool
+	jsonOut          string
+	markdown         bool
+	markdownOut      string
+	input            bool
 }
 
 func (c *PlanCommand) Synopsis() string { return "Show the batches apply would run" }
@@ -48,25 +56,49 @@ Options:
                       it, and refuses it once the state or configuration changed.
   -detailed-exitcode  Exit 0 when nothing is pending, 1 on error, 2 when there
                       are changes.
+  -json               Print the plan as JSON lines (docs/json-output.md).
+  -json-out=FILE      Also write the JSON lines to FILE, beside the rendering
+                      on stdout: one plan, read by people and machines.
+  -markdown           Print the plan as Markdown for a pull-request comment.
+  -markdown-out=FILE  Also write the Markdown rendering to FILE.
   -refresh=false      Do not list the destinations (faster; no cleanup planned).
   -verbose            Show every partition range of every batch.
-`+configFlagsHelp) + "\n"
+  -input=false        Never ask for input (plan asks for none; accepted for
+                      scripts written for Terraform).
+`+targetFlagsHelp+"\n"+configFlagsHelp) + "\n"
 }
 
-func (c *PlanCommand) parse(args []string) (*planArgs, error) {
-	a := &planArgs{}
+func (c *PlanCommand) flags(a *planArgs) *flag.FlagSet {
 	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	a.register(fs)
+	a.configFlags.register(fs)
+	a.targetFlags.register(fs)
 	fs.StringVar(&a.out, "out", "", "")
 	fs.BoolVar(&a.detailedExitcode, "detailed-exitcode", false, "")
 	fs.BoolVar(&a.refresh, "refresh", true, "")
 	fs.BoolVar(&a.verbose, "verbose", false, "")
+	fs.BoolVar(&a.json, "json", false, "")
+	fs.StringVar(&a.jsonOut, "json-out", "", "")
+	fs.BoolVar(&a.markdown, "markdown", false, "")
+	fs.StringVar(&a.markdownOut, "markdown-out", "", "")
+	fs.BoolVar(&a.input, "input", true, "")
+	return fs
+}
+
+// FlagSet lists plan's flags (for completion and checks of scripts).
+func (c *PlanCommand) FlagSet() *flag.FlagSet { return c.flags(&planArgs{}) }
+
+func (c *PlanCommand) parse(args []string) (*planArgs, error) {
+	a := &planArgs{}
+	fs := c.flags(a)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q; plan takes only options", fs.Arg(0))
+	}
+	if a.json && a.markdown {
+		return nil, fmt.Errorf("-json and -markdown are two renderings of stdout; pick one, and write the other with -json-out or -markdown-out")
 	}
 	return a, nil
 }
@@ -76,38 +108,76 @@ func (c *PlanCommand) Run(args []string) int {
 	if err != nil {
 		return c.errorf("%v\n\n%s", err, c.Help())
 	}
-	cfg, ok := c.loadConfig(&a.configFlags)
+	v := c.newView(a.json, a.noColor)
+	cfg, ok := c.loadConfigView(&a.configFlags, v)
 	if !ok {
 		return ExitError
+	}
+	if cfg, err = a.selectSinks(cfg); err != nil {
+		return v.fail("Invalid -target or -exclude", err.Error())
+	}
+	if a.targetFlags.active() {
+		v.warn("Only some sinks are planned", "-target or -exclude is in effect: the plan covers only the sinks they select. Use it for exceptional situations, not routinely.")
 	}
 	ctx, stop := signalContext()
 	defer stop()
 
 	backend, err := stateBackend(ctx, cfg)
 	if err != nil {
-		return c.errorf("%v", err)
+		return v.errorf("%v", err)
 	}
 	mgr, err := state.Load(ctx, backend, Version)
 	if err != nil {
-		return c.errorf("%v", err)
+		return v.errorf("%v", err)
 	}
 	ws, err := openWorkspace(ctx, cfg)
 	if err != nil {
-		return c.errorf("%v", err)
+		return v.errorf("%v", err)
 	}
 	defer ws.Close()
 	p, errs := makePlan(ctx, ws, mgr.State(), a.refresh)
 	if len(errs) > 0 {
-		c.printErrors(errs)
-		return ExitError
+		return v.errors(errs)
 	}
-	stampPlan(p, mgr)
-	render.PlanText(c.Stdout, p, render.Options{Color: c.color(a.noColor), Verbose: a.verbose})
+	stampPlan(p, mgr, c.now())
+	mdOpts := render.MarkdownOptions{Verbose: a.verbose}
+	switch {
+	case a.json:
+		v.json.Plan(p, "plan")
+	case a.markdown:
+		fmt.Fprint(c.Stdout, render.PlanMarkdown(p, mdOpts))
+	default:
+		render.PlanText(c.Stdout, p, render.Options{Color: v.color(), Verbose: a.verbose})
+	}
+	if a.jsonOut != "" {
+		err := c.writeOutput(a.jsonOut, func(w io.Writer) {
+			jv := render.NewJSONView(w, c.now)
+			jv.Version(Version)
+			jv.Plan(p, "plan")
+		})
+		if err != nil {
+			return v.errorf("write -json-out: %v", err)
+		}
+	}
+	if a.markdownOut != "" {
+		err := c.writeOutput(a.markdownOut, func(w io.Writer) { io.WriteString(w, render.PlanMarkdown(p, mdOpts)) })
+		if err != nil {
+			return v.errorf("write -markdown-out: %v", err)
+		}
+	}
 	if a.out != "" {
 		if err := writePlanFile(c.abs(a.out), p); err != nil {
-			return c.errorf("save the plan: %v", err)
+			return v.errorf("save the plan: %v", err)
 		}
-		fmt.Fprintf(c.Stdout, "\nSaved the plan to %s. To run exactly this plan: streamctl apply %s\n", a.out, a.out)
+		msg := fmt.Sprintf("Saved the plan to %s. To run exactly this plan: streamctl apply %s", a.out, a.out)
+		switch {
+		case a.json:
+			v.json.Info(msg)
+		case a.markdown:
+			fmt.Fprintln(c.Stderr, msg)
+		default:
+			fmt.Fprintf(c.Stdout, "\n%s\n", msg)
+		}
 	}
 	if a.detailedExitcode && p.Changes() {
 		return ExitChanges
@@ -115,9 +185,44 @@ func (c *PlanCommand) Run(args []string) int {
 	return ExitOK
 }
 
+// writeOutput writes a rendering to the file at path (relative to -chdir)
+// atomically, with sensitive values masked as on stdout.
+func (m *Meta) writeOutput(path string, render func(io.Writer)) error {
+	var buf bytes.Buffer
+	render(&redactor{w: &buf, secrets: m.secrets})
+	return writeFileAtomic(m.abs(path), buf.Bytes(), 0o644)
+}
+
+// writeFileAtomic writes a temporary file beside path and renames it into
+// place, so that readers (node_exporter, CI steps) never see half a file.
+func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(perm); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
 // stampPlan records what the plan was made from.
-func stampPlan(p *planner.Plan, mgr *state.Manager) {
-	p.Created = time.Now().UTC().Truncate(time.Second)
+func stampPlan(p *planner.Plan, mgr *state.Manager, now time.Time) {
+	p.Created = now.UTC().Truncate(time.Second)
 	if mgr.Exists() {
 		p.Lineage = mgr.State().Lineage
 		p.Serial = mgr.State().Serial
@@ -129,11 +234,7 @@ func writePlanFile(path string, p *planner.Plan) error {
 	if err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return writeFileAtomic(path, append(data, '\n'), 0o600)
 }
 
 func readPlanFile(path string) (*planner.Plan, error) {

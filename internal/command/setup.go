@@ -341,7 +341,7 @@ func makePlan(ctx context.Context, w *workspace, st *state.State, refresh bool) 
 				MaxRecords:    cs.MaxRecords,
 				OnDataLoss:    cs.OnDataLoss,
 				StartAtLatest: startsAtLatest(w.cfg.Sources[cs.Source]),
-				Routed:        cs.RouteBy != "",
+				RouteBy:       cs.RouteBy,
 				NoBackfill:    noBackfill(cs),
 				Destinations:  names,
 				Layout:        es.LayoutHash,

@@ -1,7 +1,7 @@
 package command
 
 import (
-	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -13,6 +13,14 @@ import (
 // ShowCommand renders a saved plan, or the state.
 type ShowCommand struct{ *Meta }
 
+type showArgs struct {
+	configFlags
+	verbose  bool
+	json     bool
+	markdown bool
+	planFile string
+}
+
 func (c *ShowCommand) Synopsis() string { return "Show a saved plan or the state" }
 func (c *ShowCommand) Help() string {
 	return strings.TrimSpace(`
@@ -23,37 +31,65 @@ Usage: streamctl [-chdir=DIR] show [options] [PLAN-FILE]
 
 Options:
 
+  -json               Print one JSON document (docs/json-output.md): the plan
+                      (format version, state lineage and serial, configuration
+                      hash, sinks, batches, ranges, destinations, warnings), or
+                      the state.
+  -markdown           Render the plan as Markdown for a pull-request comment.
   -verbose            Show every partition range of every batch.
 `+configFlagsHelp) + "\n"
 }
 
-func (c *ShowCommand) Run(args []string) int {
-	var f configFlags
-	var verbose bool
+func (c *ShowCommand) flags(a *showArgs) *flag.FlagSet {
 	fs := flag.NewFlagSet("show", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	f.register(fs)
-	fs.BoolVar(&verbose, "verbose", false, "")
+	a.configFlags.register(fs)
+	fs.BoolVar(&a.verbose, "verbose", false, "")
+	fs.BoolVar(&a.json, "json", false, "")
+	fs.BoolVar(&a.markdown, "markdown", false, "")
+	return fs
+}
+
+// FlagSet lists show's flags.
+func (c *ShowCommand) FlagSet() *flag.FlagSet { return c.flags(&showArgs{}) }
+
+func (c *ShowCommand) Run(args []string) int {
+	a := &showArgs{}
+	fs := c.flags(a)
 	if err := fs.Parse(args); err != nil {
 		return c.errorf("%v\n\n%s", err, c.Help())
 	}
-	switch fs.NArg() {
-	case 0:
-	case 1:
+	switch {
+	case fs.NArg() > 1:
+		return c.errorf("show takes at most one plan file\n\n%s", c.Help())
+	case a.json && a.markdown:
+		return c.errorf("-json and -markdown are two renderings; pick one")
+	case a.markdown && fs.NArg() == 0:
+		return c.errorf("-markdown renders a saved plan: streamctl show -markdown PLAN-FILE")
+	}
+	if fs.NArg() == 1 {
 		p, err := readPlanFile(c.abs(fs.Arg(0)))
 		if err != nil {
 			return c.errorf("read the plan: %v", err)
 		}
-		render.PlanText(c.Stdout, p, render.Options{Color: c.color(f.noColor), Verbose: verbose})
+		switch {
+		case a.json:
+			return c.printJSON(render.NewPlanDocument(p))
+		case a.markdown:
+			fmt.Fprint(c.Stdout, render.PlanMarkdown(p, render.MarkdownOptions{Verbose: a.verbose}))
+		default:
+			render.PlanText(c.Stdout, p, render.Options{Color: c.color(a.noColor), Verbose: a.verbose})
+		}
 		return ExitOK
-	default:
-		return c.errorf("show takes at most one plan file\n\n%s", c.Help())
 	}
-	_, mgr, ok := c.loadState(&f)
+	_, mgr, ok := c.loadState(&a.configFlags)
 	if !ok {
 		return ExitError
 	}
 	st := mgr.State()
+	if a.json {
+		return c.printJSON(render.NewStateDocument(st, mgr.Backend().Describe(), mgr.Exists()))
+	}
 	if !mgr.Exists() {
 		fmt.Fprintln(c.Stdout, "The state is empty: nothing was applied yet.")
 		return ExitOK
@@ -66,79 +102,12 @@ func (c *ShowCommand) Run(args []string) int {
 	return ExitOK
 }
 
-// ValidateCommand checks the configuration without contacting anything.
-type ValidateCommand struct{ *Meta }
-
-func (c *ValidateCommand) Synopsis() string { return "Check the configuration" }
-func (c *ValidateCommand) Help() string {
-	return strings.TrimSpace(`
-Usage: streamctl [-chdir=DIR] validate [options]
-
-  Checks the configuration: syntax, blocks and attributes, types, references
-  and values. Works offline: no source, destination or state is contacted.
-  Every problem is reported in one run, with file, line and a snippet.
-
-Options:
-
-`+configFlagsHelp) + "\n"
-}
-
-func (c *ValidateCommand) Run(args []string) int {
-	var f configFlags
-	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	f.register(fs)
-	if err := fs.Parse(args); err != nil {
-		return c.errorf("%v\n\n%s", err, c.Help())
-	}
-	cfg, ok := c.loadConfig(&f)
-	if !ok {
-		return ExitError
-	}
-	fmt.Fprintf(c.Stdout, "Success! The configuration is valid: %d sources, %d sinks.\n", len(cfg.Sources), len(cfg.Sinks))
-	return ExitOK
-}
-
-// ForceUnlockCommand removes a lock left behind.
-type ForceUnlockCommand struct{ *Meta }
-
-func (c *ForceUnlockCommand) Synopsis() string { return "Remove a stale state lock" }
-func (c *ForceUnlockCommand) Help() string {
-	return strings.TrimSpace(`
-Usage: streamctl [-chdir=DIR] force-unlock [options] LOCK_ID
-
-  Removes the state lock whose ID is LOCK_ID, as shown when a lock is refused.
-  Only for a lock whose holder died: a remote lock (S3, Azure) survives its
-  holder, a local one is released by the kernel when the holder exits.
-
-Options:
-
-`+configFlagsHelp) + "\n"
-}
-
-func (c *ForceUnlockCommand) Run(args []string) int {
-	var f configFlags
-	fs := flag.NewFlagSet("force-unlock", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	f.register(fs)
-	if err := fs.Parse(args); err != nil {
-		return c.errorf("%v\n\n%s", err, c.Help())
-	}
-	if fs.NArg() != 1 {
-		return c.errorf("force-unlock needs the lock ID\n\n%s", c.Help())
-	}
-	cfg, ok := c.loadConfig(&f)
-	if !ok {
-		return ExitError
-	}
-	ctx := context.Background()
-	backend, err := stateBackend(ctx, cfg)
+// printJSON prints one JSON document on one line.
+func (m *Meta) printJSON(doc any) int {
+	data, err := json.Marshal(doc)
 	if err != nil {
-		return c.errorf("%v", err)
+		return m.errorf("encode JSON: %v", err)
 	}
-	if err := backend.ForceUnlock(ctx, fs.Arg(0)); err != nil {
-		return c.errorf("%v", err)
-	}
-	fmt.Fprintf(c.Stdout, "The lock %s on %s was removed.\n", fs.Arg(0), backend.Describe())
+	fmt.Fprintf(m.Stdout, "%s\n", data)
 	return ExitOK
 }

@@ -1,6 +1,9 @@
 package command
 
 import (
+	"bufio"
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -28,6 +31,8 @@ Usage: streamctl [-chdir=DIR] state <subcommand> [options]
 Subcommands:
   list    List the sinks in the state
   show    Show one sink's checkpoint
+  rm      Remove sinks' checkpoints
+  pull    Print the raw state
 `) + "\n"
 }
 func (c *StateCommand) Run(args []string) int { return cli.RunResultHelp }
@@ -70,11 +75,23 @@ Options:
 `+configFlagsHelp) + "\n"
 }
 
-func (c *StateListCommand) Run(args []string) int {
-	var f configFlags
-	fs := flag.NewFlagSet("state list", flag.ContinueOnError)
+// configOnlyFlags is the flag set of a command that has only the
+// configuration flags.
+func configOnlyFlags(name string, f *configFlags) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	f.register(fs)
+	return fs
+}
+
+// FlagSet lists state list's flags.
+func (c *StateListCommand) FlagSet() *flag.FlagSet {
+	return configOnlyFlags("state list", &configFlags{})
+}
+
+func (c *StateListCommand) Run(args []string) int {
+	var f configFlags
+	fs := configOnlyFlags("state list", &f)
 	if err := fs.Parse(args); err != nil {
 		return c.errorf("%v\n\n%s", err, c.Help())
 	}
@@ -108,11 +125,14 @@ Options:
 `+configFlagsHelp) + "\n"
 }
 
+// FlagSet lists state show's flags.
+func (c *StateShowCommand) FlagSet() *flag.FlagSet {
+	return configOnlyFlags("state show", &configFlags{})
+}
+
 func (c *StateShowCommand) Run(args []string) int {
 	var f configFlags
-	fs := flag.NewFlagSet("state show", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	f.register(fs)
+	fs := configOnlyFlags("state show", &f)
 	if err := fs.Parse(args); err != nil {
 		return c.errorf("%v\n\n%s", err, c.Help())
 	}
@@ -129,6 +149,177 @@ func (c *StateShowCommand) Run(args []string) int {
 		return c.errorf("the state has no sink %q; streamctl state list shows the sinks it has", name)
 	}
 	writeSinkState(c.Stdout, name, s)
+	return ExitOK
+}
+
+// StateRmCommand removes sinks' checkpoints from the state.
+type StateRmCommand struct{ *Meta }
+
+type stateRmArgs struct {
+	configFlags
+	force       bool
+	input       bool
+	lock        bool
+	lockTimeout time.Duration
+}
+
+func (c *StateRmCommand) Synopsis() string { return "Remove sinks' checkpoints" }
+func (c *StateRmCommand) Help() string {
+	return strings.TrimSpace(`
+Usage: streamctl [-chdir=DIR] state rm [options] SINK...
+
+  Removes the checkpoint of each SINK from the state, under the state lock,
+  after asking. The sink then starts over: its next apply reads the source
+  from the start (or the latest offsets, as configured). The files already in
+  the destinations stay, and so do their manifests under _streamctl/SINK/,
+  which the next plan reports: move them aside to start the sink afresh.
+
+Options:
+
+  -force                 Do not ask. Required without a terminal.
+  -input=false           Never ask: fail unless -force is given.
+  -lock=false            Do not take the state lock. Dangerous with others.
+  -lock-timeout=DURATION Wait this long for the lock. Default 0.
+`+configFlagsHelp) + "\n"
+}
+
+func (c *StateRmCommand) flags(a *stateRmArgs) *flag.FlagSet {
+	fs := configOnlyFlags("state rm", &a.configFlags)
+	fs.BoolVar(&a.force, "force", false, "")
+	fs.BoolVar(&a.input, "input", true, "")
+	fs.BoolVar(&a.lock, "lock", true, "")
+	fs.DurationVar(&a.lockTimeout, "lock-timeout", 0, "")
+	return fs
+}
+
+// FlagSet lists state rm's flags.
+func (c *StateRmCommand) FlagSet() *flag.FlagSet { return c.flags(&stateRmArgs{}) }
+
+func (c *StateRmCommand) Run(args []string) int {
+	a := &stateRmArgs{}
+	fs := c.flags(a)
+	if err := fs.Parse(args); err != nil {
+		return c.errorf("%v\n\n%s", err, c.Help())
+	}
+	if fs.NArg() == 0 {
+		return c.errorf("state rm needs at least one sink name\n\n%s", c.Help())
+	}
+	names := fs.Args()
+	if !a.force && (!c.IsTerminal || !a.input) {
+		return c.errorf("state rm asks before removing a checkpoint, and cannot ask here (no terminal, or -input=false). Pass -force to remove without asking")
+	}
+	v := c.newView(false, a.noColor)
+	cfg, ok := c.loadConfig(&a.configFlags)
+	if !ok {
+		return ExitError
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	backend, err := stateBackend(ctx, cfg)
+	if err != nil {
+		return c.errorf("%v", err)
+	}
+	if a.lock {
+		unlock, err := state.Lock(ctx, backend, state.NewLockInfo("state rm", Version), a.lockTimeout)
+		if err != nil {
+			return v.lockFailed(err)
+		}
+		defer func() {
+			if err := unlock.Unlock(); err != nil {
+				c.errorf("release the state lock: %v", err)
+			}
+		}()
+	}
+	mgr, err := state.Load(ctx, backend, Version)
+	if err != nil {
+		return c.errorf("%v", err)
+	}
+	for _, name := range names {
+		if mgr.State().Sinks[name] == nil {
+			return c.errorf("the state has no sink %q; streamctl state list shows the sinks it has. Nothing was removed", name)
+		}
+	}
+	if !a.force {
+		fmt.Fprintf(c.Stdout, "Remove the checkpoint of %s from %s?\n  The sinks start over on their next apply; their files stay.\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ",
+			quoteList(names), backend.Describe())
+		line, _ := bufio.NewReader(c.Stdin).ReadString('\n')
+		if strings.TrimSpace(line) != "yes" {
+			fmt.Fprintln(c.Stdout, "\nNothing was removed.")
+			return ExitError
+		}
+		fmt.Fprintln(c.Stdout)
+	}
+	err = mgr.Update(context.WithoutCancel(ctx), func(s *state.State) error {
+		for _, name := range names {
+			delete(s.Sinks, name)
+		}
+		return nil
+	})
+	if err != nil {
+		return c.errorf("%v", err)
+	}
+	for _, name := range names {
+		fmt.Fprintf(c.Stdout, "Removed the checkpoint of sink %q.\n", name)
+	}
+	return ExitOK
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("sink %q", n)
+	}
+	return strings.Join(q, ", ")
+}
+
+// StatePullCommand prints the raw state.
+type StatePullCommand struct{ *Meta }
+
+func (c *StatePullCommand) Synopsis() string { return "Print the raw state" }
+func (c *StatePullCommand) Help() string {
+	return strings.TrimSpace(`
+Usage: streamctl [-chdir=DIR] state pull [options]
+
+  Prints the state document exactly as the backend stores it, without the
+  lock, for inspection or a backup. Prints nothing when there is no state yet.
+
+Options:
+
+`+configFlagsHelp) + "\n"
+}
+
+// FlagSet lists state pull's flags.
+func (c *StatePullCommand) FlagSet() *flag.FlagSet {
+	return configOnlyFlags("state pull", &configFlags{})
+}
+
+func (c *StatePullCommand) Run(args []string) int {
+	var f configFlags
+	fs := configOnlyFlags("state pull", &f)
+	if err := fs.Parse(args); err != nil {
+		return c.errorf("%v\n\n%s", err, c.Help())
+	}
+	if fs.NArg() > 0 {
+		return c.errorf("state pull takes only options\n\n%s", c.Help())
+	}
+	cfg, ok := c.loadConfig(&f)
+	if !ok {
+		return ExitError
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	backend, err := stateBackend(ctx, cfg)
+	if err != nil {
+		return c.errorf("%v", err)
+	}
+	data, _, err := backend.Read(ctx)
+	if errors.Is(err, state.ErrNoState) {
+		return ExitOK
+	}
+	if err != nil {
+		return c.errorf("read state %s: %v", backend.Describe(), err)
+	}
+	c.Stdout.Write(data)
 	return ExitOK
 }
 

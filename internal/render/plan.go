@@ -60,64 +60,70 @@ func PlanText(w io.Writer, p *planner.Plan, o Options) {
 			continue
 		}
 		fmt.Fprintf(w, "  # sink %q\n", s.Name)
-		if len(s.Start) > 0 {
-			fmt.Fprintf(w, "  %s start at the latest offsets, skipping what the source already holds (starting_offsets = \"latest\")\n", o.paint(green, "+"))
-			if o.Verbose {
-				for _, r := range s.Start {
-					fmt.Fprintf(w, "      partition %s at %d\n", r.Partition, r.Start)
-				}
-			}
-		}
-		for _, c := range s.Cleanups {
-			fmt.Fprintf(w, "  %s remove orphan _temporary/%d in %s\n", o.paint(red, "-"), c.Batch, c.Destination)
-		}
-		for _, d := range s.Removed {
-			fmt.Fprintf(w, "  %s destination %s is no longer configured: it receives no more data; its files stay\n", o.paint(red, "-"), d)
-		}
-		if b := s.Resume; b != nil {
-			fmt.Fprintf(w, "  %s resume batch %d (in flight): %s records → %s\n",
-				o.paint(yellow, "~"), b.ID, Count(b.Records), destList(b.Pending, "already committed everywhere; only the state commit remains"))
-			writeRanges(w, b.Ranges, o)
-		}
-		for _, b := range s.Adopt {
-			fmt.Fprintf(w, "  %s adopt batch %d, committed by a destination but not in the state: %s records → %s\n",
-				o.paint(yellow, "~"), b.ID, Count(b.Records), destList(b.Pending, "no destination left to write"))
-			writeRanges(w, b.Ranges, o)
-		}
-		for _, b := range s.Repairs {
-			fmt.Fprintf(w, "  %s rewrite committed batch %d into %s (missing there): %s records\n",
-				o.paint(yellow, "~"), b.ID, strings.Join(b.Pending, ", "), Count(b.Records))
-			if o.Verbose {
-				writeRanges(w, b.Ranges, o)
-			}
-		}
-		listed := 0
-		s.New.Each(func(b planner.Batch) bool {
-			if listed == o.MaxBatches {
-				return false
-			}
-			listed++
-			fmt.Fprintf(w, "  %s batch %d: %s records → %s", o.paint(green, "+"), b.ID, Count(b.Records), strings.Join(b.Destinations, ", "))
-			if !o.Verbose {
-				fmt.Fprintf(w, "  %s\n", rangesShort(b.Ranges))
-				return true
-			}
-			fmt.Fprintln(w)
-			writeRanges(w, b.Ranges, o)
-			return true
-		})
-		if rest := s.New.Batches - int64(listed); rest > 0 {
-			fmt.Fprintf(w, "  %s … and %s more batches up to batch %d\n", o.paint(green, "+"), Count(rest), s.New.FirstID+s.New.Batches-1)
-		}
-		for _, r := range s.Skipped {
-			fmt.Fprintf(w, "  %s skip lost offsets [%d, %d) of partition %s\n", o.paint(red, "!"), r.Start, r.End, r.Partition)
-		}
-		for _, warn := range s.Warnings {
-			fmt.Fprintf(w, "  %s %s\n", o.paint(yellow, "Warning:"), warn)
-		}
+		writeSinkActions(w, s, o)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, SummaryLine(p))
+}
+
+// writeSinkActions writes the actions of one sink that has changes, one per
+// line, each indented by two spaces and starting with its symbol.
+func writeSinkActions(w io.Writer, s *planner.SinkPlan, o Options) {
+	if len(s.Start) > 0 {
+		fmt.Fprintf(w, "  %s start at the latest offsets, skipping what the source already holds (starting_offsets = \"latest\")\n", o.paint(green, "+"))
+		if o.Verbose {
+			for _, r := range s.Start {
+				fmt.Fprintf(w, "      partition %s at %d\n", r.Partition, r.Start)
+			}
+		}
+	}
+	for _, c := range s.Cleanups {
+		fmt.Fprintf(w, "  %s remove orphan _temporary/%d in %s\n", o.paint(red, "-"), c.Batch, c.Destination)
+	}
+	for _, d := range s.Removed {
+		fmt.Fprintf(w, "  %s destination %s is no longer configured: it receives no more data; its files stay\n", o.paint(red, "-"), d)
+	}
+	if b := s.Resume; b != nil {
+		fmt.Fprintf(w, "  %s resume batch %d (in flight): %s records → %s\n",
+			o.paint(yellow, "~"), b.ID, Count(b.Records), destList(b.Pending, "already committed everywhere; only the state commit remains"))
+		writeRanges(w, b.Ranges, o)
+	}
+	for _, b := range s.Adopt {
+		fmt.Fprintf(w, "  %s adopt batch %d, committed by a destination but not in the state: %s records → %s\n",
+			o.paint(yellow, "~"), b.ID, Count(b.Records), destList(b.Pending, "no destination left to write"))
+		writeRanges(w, b.Ranges, o)
+	}
+	for _, b := range s.Repairs {
+		fmt.Fprintf(w, "  %s rewrite committed batch %d into %s (missing there): %s records\n",
+			o.paint(yellow, "~"), b.ID, strings.Join(b.Pending, ", "), Count(b.Records))
+		if o.Verbose {
+			writeRanges(w, b.Ranges, o)
+		}
+	}
+	listed := 0
+	s.New.Each(func(b planner.Batch) bool {
+		if listed == o.MaxBatches {
+			return false
+		}
+		listed++
+		fmt.Fprintf(w, "  %s batch %d: %s records → %s", o.paint(green, "+"), b.ID, Count(b.Records), strings.Join(b.Destinations, ", "))
+		if !o.Verbose {
+			fmt.Fprintf(w, "  %s\n", rangesShort(b.Ranges))
+			return true
+		}
+		fmt.Fprintln(w)
+		writeRanges(w, b.Ranges, o)
+		return true
+	})
+	if rest := s.New.Batches - int64(listed); rest > 0 {
+		fmt.Fprintf(w, "  %s … and %s more batches up to batch %d\n", o.paint(green, "+"), Count(rest), s.New.FirstID+s.New.Batches-1)
+	}
+	for _, r := range s.Skipped {
+		fmt.Fprintf(w, "  %s skip lost offsets [%d, %d) of partition %s\n", o.paint(red, "!"), r.Start, r.End, r.Partition)
+	}
+	for _, warn := range s.Warnings {
+		fmt.Fprintf(w, "  %s %s\n", o.paint(yellow, "Warning:"), warn)
+	}
 }
 
 // SummaryLine is the plan's last line.
