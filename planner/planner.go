@@ -50,6 +50,8 @@ type Observation struct {
 	// Ahead holds the ranges of manifests at or after the state's next batch,
 	// read so that the planner can check whether they can be adopted.
 	Ahead map[int64][]state.Range
+	// AheadSource holds the source identity those manifests were written from.
+	AheadSource map[int64]string
 }
 
 // hasManifest reports whether the destination holds batch id's manifest.
@@ -286,7 +288,7 @@ func PlanSink(in SinkInput) (*SinkPlan, error) {
 	if len(lost) > 0 {
 		if in.OnDataLoss != "skip" {
 			return nil, &Error{Sink: in.Name, Summary: "data loss in the source",
-				Detail: strings.Join(lost, "; ") + ". Those records can no longer be read, so they cannot be delivered. To go on without them, set on_data_loss = \"skip\" on the sink; the skipped ranges are then reported."}
+				Detail: fmt.Sprintf("source.%s.%s (%s): ", in.SourceType, in.SourceName, in.Snapshot.Identity) + strings.Join(lost, "; ") + ". Those records can no longer be read, so they cannot be delivered. To go on without them, set on_data_loss = \"skip\" on the sink; the skipped ranges are then reported."}
 		}
 		for _, l := range lost {
 			p.Warnings = append(p.Warnings, "data loss skipped: "+l)

@@ -131,6 +131,11 @@ func reconcile(in SinkInput, st *state.Sink, p *SinkPlan, from map[string]int64,
 			if !ok {
 				return 0, aheadError(in.Name, d, m, st, "its manifest could not be read")
 			}
+			// Batches of another stream (a sink started over on another topic)
+			// must never be taken for this one's.
+			if src := obs.AheadSource[m]; src != "" && src != in.Snapshot.Identity {
+				return 0, aheadError(in.Name, d, m, st, fmt.Sprintf("it was written from %q, not from the source's %q", src, in.Snapshot.Identity))
+			}
 			if prev, seen := ahead[m]; seen && !sameRangeList(prev, ranges) {
 				return 0, aheadError(in.Name, d, m, st, "destinations hold manifests of it with different ranges")
 			}
@@ -154,9 +159,13 @@ func reconcile(in SinkInput, st *state.Sink, p *SinkPlan, from map[string]int64,
 			if !known {
 				start = earliest[r.Partition]
 			}
-			if r.Start != start || r.End > latest[r.Partition] || r.End < r.Start {
+			switch {
+			case r.Start != start || r.End < r.Start:
 				return 0, aheadError(in.Name, aheadIn[nextID][0], nextID, st,
 					fmt.Sprintf("its range [%d, %d) of partition %s does not continue the committed offset %d", r.Start, r.End, r.Partition, start))
+			case r.End > latest[r.Partition]:
+				return 0, aheadError(in.Name, aheadIn[nextID][0], nextID, st,
+					fmt.Sprintf("its range [%d, %d) of partition %s ends beyond the source's latest offset %d", r.Start, r.End, r.Partition, latest[r.Partition]))
 			}
 		}
 		b := Batch{ID: nextID, Ranges: ranges, Destinations: in.Destinations}

@@ -125,6 +125,7 @@ func Load(dir string, in Inputs) (*Config, hcl.Diagnostics) {
 	}
 	sort.Slice(l.cfg.Sinks, func(i, j int) bool { return l.cfg.Sinks[i].Name < l.cfg.Sinks[j].Name })
 	l.checkSharedDestinations()
+	l.checkSharedCommitGroups()
 	l.cfg.Hash = l.hash(hashInput)
 	return l.cfg, l.diags
 }

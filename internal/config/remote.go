@@ -189,3 +189,21 @@ func nestedBlock(body hcl.Body, typ string) hcl.Body {
 	}
 	return nil
 }
+
+// checkSharedCommitGroups refuses commit_group on a Kafka source read by more
+// than one sink: each sink commits its own offsets, so the group would flip
+// between them and show neither.
+func (l *loader) checkSharedCommitGroups() {
+	readers := map[string][]string{}
+	for _, s := range l.cfg.Sinks {
+		readers[s.Source] = append(readers[s.Source], s.Name)
+	}
+	for key, src := range l.cfg.Sources {
+		k, ok := src.Config.(*kafka.Config)
+		if !ok || k.CommitGroup == "" || len(readers[key]) < 2 {
+			continue
+		}
+		rng := src.DeclRange
+		l.errorf(&rng, "commit_group on a shared source", "source.%s has commit_group = %q and is read by sinks %s: each would commit its own offsets to the group. Give each sink its own source block (same brokers and topic) with its own commit_group.", key, k.CommitGroup, strings.Join(readers[key], ", "))
+	}
+}

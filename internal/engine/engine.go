@@ -154,8 +154,10 @@ func Observe(ctx context.Context, sink *Sink, next int64) (map[string]*planner.O
 			}
 			if obs.Ahead == nil {
 				obs.Ahead = map[int64][]state.Range{}
+				obs.AheadSource = map[int64]string{}
 			}
 			obs.Ahead[id] = m.Ranges
+			obs.AheadSource[id] = m.Source
 		}
 		out[d.Name] = obs
 	}
