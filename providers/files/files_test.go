@@ -93,7 +93,7 @@ func TestInputFormats(t *testing.T) {
 		t.Errorf("csv from offset 2: %v", got)
 	}
 	lines := collect(&Source{Dir: dir, Pattern: "*.txt", Format: FormatLines}, "in.txt", 0, 2)
-	if strings.Join(lines, "\n") != `{"line":"hello \"world\""}`+"\n"+`{"line":"\u0009tab"}` {
+	if strings.Join(lines, "\n") != `{"line":"hello \"world\""}`+"\n"+`{"line":"\ttab"}` {
 		t.Errorf("lines: %v", lines)
 	}
 }

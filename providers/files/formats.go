@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
-	"unicode/utf8"
+
+	"github.com/streamctl/streamctl/internal/format"
 )
 
 // Input formats of the files source. Records always travel as JSON objects.
@@ -37,7 +38,7 @@ type linesConverter struct{}
 
 func (linesConverter) convert(dst, line []byte, _ int64) ([]byte, bool, error) {
 	dst = append(dst, `{"line":`...)
-	dst = appendJSONString(dst, line)
+	dst = format.AppendJSONString(dst, line)
 	return append(dst, '}'), false, nil
 }
 
@@ -60,7 +61,7 @@ func (c *csvConverter) convert(dst, line []byte, offset int64) ([]byte, bool, er
 	if offset == 0 {
 		c.header = make([][]byte, len(fields))
 		for i, f := range fields {
-			c.header[i] = appendJSONString(nil, []byte(f))
+			c.header[i] = format.AppendJSONString(nil, []byte(f))
 		}
 		return dst, true, nil
 	}
@@ -83,7 +84,7 @@ func (c *csvConverter) convert(dst, line []byte, offset int64) ([]byte, bool, er
 		case f == "true" || f == "false" || isJSONNumber(f):
 			dst = append(dst, f...)
 		default:
-			dst = appendJSONString(dst, []byte(f))
+			dst = format.AppendJSONString(dst, []byte(f))
 		}
 	}
 	return append(dst, '}'), false, nil
@@ -128,33 +129,4 @@ func isJSONNumber(s string) bool {
 		}
 	}
 	return i == len(s)
-}
-
-// appendJSONString appends s as a JSON string; invalid UTF-8 becomes U+FFFD.
-func appendJSONString(dst, s []byte) []byte {
-	dst = append(dst, '"')
-	for len(s) > 0 {
-		c := s[0]
-		switch {
-		case c == '"' || c == '\\':
-			dst = append(dst, '\\', c)
-			s = s[1:]
-		case c < 0x20:
-			dst = append(dst, `\u00`...)
-			dst = append(dst, "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
-			s = s[1:]
-		case c < utf8.RuneSelf:
-			dst = append(dst, c)
-			s = s[1:]
-		default:
-			r, n := utf8.DecodeRune(s)
-			if r == utf8.RuneError && n == 1 {
-				dst = append(dst, `\ufffd`...)
-			} else {
-				dst = append(dst, s[:n]...)
-			}
-			s = s[n:]
-		}
-	}
-	return append(dst, '"')
 }
