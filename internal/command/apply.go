@@ -142,7 +142,7 @@ func (c *ApplyCommand) Run(args []string) int {
 	return code
 }
 
-func (c *ApplyCommand) apply(a *applyArgs, v *view, met *applyMetrics) int {
+func (c *ApplyCommand) apply(a *applyArgs, v *view, met *applyMetrics) (code int) {
 	cfg, ok := c.loadConfigView(&a.configFlags, v)
 	if !ok {
 		return ExitError
@@ -175,13 +175,19 @@ func (c *ApplyCommand) apply(a *applyArgs, v *view, met *applyMetrics) int {
 		return v.errorf("%v", err)
 	}
 	if a.lock {
-		unlock, err := state.Lock(ctx, backend, state.NewLockInfo("apply", Version), a.lockTimeout)
+		info := state.NewLockInfo("apply", Version)
+		unlock, err := state.Lock(ctx, backend, info, a.lockTimeout)
 		if err != nil {
 			return v.lockFailed(err)
 		}
 		defer func() {
 			if err := unlock.Unlock(); err != nil {
-				v.errorf("release the state lock: %v", err)
+				// A lock left behind blocks the next run: say how to remove it,
+				// and do not report success.
+				v.errorf("release the state lock: %v\n\nThe lock %s stays on %s. Once it is reachable, remove it with: streamctl force-unlock %s", err, info.ID, backend.Describe(), info.ID)
+				if code == ExitOK {
+					code = ExitError
+				}
 			}
 		}()
 		// A remote lock lost to force-unlock stops the apply; the state's
@@ -370,7 +376,7 @@ func (c *ApplyCommand) run(ctx context.Context, v *view, ws *workspace, mgr *sta
 			summary.Status = "interrupted"
 		}
 		for _, err := range errs {
-			detail := "Nothing committed is lost: the batch in flight stays logged in the state, and the next apply finishes it exactly once after the cause is fixed."
+			detail := "Nothing committed is lost: a batch that was logged in the state before the failure stays in flight, and the next apply finishes it exactly once after the cause is fixed."
 			if errors.Is(err, context.Canceled) {
 				detail = "The apply was interrupted. The batch in flight stays logged in the state; the next apply finishes it exactly once."
 			}

@@ -166,8 +166,8 @@ func TestConcurrentApplies(t *testing.T) {
 		return err == nil && strings.Contains(string(data), `"operation": "apply"`)
 	})
 	second := run(t, dir, nil, "apply", "-auto-approve", "-no-color", "-var=records=20000")
-	if second.code != 1 {
-		t.Fatalf("second apply: want exit 1, got %s", second)
+	if second.code != 4 { // the documented "locked" exit code
+		t.Fatalf("second apply: want exit 4, got %s", second)
 	}
 	for _, want := range []string{"is locked", "Operation: apply", fmt.Sprintf("(pid %d)", first.Process.Pid), "Created:"} {
 		if !strings.Contains(second.stderr, want) {

@@ -1,0 +1,316 @@
+package e2e
+
+// Throughput of generate → S3 and generate → Azure Blob Storage through the
+// streamctl binary, beside the raw limit measured in the same run: the same
+// bytes (the files streamctl wrote, read back) uploaded with the plain SDK
+// calls at the same concurrency. The ratio says what the record path and the
+// commit protocol (staging, server-side copy, manifest, state) cost over the
+// bare uploads; vs-local compares with the same apply into a local folder,
+// which isolates what the object store adds to the record path.
+//
+//	go test -run '^$' -bench 'ApplyS3|ApplyAzure' -benchtime 3x ./internal/e2e/
+//
+// STREAMCTL_BENCH_RECORDS sets the records per run (default 1,000,000).
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blockblob"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/streamctl/streamctl/internal/engine"
+	"github.com/streamctl/streamctl/internal/testenv"
+	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/providers/azblob"
+)
+
+// storeBenchRecords is the records each apply writes.
+func storeBenchRecords(b *testing.B) int64 {
+	if s := os.Getenv("STREAMCTL_BENCH_RECORDS"); s != "" {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n <= 0 {
+			b.Fatalf("STREAMCTL_BENCH_RECORDS=%q is not a positive number", s)
+		}
+		return n
+	}
+	return 1_000_000
+}
+
+// storeBenchConfig is a generated stream of records in 4 partitions (about
+// 200 bytes of JSON each, with a 32-byte note), in batches of a quarter of
+// the records, written to the destination block given: as Parquet with zstd
+// and 7 typed columns, or as JSONL passed through byte for byte.
+func storeBenchConfig(format string, records int64, destination string) string {
+	layout := `
+  format = "jsonl"
+`
+	if format == "parquet" {
+		layout = `
+  format      = "parquet"
+  compression = "zstd"
+
+  column "id" {
+    type = "int64"
+  }
+  column "offset" {
+    type = "int64"
+  }
+  column "ts" {
+    type = "timestamp"
+  }
+  column "customer_id" {
+    type = "int64"
+  }
+  column "country" {
+    type = "string"
+  }
+  column "amount" {
+    type = "double"
+  }
+  column "note" {
+    type = "string"
+  }
+`
+	}
+	return fmt.Sprintf(`
+source "generate" "bench" {
+  partitions            = 4
+  records_per_partition = %d
+  payload_bytes         = 32
+}
+
+sink "bench" {
+  source = source.generate.bench
+%s
+  batch {
+    max_records = %d
+  }
+%s}
+`, records/4, layout, max(records/4, 1), destination)
+}
+
+// storeBench is one object store under benchmark.
+type storeBench struct {
+	env []string
+	// destination is the block of a destination rooted at prefix.
+	destination func(prefix string) string
+	// open opens the store rooted at prefix, to read back what was written.
+	open func(b *testing.B, prefix string) providers.Storage
+	// raw uploads files (name → bytes) under prefix with plain SDK calls, at
+	// streamctl's concurrency.
+	raw func(ctx context.Context, prefix string, files []benchFile) error
+}
+
+type benchFile struct {
+	name string
+	data []byte
+}
+
+// benchApplyToStore runs, per iteration: an apply of the stream into a local
+// folder (the record path alone: generate, encode, write a file), the same
+// apply into a fresh prefix of the store, and plain SDK uploads of the files
+// that apply wrote. It reports the medians over the iterations (other work on
+// the machine skews single runs): records/s and MB/s of the apply to the
+// store, raw-MB/s of the plain uploads, their ratio, and vs-local, the apply
+// to the store's speed over the apply to the local folder's.
+func benchApplyToStore(b *testing.B, sb storeBench, format string) {
+	if raceEnabled {
+		b.Skip("figures under the race detector mean nothing")
+	}
+	n := storeBenchRecords(b)
+	ctx := context.Background()
+	var (
+		localTimes, storeTimes, rawTimes []time.Duration
+		written                          int64 // data bytes of one run
+		files                            int
+	)
+	apply := func(destination string) time.Duration {
+		dir := b.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(storeBenchConfig(format, n, destination)), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		cmd := command(dir, sb.env, "apply", "-auto-approve", "-no-color")
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		start := time.Now()
+		err := cmd.Run()
+		took := time.Since(start)
+		if err != nil || !strings.Contains(out.String(), "Apply complete!") {
+			b.Fatalf("streamctl apply: %v\n%s", err, out.String())
+		}
+		return took
+	}
+	for b.Loop() {
+		run := len(storeTimes) + 1
+		prefix := fmt.Sprintf("%s-%d", format, run)
+		localTimes = append(localTimes, apply(localDestination("disk", "out")))
+		storeTimes = append(storeTimes, apply(sb.destination(prefix)))
+
+		b.StopTimer()
+		var fs []benchFile
+		written, fs = committedFiles(b, sb.open(b, prefix), "bench")
+		if got := recordsIn(b, sb.open(b, prefix), "bench"); got != n {
+			b.Fatalf("the manifests count %d records, not %d", got, n)
+		}
+		files = len(fs)
+		b.StartTimer()
+
+		start := time.Now()
+		if err := sb.raw(ctx, "raw-"+prefix, fs); err != nil {
+			b.Fatalf("raw upload: %v", err)
+		}
+		rawTimes = append(rawTimes, time.Since(start))
+	}
+	mb := float64(written) / 1e6
+	local, store, raw := medianDuration(localTimes).Seconds(), medianDuration(storeTimes).Seconds(), medianDuration(rawTimes).Seconds()
+	b.ReportMetric(float64(n)/store, "records/s")
+	b.ReportMetric(mb/store, "MB/s")
+	b.ReportMetric(mb/raw, "raw-MB/s")
+	b.ReportMetric(raw/store, "ratio")
+	b.ReportMetric(local/store, "vs-local")
+	b.ReportMetric(0, "ns/op") // one op is two applies and an upload: the figures above say it
+	b.Logf("%d records → %d %s files, %.1f MB; medians of %d runs: apply to the store %.2fs (%.0f records/s, %.1f MB/s); "+
+		"plain uploads of the same files %.3fs (%.1f MB/s), ratio %.2f; apply to a local folder %.2fs (%.0f records/s), vs-local %.2f",
+		n, files, format, mb, len(storeTimes), store, float64(n)/store, mb/store, raw, mb/raw, raw/store, local, float64(n)/local, local/store)
+}
+
+// medianDuration is the median of ds (the lower one of an even count).
+func medianDuration(ds []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[(len(s)-1)/2]
+}
+
+// committedFiles reads back the data files the manifests of sink name list,
+// and returns their total size and their bytes.
+func committedFiles(b *testing.B, s providers.Storage, sink string) (int64, []benchFile) {
+	b.Helper()
+	ctx := context.Background()
+	var total int64
+	var out []benchFile
+	for _, m := range benchManifests(b, s, sink) {
+		for _, f := range m.Files {
+			data, _, err := providers.ReadAll(ctx, s, f.Path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			total += int64(len(data))
+			out = append(out, benchFile{name: f.Path, data: data})
+		}
+	}
+	return total, out
+}
+
+func recordsIn(b *testing.B, s providers.Storage, sink string) int64 {
+	var n int64
+	for _, m := range benchManifests(b, s, sink) {
+		n += m.Records
+	}
+	return n
+}
+
+func benchManifests(b *testing.B, s providers.Storage, sink string) []engine.Manifest {
+	b.Helper()
+	ctx := context.Background()
+	var out []engine.Manifest
+	err := s.List(ctx, engine.MetadataDir+"/"+sink+"/", func(info providers.ObjectInfo) error {
+		if !strings.HasSuffix(info.Key, ".json") {
+			return nil
+		}
+		data, _, err := providers.ReadAll(ctx, s, info.Key)
+		if err != nil {
+			return err
+		}
+		var m engine.Manifest
+		if err := json.Unmarshal(data, &m); err != nil {
+			return fmt.Errorf("%s: %w", info.Key, err)
+		}
+		out = append(out, m)
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return out
+}
+
+// BenchmarkApplyS3 is generate → S3 (versitygw on 127.0.0.1), as Parquet zstd
+// and as JSONL, each beside PutObject calls of the same files one at a time: streamctl uploads
+// each file of a destination in one PutObject (below multipart_threshold),
+// one file after another.
+func BenchmarkApplyS3(b *testing.B) {
+	srv := testenv.S3(b)
+	srv.CreateBucket(b, "bench")
+	client := srv.Client()
+	sb := storeBench{
+		env:         srv.Env(),
+		destination: func(prefix string) string { return s3Destination(srv, "lake", "bench", prefix) },
+		open:        func(b *testing.B, prefix string) providers.Storage { return s3Storage(b, srv, "bench", prefix) },
+		raw: func(ctx context.Context, prefix string, files []benchFile) error {
+			for _, f := range files {
+				_, err := client.PutObject(ctx, &awss3.PutObjectInput{
+					Bucket:        aws.String("bench"),
+					Key:           aws.String(prefix + "/" + f.name),
+					Body:          bytes.NewReader(f.data),
+					ContentLength: aws.Int64(int64(len(f.data))),
+				})
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
+	for _, format := range []string{"parquet", "jsonl"} {
+		b.Run(format, func(b *testing.B) { benchApplyToStore(b, sb, format) })
+	}
+}
+
+// BenchmarkApplyAzure is generate → Azure Blob Storage (Azurite on
+// 127.0.0.1), as Parquet zstd and as JSONL, each beside block uploads of the same files with the
+// SDK's UploadBuffer, in blocks of azblob.DefaultBlockSize with two in
+// flight, as streamctl's writer stages them, one file after another.
+func BenchmarkApplyAzure(b *testing.B) {
+	az := testenv.Azurite(b)
+	az.CreateContainer(b, "bench")
+	cred, err := container.NewSharedKeyCredential(az.AccountName, az.AccountKey)
+	if err != nil {
+		b.Fatal(err)
+	}
+	client, err := container.NewClientWithSharedKeyCredential(az.BlobURL+"/bench", cred, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sb := storeBench{
+		env:         az.Env(),
+		destination: func(prefix string) string { return azDestination(az, "lake", "bench", prefix) },
+		open:        func(b *testing.B, prefix string) providers.Storage { return azStorage(b, az, "bench", prefix) },
+		raw: func(ctx context.Context, prefix string, files []benchFile) error {
+			for _, f := range files {
+				_, err := client.NewBlockBlobClient(prefix+"/"+f.name).UploadBuffer(ctx, f.data, &blockblob.UploadBufferOptions{
+					BlockSize:   azblob.DefaultBlockSize,
+					Concurrency: 2,
+				})
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
+	for _, format := range []string{"parquet", "jsonl"} {
+		b.Run(format, func(b *testing.B) { benchApplyToStore(b, sb, format) })
+	}
+}
