@@ -22,3 +22,6 @@ go test -run '^$' -bench 'BenchmarkKafka' -benchtime 3x ./internal/e2e/
 
 section "generate → S3 (versitygw) and Azure (Azurite), Parquet zstd and JSONL, beside plain uploads of the same files"
 go test -run '^$' -bench 'ApplyS3|ApplyAzure' -benchtime 3x ./internal/e2e/
+
+section "a long-lived sink: state size and plan time after 100,000 batches"
+go run ./internal/bench/reconcile
