@@ -325,6 +325,10 @@ func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b pl
 			if !sameRanges(m, b.Ranges) {
 				return fmt.Errorf("batch %d in %s: its manifest covers other ranges than the state's in-flight batch; the destination was written under another state", b.ID, name)
 			}
+			// Committed there; a crash may have come before its cleanup.
+			if err := deletePrefix(ctx, d.Storage, TemporaryPrefix(b.ID)); err != nil {
+				return fmt.Errorf("clean up batch %d in %s: %w", b.ID, name, err)
+			}
 			continue
 		}
 		pending = append(pending, i)
