@@ -62,7 +62,7 @@ func (b *LocalBackend) Write(_ context.Context, data []byte, version string) (st
 		if contentVersion(current) != version {
 			return "", ErrConflict
 		}
-		if err := writeFileAtomic(b.path+".backup", current); err != nil {
+		if err := keepBackup(b.path); err != nil {
 			return "", fmt.Errorf("keep backup: %w", err)
 		}
 	}
@@ -70,6 +70,21 @@ func (b *LocalBackend) Write(_ context.Context, data []byte, version string) (st
 		return "", err
 	}
 	return contentVersion(data), nil
+}
+
+// keepBackup makes the current state file also "<path>.backup", by a hard link
+// renamed into place: the bytes are already durable, so nothing is rewritten.
+func keepBackup(path string) error {
+	tmp := fmt.Sprintf("%s.backup.tmp-%d", path, os.Getpid())
+	os.Remove(tmp)
+	if err := os.Link(path, tmp); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path+".backup"); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
 }
 
 func writeFileAtomic(path string, data []byte) error {
