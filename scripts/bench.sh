@@ -25,3 +25,6 @@ go test -run '^$' -bench 'ApplyS3|ApplyAzure' -benchtime 3x ./internal/e2e/
 
 section "a long-lived sink: state size and plan time after 100,000 batches"
 go run ./internal/bench/reconcile
+
+section "JSONL → Parquet zstd by country: streamctl vs DuckDB vs raw parquet-go (issue 10)"
+go run ./internal/bench/parquet

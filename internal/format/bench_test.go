@@ -77,11 +77,6 @@ func BenchmarkEncode(b *testing.B) {
 				if err := enc.Append(nil, rows[i%n]); err != nil {
 					b.Fatal(err)
 				}
-				if i%n == n-1 {
-					if err := enc.Drain(); err != nil {
-						b.Fatal(err)
-					}
-				}
 			}
 			if err := enc.Close(); err != nil {
 				b.Fatal(err)
@@ -159,11 +154,6 @@ func BenchmarkEncodeRequired(b *testing.B) {
 			for i := 0; b.Loop(); i++ {
 				if err := enc.Append(nil, rows[i%n]); err != nil {
 					b.Fatal(err)
-				}
-				if i%n == n-1 {
-					if err := enc.Drain(); err != nil {
-						b.Fatal(err)
-					}
 				}
 			}
 			if err := enc.Close(); err != nil {

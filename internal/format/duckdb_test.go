@@ -278,3 +278,56 @@ func TestDuckDBReadsCSV(t *testing.T) {
 		t.Errorf("empty and null notes = %s, want %s", got, want)
 	}
 }
+
+// DuckDB reads files with many pages and row groups, values larger than a
+// page, nulls in every pattern and the statistics it prunes row groups with.
+func TestDuckDBReadsLargeParquet(t *testing.T) {
+	dir := t.TempDir()
+	cols := []format.Column{{Name: "id", Type: "int64", Nullable: new(bool)}, {Name: "s", Type: "string"}, {Name: "d", Type: "double"}, {Name: "b", Type: "bool"}}
+	w, err := pipeline.New(pipeline.Layout{Format: "parquet", Columns: cols, RowGroupRecords: 3000}, 0, []int{0}, dirOutput{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 10000
+	var wantLen, wantNulls int
+	for i := range n {
+		m := map[string]any{"id": i, "d": float64(i) / 4}
+		switch {
+		case i%9 == 0:
+			wantNulls++
+		case i == 4321:
+			m["s"] = strings.Repeat("L", 200_000)
+		default:
+			m["s"] = fmt.Sprintf("v%d", i)
+		}
+		if i%2 == 1 {
+			m["b"] = i%3 == 0
+		}
+		if s, ok := m["s"].(string); ok {
+			wantLen += len(s)
+		}
+		raw, _ := json.Marshal(m)
+		if err := w.Write(&providers.Record{Partition: "0", Offset: int64(i), Value: raw}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	src := fmt.Sprintf("read_parquet('%s/*.parquet')", dir)
+	res := duckdb(t,
+		"SELECT count(*)::VARCHAR, count(s)::VARCHAR, sum(length(s))::VARCHAR, sum(id)::VARCHAR, sum(d)::VARCHAR, count(b)::VARCHAR, count(*) FILTER (WHERE b)::VARCHAR FROM "+src,
+		"SELECT count(*)::VARCHAR FROM "+src+" WHERE id BETWEEN 6500 AND 6509",
+		"SELECT count(DISTINCT row_group_id)::VARCHAR FROM parquet_metadata('"+dir+"/part-00000000-00000.parquet')",
+	)
+	want := fmt.Sprint([]any{strconv.Itoa(n), strconv.Itoa(n - wantNulls), strconv.Itoa(wantLen), strconv.Itoa(n * (n - 1) / 2), "12498750.0", strconv.Itoa(n / 2), "1667"})
+	if got := fmt.Sprint(res[0].Rows[0]); got != want {
+		t.Errorf("aggregates = %s, want %s", got, want)
+	}
+	if got := fmt.Sprint(res[1].Rows[0][0]); got != "10" {
+		t.Errorf("filtered count = %s, want 10", got)
+	}
+	if got := fmt.Sprint(res[2].Rows[0][0]); got != "4" {
+		t.Errorf("row groups = %s, want 4", got)
+	}
+}

@@ -6,18 +6,21 @@ import (
 )
 
 // Encoder writes the records of one file, streaming, to an io.Writer. Its
-// output depends only on the records appended, so it is byte-deterministic.
+// output depends only on the records appended (and on when Flush is called),
+// so it is byte-deterministic.
 type Encoder interface {
 	// Append adds one record: vals holds its column values (one per column,
-	// nil for pass-through JSONL) and raw its JSON text. The encoder may keep
-	// referencing raw and vals' bytes until the next Drain or Close returns,
-	// so callers must keep that memory unchanged until then.
+	// nil for pass-through JSONL) and raw its JSON text. The encoder copies
+	// what it keeps: the caller may reuse raw and vals' bytes at once.
 	Append(raw []byte, vals []Value) error
-	// Drain stops referencing the memory passed to Append since the last
-	// Drain, copying what it still needs into the encoder's own buffers.
-	Drain() error
-	// Close drains, completes the file (the Parquet footer) and writes
-	// everything still buffered. The encoder must not be used afterwards.
+	// Buffered is the memory, in bytes, the encoder holds for records that
+	// are not written out yet: for Parquet, the current row group.
+	Buffered() int64
+	// Flush writes out what is buffered. For Parquet it ends the current row
+	// group early, which bounds the memory of many open files.
+	Flush() error
+	// Close completes the file (the Parquet footer) and writes everything
+	// still buffered. The encoder must not be used afterwards.
 	Close() error
 }
 
@@ -39,9 +42,9 @@ type Options struct {
 	// Compression is Parquet's page compression: "zstd" (the default when
 	// empty), "snappy", "gzip" or "none". Other formats take "" or "none".
 	Compression string
-	// RowGroupRecords is the number of rows per Parquet row group; 0 means
-	// DefaultRowGroupRecords. An open Parquet file holds up to one row group
-	// in memory.
+	// RowGroupRecords is the most rows per Parquet row group; 0 means
+	// DefaultRowGroupRecords. An open Parquet file holds up to one row group,
+	// compressed, in memory; Flush ends one earlier.
 	RowGroupRecords int64
 }
 
@@ -118,6 +121,12 @@ func (t *textBuffer) maybeFlush() error {
 	return t.flush()
 }
 
+// Buffered implements Encoder.
+func (t *textBuffer) Buffered() int64 { return int64(len(t.buf)) }
+
+// Flush implements Encoder.
+func (t *textBuffer) Flush() error { return t.flush() }
+
 func (t *textBuffer) flush() error {
 	if len(t.buf) == 0 {
 		return nil
@@ -135,7 +144,5 @@ func (e *passthroughEncoder) Append(raw []byte, _ []Value) error {
 	e.buf = append(e.buf, '\n')
 	return e.maybeFlush()
 }
-
-func (e *passthroughEncoder) Drain() error { return nil }
 
 func (e *passthroughEncoder) Close() error { return e.flush() }

@@ -2,6 +2,7 @@ package format
 
 import (
 	"encoding/base64"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"strconv"
@@ -41,23 +42,65 @@ type node struct {
 	name     string
 	quoted   string  // `"name"`, or "" when the name needs escaping in JSON
 	depth    int     // path segments from the root to here
+	index    int     // in the parent's children
 	fields   []int   // fields whose path ends here
 	below    []int   // fields whose path goes through here
 	children []*node // in declaration order
-	hint     int     // the child to try first: the one after the last match
+	// Records of a stream usually list their keys in the same order, which
+	// need not be the columns' order: each object remembers which child came
+	// first in the last record, and each child which came after it, and
+	// those are compared first, quotes included, without scanning the key.
+	first int // index of the child to expect first; -1: none learned
+	next  int // in the parent: the sibling to expect after this one; -1: none
+	// quoted, when it is at most 16 bytes, as two little-endian words and
+	// the masks of its bytes, compared without a call (keyAt).
+	qword, qmask [2]uint64
 }
 
-// find returns the child named key. Records of a stream usually list their
-// keys in the same order, so the child after the last match is tried first.
-func (n *node) find(key []byte) *node {
-	c := n.children
-	if h := n.hint; h < len(c) && c[h].name == string(key) {
-		n.hint = h + 1
-		return c[h]
+// keyAt reports whether the JSON text at b[i] starts with n's quoted name.
+func (n *node) keyAt(b []byte, i int) bool {
+	q := n.quoted
+	if q == "" || len(b)-i < len(q) {
+		return false
 	}
-	for j, ch := range c {
+	if len(q) <= 16 && len(b)-i >= 16 {
+		w0 := binary.LittleEndian.Uint64(b[i:])
+		w1 := binary.LittleEndian.Uint64(b[i+8:])
+		return w0&n.qmask[0] == n.qword[0] && w1&n.qmask[1] == n.qword[1]
+	}
+	return string(b[i:i+len(q)]) == q
+}
+
+// setQuoted sets quoted and its words for keyAt.
+func (n *node) setQuoted(q string) {
+	n.quoted = q
+	if len(q) > 16 {
+		return
+	}
+	var w [16]byte
+	copy(w[:], q)
+	for k := range 2 {
+		n.qword[k] = binary.LittleEndian.Uint64(w[8*k:])
+		for j := range 8 {
+			if 8*k+j < len(q) {
+				n.qmask[k] |= 0xff << (8 * j)
+			}
+		}
+	}
+}
+
+// expect returns the child learned to come at index h, if any.
+func (n *node) expect(h int) *node {
+	if h >= 0 && h < len(n.children) {
+		return n.children[h]
+	}
+	return nil
+}
+
+// find returns the child named key.
+func (n *node) find(key []byte) *node {
+	for _, ch := range n.children {
 		if ch.name == string(key) {
-			n.hint = j + 1
 			return ch
 		}
 	}
@@ -80,7 +123,7 @@ type Extractor struct {
 // NewExtractor returns an extractor for fields; Extract fills one Value per
 // field, in the same order.
 func NewExtractor(fields []Field) (*Extractor, error) {
-	x := &Extractor{fields: fields, root: &node{}}
+	x := &Extractor{fields: fields, root: &node{first: -1}}
 	for i, f := range fields {
 		if IsMeta(f.Path) {
 			if f.Kind == KindAny {
@@ -106,9 +149,9 @@ func NewExtractor(fields []Field) (*Extractor, error) {
 				}
 			}
 			if next == nil {
-				next = &node{name: seg, depth: n.depth + 1}
+				next = &node{name: seg, depth: n.depth + 1, index: len(n.children), first: -1, next: -1}
 				if !strings.ContainsFunc(seg, func(r rune) bool { return r < 0x20 || r == '"' || r == '\\' }) {
-					next.quoted = `"` + seg + `"`
+					next.setQuoted(`"` + seg + `"`)
 				}
 				n.children = append(n.children, next)
 			}
@@ -175,21 +218,17 @@ func (x *Extractor) object(b []byte, i int, n *node, depth int) (int, error) {
 	if i < len(b) && b[i] == '}' {
 		return i + 1, nil
 	}
+	var prev *node // the last child seen in this object
+	want := n.first
 	for {
 		if i >= len(b) || b[i] != '"' {
 			return i, syntaxErr(b, i, "expected a string key")
 		}
-		// Records of a stream usually list their keys in the same order: the
-		// key expected next is compared, quotes included, without scanning.
 		var child *node
 		var end int
-		if h := n.hint; h < len(n.children) {
-			if q := n.children[h].quoted; q != "" && len(b)-i >= len(q) && string(b[i:i+len(q)]) == q {
-				child, end = n.children[h], i+len(q)
-				n.hint = h + 1
-			}
-		}
-		if child == nil {
+		if c := n.expect(want); c != nil && c.keyAt(b, i) {
+			child, end = c, i+len(c.quoted)
+		} else {
 			e, esc, err := scanString(b, i)
 			if err != nil {
 				return e, err
@@ -201,9 +240,19 @@ func (x *Extractor) object(b []byte, i int, n *node, depth int) (int, error) {
 			}
 			child, end = n.find(key), e
 		}
-		i = skipSpace(b, end)
-		if i >= len(b) || b[i] != ':' {
-			return i, syntaxErr(b, i, "expected ':' after a key")
+		if child != nil {
+			if prev == nil {
+				n.first = child.index
+			} else {
+				prev.next = child.index
+			}
+			prev, want = child, child.next
+		}
+		i = end
+		if i >= len(b) || b[i] != ':' { // compact JSON has no space here
+			if i = skipSpace(b, i); i >= len(b) || b[i] != ':' {
+				return i, syntaxErr(b, i, "expected ':' after a key")
+			}
 		}
 		i = skipSpace(b, i+1)
 		var err error
@@ -229,6 +278,11 @@ func (x *Extractor) object(b []byte, i int, n *node, depth int) (int, error) {
 
 // visit reads the value at b[i], which is at the path of n.
 func (x *Extractor) visit(b []byte, i int, n *node, depth int) (int, error) {
+	if len(n.children) == 0 && len(n.fields) == 1 {
+		if end, ok := x.leaf(b, i, n.fields[0]); ok {
+			return end, nil
+		}
+	}
 	start := i
 	var (
 		tok Token
@@ -254,6 +308,57 @@ func (x *Extractor) visit(b []byte, i int, n *node, depth int) (int, error) {
 		x.convert(f, tok, b[start:end], esc)
 	}
 	return end, nil
+}
+
+// leaf reads the most common values in one pass: a plain integer into an
+// integer or timestamp field, a string without escapes into a string or
+// timestamp field. Anything else, errors included, is left to the general
+// path (scanValue, then convert): ok is false.
+func (x *Extractor) leaf(b []byte, i int, f int) (end int, ok bool) {
+	if i >= len(b) {
+		return i, false
+	}
+	kind := x.fields[f].Kind
+	v := &x.vals[f]
+	switch c := b[i]; {
+	case c >= '1' && c <= '9' && (kind == KindInt64 || kind == KindTimestamp || kind == KindInt32):
+		var u uint64
+		j := i
+		for ; j < len(b) && j-i < 18; j++ {
+			d := b[j] - '0'
+			if d > 9 {
+				break
+			}
+			u = u*10 + uint64(d)
+		}
+		// 18 digits always fit; a fraction, an exponent or more digits
+		// go the general way.
+		if j < len(b) && (b[j]-'0' <= 9 || b[j] == '.' || b[j] == 'e' || b[j] == 'E') {
+			return i, false
+		}
+		if kind == KindInt32 && u > math.MaxInt32 {
+			return i, false
+		}
+		*v = Value{Int: int64(u), Token: TokNumber}
+		return j, true
+	case c == '"' && (kind == KindString || kind == KindTimestamp):
+		end, esc, err := scanString(b, i)
+		if err != nil || esc {
+			return i, false
+		}
+		s := b[i+1 : end-1]
+		if kind == KindString {
+			*v = Value{Bytes: s, Token: TokString}
+			return end, true
+		}
+		ms, ok := ParseTimestamp(s)
+		if !ok {
+			return i, false
+		}
+		*v = Value{Int: ms, Token: TokString}
+		return end, true
+	}
+	return i, false
 }
 
 // pathTo returns the prefix of field f's path that ends at n.

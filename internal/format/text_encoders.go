@@ -45,8 +45,6 @@ func (e *csvEncoder) Append(_ []byte, vals []Value) error {
 	return e.maybeFlush()
 }
 
-func (e *csvEncoder) Drain() error { return nil }
-
 func (e *csvEncoder) Close() error { return e.flush() }
 
 // jsonlEncoder writes one JSON object per record with the columns as keys,
@@ -111,7 +109,5 @@ func hasNewline(b []byte) bool {
 	}
 	return false
 }
-
-func (e *jsonlEncoder) Drain() error { return nil }
 
 func (e *jsonlEncoder) Close() error { return e.flush() }

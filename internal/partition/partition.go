@@ -134,7 +134,8 @@ func Parse(expr string) (Field, error) {
 type Spec struct {
 	fields  []Field
 	kinds   []format.Kind
-	limits  []int // value limit per field, so each component fits MaxComponentBytes
+	limits  []int    // value limit per field, so each component fits MaxComponentBytes
+	names   [][]byte // per field, its escaped folder name and '='
 	scratch []byte
 }
 
@@ -181,9 +182,11 @@ func (s *Spec) Bind(kinds []format.Kind) error {
 	}
 	s.kinds = kinds
 	s.limits = make([]int, len(s.fields))
+	s.names = make([][]byte, len(s.fields))
 	for i, f := range s.fields {
 		name := AppendEscaped(nil, []byte(f.Name), MaxComponentBytes)
 		s.limits[i] = min(MaxValueBytes, MaxComponentBytes-len(name)-1)
+		s.names[i] = append(name, '=')
 	}
 	return nil
 }
@@ -230,8 +233,7 @@ func (s *Spec) AppendPath(dst []byte, vals []format.Value) ([]byte, error) {
 		if i > 0 {
 			dst = append(dst, '/')
 		}
-		dst = AppendEscaped(dst, []byte(s.fields[i].Name), MaxComponentBytes)
-		dst = append(dst, '=')
+		dst = append(dst, s.names[i]...)
 		var err error
 		s.scratch, err = s.appendValue(s.scratch[:0], i, vals[i])
 		if err != nil {

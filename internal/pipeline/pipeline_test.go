@@ -661,3 +661,38 @@ type discardFile struct{}
 func (discardFile) Write(p []byte) (int, error) { return len(p), nil }
 func (discardFile) Finish(int64) error          { return nil }
 func (discardFile) Abort()                      {}
+
+// With many folders open, the memory budget ends row groups early, in the
+// same places in both modes: the files stay deterministic.
+func TestMemoryBudget(t *testing.T) {
+	recs := genRecords(30000)
+	l := Layout{Format: "parquet", Columns: formattest.Columns(true), PartitionBy: []string{"bucket(40, customer_id)"}, budget: 1 << 20}
+	var trees []map[string][]byte
+	for _, seq := range []bool{true, false, false} {
+		l.Sequential = seq
+		out, _ := run(t, l, []int{0}, recs)
+		trees = append(trees, out.tree(t, 0))
+	}
+	for i := 1; i < len(trees); i++ {
+		if !maps.EqualFunc(trees[0], trees[i], bytes.Equal) {
+			t.Fatalf("run %d differs from run 0", i)
+		}
+	}
+	if len(trees[0]) != 40 {
+		t.Fatalf("%d files, want 40", len(trees[0]))
+	}
+	rows, groups := 0, 0
+	for _, data := range trees[0] {
+		f, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows += int(f.NumRows())
+		groups += len(f.RowGroups())
+	}
+	// 40 folders of 7 columns hold a page block each (18 MiB): far over the
+	// budget, so row groups end every few hundred records.
+	if rows != len(recs) || groups < 200 {
+		t.Fatalf("%d rows in %d row groups, want %d rows in many groups", rows, groups, len(recs))
+	}
+}

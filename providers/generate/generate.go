@@ -6,6 +6,7 @@ package generate
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -45,7 +46,10 @@ func (s *Source) Snapshot(context.Context) (providers.Snapshot, error) {
 	return snap, nil
 }
 
-// Read implements providers.Source.
+// Read implements providers.Source. Records are made ahead, a block at a
+// time, on a goroutine of their own, while fn consumes the previous block:
+// making a record costs about as much as decoding it, and the two then run
+// on two cores.
 func (s *Source) Read(ctx context.Context, partition string, start, end int64, fn func(*providers.Record) error) error {
 	p, err := strconv.Atoi(partition)
 	if err != nil || p < 0 || p >= s.Partitions {
@@ -54,24 +58,78 @@ func (s *Source) Read(ctx context.Context, partition string, start, end int64, f
 	if end > s.RecordsPerPartition {
 		return fmt.Errorf("generate: partition %d has %d records, not %d: %w", p, s.RecordsPerPartition, end, providers.ErrDataLoss)
 	}
-	rec := providers.Record{Partition: partition}
-	buf := make([]byte, 0, 256+s.PayloadBytes)
-	for off := start; off < end; off++ {
-		if off&0xffff == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
+	if start >= end {
+		return nil
+	}
+
+	blocks := make(chan *block, blocksAhead)
+	free := make(chan *block, blocksAhead+1)
+	for range blocksAhead + 1 {
+		free <- &block{}
+	}
+	stop := make(chan struct{})
+	made := make(chan struct{})
+	defer func() {
+		close(stop)
+		<-made
+	}()
+	go func() {
+		defer close(made)
+		defer close(blocks)
+		for off := start; off < end; {
+			var b *block
+			select {
+			case b = <-free:
+			case <-stop:
+				return
+			}
+			b.first, b.data, b.ends = off, b.data[:0], b.ends[:0]
+			for ; off < end && len(b.ends) < blockRecords; off++ {
+				b.data = s.Append(b.data, p, off)
+				b.ends = append(b.ends, len(b.data))
+			}
+			select {
+			case blocks <- b:
+			case <-stop:
+				return
 			}
 		}
-		buf = s.Append(buf[:0], p, off)
-		rec.Offset = off
-		rec.Value = buf
-		rec.Timestamp = (epoch + off) * 1000
-		if err := fn(&rec); err != nil {
+	}()
+
+	rec := providers.Record{Partition: partition}
+	for b := range blocks {
+		if err := ctx.Err(); err != nil {
 			return err
 		}
+		from := 0
+		for i, to := range b.ends {
+			off := b.first + int64(i)
+			rec.Offset = off
+			rec.Value = b.data[from:to:to]
+			rec.Timestamp = (epoch + off) * 1000
+			if err := fn(&rec); err != nil {
+				return err
+			}
+			from = to
+		}
+		free <- b
 	}
 	return nil
 }
+
+// block is a run of consecutive records: their JSON, one after the other.
+type block struct {
+	first int64 // the offset of the first record
+	data  []byte
+	ends  []int // where each record ends in data
+}
+
+// Records are made blockRecords at a time, at most blocksAhead blocks ahead
+// of the consumer.
+const (
+	blockRecords = 1024
+	blocksAhead  = 2
+)
 
 // Close implements providers.Source.
 func (s *Source) Close() error { return nil }
@@ -107,14 +165,32 @@ func (s *Source) Append(dst []byte, partition int, offset int64) []byte {
 	dst = strconv.AppendUint(dst, cents/100, 10)
 	dst = append(dst, '.', byte('0'+cents/10%10), byte('0'+cents%10))
 	dst = append(dst, `,"note":"`...)
-	r := splitmix64(h2)
-	for i := 0; i < s.PayloadBytes; i++ {
-		if i%8 == 7 {
-			r = splitmix64(r)
-		}
-		dst = append(dst, letters[(r>>(uint(i%8)*8))%uint64(len(letters))])
-	}
+	dst = appendLetters(dst, splitmix64(h2), s.PayloadBytes)
 	return append(dst, `"}`...)
+}
+
+// appendLetters appends n letters drawn from r: letter i is byte i%8 of r,
+// modulo 52, and r advances (splitmix64) before each eighth letter.
+func appendLetters(dst []byte, r uint64, n int) []byte {
+	start := len(dst)
+	dst = slices.Grow(dst, n)[:start+n]
+	b := dst[start:]
+	for len(b) >= 8 {
+		b[0] = letters[r%52]
+		b[1] = letters[(r>>8)%52]
+		b[2] = letters[(r>>16)%52]
+		b[3] = letters[(r>>24)%52]
+		b[4] = letters[(r>>32)%52]
+		b[5] = letters[(r>>40)%52]
+		b[6] = letters[(r>>48)%52]
+		r = splitmix64(r)
+		b[7] = letters[(r>>56)%52]
+		b = b[8:]
+	}
+	for i := range b {
+		b[i] = letters[(r>>(uint(i)*8))%52]
+	}
+	return dst
 }
 
 // appendTimestamp writes unix seconds as RFC 3339 UTC with milliseconds,
@@ -123,27 +199,22 @@ func appendTimestamp(dst []byte, unix int64) []byte {
 	days := unix / 86400
 	secs := unix % 86400
 	y, m, d := civil(days)
-	dst = appendPad(dst, int64(y), 4)
-	dst = append(dst, '-')
-	dst = appendPad(dst, int64(m), 2)
-	dst = append(dst, '-')
-	dst = appendPad(dst, int64(d), 2)
-	dst = append(dst, 'T')
-	dst = appendPad(dst, secs/3600, 2)
-	dst = append(dst, ':')
-	dst = appendPad(dst, secs/60%60, 2)
-	dst = append(dst, ':')
-	dst = appendPad(dst, secs%60, 2)
+	if y > 9999 {
+		dst = strconv.AppendInt(dst, int64(y), 10)
+	} else {
+		dst = append2(append2(dst, y/100), y%100)
+	}
+	dst = append2(append(dst, '-'), m)
+	dst = append2(append(dst, '-'), d)
+	dst = append2(append(dst, 'T'), int(secs/3600))
+	dst = append2(append(dst, ':'), int(secs/60%60))
+	dst = append2(append(dst, ':'), int(secs%60))
 	return append(dst, ".000Z"...)
 }
 
-func appendPad(dst []byte, v int64, width int) []byte {
-	var tmp [20]byte
-	s := strconv.AppendInt(tmp[:0], v, 10)
-	for i := len(s); i < width; i++ {
-		dst = append(dst, '0')
-	}
-	return append(dst, s...)
+// append2 appends v (0 to 99) as two digits.
+func append2(dst []byte, v int) []byte {
+	return append(dst, byte('0'+v/10), byte('0'+v%10))
 }
 
 // civil converts days since 1970-01-01 to a date (Howard Hinnant's algorithm).

@@ -1,0 +1,311 @@
+package format
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	pq "github.com/parquet-go/parquet-go/format"
+
+	"github.com/streamctl/streamctl/providers"
+)
+
+// roundTripRecords makes n records over every type: nulls in a pattern per
+// column, values that cross page boundaries, a few values larger than a
+// block, floats with NaN and both zeros.
+func roundTripRecords(n int) []string {
+	recs := make([]string, n)
+	for i := range recs {
+		m := map[string]any{"id": i}
+		if i%3 != 0 {
+			m["s"] = fmt.Sprintf("s%05d-%s", (i*7919)%n, strings.Repeat("x", i%40))
+		}
+		if i == 1234 || i == 2500 {
+			m["s"] = strings.Repeat("L", 3*blockSize+i) // a page of its own
+		}
+		if i%5 != 1 {
+			m["i32"] = int32(i*2654435761) >> 3
+		}
+		if i%7 != 2 {
+			m["i64"] = int64(i) * -1e12
+		}
+		if i%2 == 0 {
+			m["b"] = i%4 == 0
+		}
+		if i%11 != 3 {
+			m["d"] = []any{-0.0, 0.0, 1.5, -2.25, float64(i) / 3}[i%5]
+		}
+		if i%13 != 4 {
+			m["f"] = float32(i) - 100.5
+		}
+		if i%17 != 5 {
+			m["ts"] = 1767225600000 + int64(i)*61_000
+		}
+		if i%6 == 0 {
+			m["j"] = map[string]any{"n": i}
+		}
+		b, _ := json.Marshal(m)
+		recs[i] = string(b)
+	}
+	return recs
+}
+
+var roundTripColumns = []Column{
+	{Name: "id", Type: "int64", Nullable: boolp(false)},
+	{Name: "s", Type: "string"},
+	{Name: "i32", Type: "int32"},
+	{Name: "i64", Type: "int64"},
+	{Name: "b", Type: "bool"},
+	{Name: "d", Type: "double"},
+	{Name: "f", Type: "float"},
+	{Name: "ts", Type: "timestamp"},
+	{Name: "j", Type: "json"},
+	{Name: "never", Type: "string"}, // null in every row
+}
+
+// Every value, null and statistic survives the trip through many pages and
+// row groups, as parquet-go reads them back.
+func TestParquetRoundTrip(t *testing.T) {
+	const n = 6000
+	recs := roundTripRecords(n)
+	for _, comp := range Compressions {
+		t.Run(comp, func(t *testing.T) {
+			data := encodeAll(t, roundTripColumns, Options{Format: Parquet, Compression: comp, RowGroupRecords: 2500}, recs)
+			rows := readRows(t, data)
+			if len(rows) != n {
+				t.Fatalf("%d rows, want %d", len(rows), n)
+			}
+			for i, row := range rows {
+				var want map[string]any
+				json.Unmarshal([]byte(recs[i]), &want)
+				for _, c := range roundTripColumns {
+					got, w := row[c.Name], want[c.Name]
+					if w == nil {
+						if got != nil {
+							t.Fatalf("row %d %s = %v, want null", i, c.Name, got)
+						}
+						continue
+					}
+					var ok bool
+					switch c.Type {
+					case "string":
+						ok = got == w
+					case "int32", "int64":
+						ok = fmt.Sprint(got) == fmt.Sprint(int64(w.(float64)))
+					case "timestamp": // parquet-go's map reader gives epoch ms or a time
+						tm, isTime := got.(time.Time)
+						ok = isTime && tm.UnixMilli() == int64(w.(float64)) || fmt.Sprint(got) == fmt.Sprint(int64(w.(float64)))
+					case "bool":
+						ok = got == w
+					case "double":
+						ok = got == w.(float64)
+					case "float":
+						ok = got == float32(w.(float64))
+					case "json":
+						ok = got != nil
+					}
+					if !ok {
+						t.Fatalf("row %d %s = %#v, want %#v", i, c.Name, got, w)
+					}
+				}
+			}
+
+			f := openParquet(t, data)
+			meta := f.Metadata()
+			if len(meta.RowGroups) != 3 {
+				t.Fatalf("%d row groups, want 3", len(meta.RowGroups))
+			}
+			pages := 0
+			for g, rg := range meta.RowGroups {
+				first, last := g*2500, min((g+1)*2500, n)
+				for c, cc := range rg.Columns {
+					checkStats(t, roundTripColumns[c], cc.MetaData, recs[first:last])
+				}
+				// Pages are cut at the block size (values and levels together).
+				pg := f.RowGroups()[g].ColumnChunks()[1].Pages()
+				for {
+					if _, err := pg.ReadPage(); err != nil {
+						break
+					}
+					pages++
+				}
+				pg.Close()
+			}
+			if pages < 6 {
+				t.Errorf("column s has %d pages: the test does not cross page boundaries", pages)
+			}
+		})
+	}
+}
+
+// checkStats compares a column chunk's statistics with the values of recs.
+func checkStats(t *testing.T, c Column, md pq.ColumnMetaData, recs []string) {
+	t.Helper()
+	var nulls int64
+	var lo, hi any
+	for _, r := range recs {
+		var m map[string]any
+		json.Unmarshal([]byte(r), &m)
+		v, ok := m[c.Name]
+		if !ok || v == nil {
+			nulls++
+			continue
+		}
+		switch c.Type {
+		case "string":
+			s := v.(string)
+			if lo == nil || s < lo.(string) {
+				lo = s
+			}
+			if hi == nil || s > hi.(string) {
+				hi = s
+			}
+		case "bool":
+			x := 0.0
+			if v.(bool) {
+				x = 1
+			}
+			lo, hi = min(x, orDefault(lo, x)), max(x, orDefault(hi, x))
+		case "double", "float", "int32", "int64", "timestamp":
+			x := v.(float64)
+			if c.Type == "float" {
+				x = float64(float32(x))
+			}
+			if lo == nil || x < lo.(float64) {
+				lo = x
+			}
+			if hi == nil || x > hi.(float64) {
+				hi = x
+			}
+		}
+	}
+	st := md.Statistics
+	if st.NullCount != nulls {
+		t.Errorf("%s: null_count %d, want %d", c.Name, st.NullCount, nulls)
+	}
+	if md.NumValues != int64(len(recs)) {
+		t.Errorf("%s: num_values %d, want %d", c.Name, md.NumValues, len(recs))
+	}
+	if c.Type == "json" {
+		return
+	}
+	if lo == nil {
+		if st.MinValue != nil || st.MaxValue != nil {
+			t.Errorf("%s: min/max of no values", c.Name)
+		}
+		return
+	}
+	switch c.Type {
+	case "string":
+		long := len(lo.(string)) > maxStatBytes || len(hi.(string)) > maxStatBytes
+		if long != (st.MinValue == nil) {
+			t.Errorf("%s: min %.20q, max %.20q, long values %v", c.Name, st.MinValue, st.MaxValue, long)
+		} else if !long && (string(st.MinValue) != lo || string(st.MaxValue) != hi) {
+			t.Errorf("%s: min %q max %q, want %q %q", c.Name, st.MinValue, st.MaxValue, lo, hi)
+		}
+	case "double":
+		gotLo := math.Float64frombits(binary.LittleEndian.Uint64(st.MinValue))
+		gotHi := math.Float64frombits(binary.LittleEndian.Uint64(st.MaxValue))
+		if gotLo != lo || gotHi != hi {
+			t.Errorf("%s: min %v max %v, want %v %v", c.Name, gotLo, gotHi, lo, hi)
+		}
+		if gotLo == 0 && !math.Signbit(gotLo) || gotHi == 0 && math.Signbit(gotHi) {
+			t.Errorf("%s: a zero min must be -0 and a zero max +0: %v %v", c.Name, gotLo, gotHi)
+		}
+	case "float":
+		gotLo := math.Float32frombits(binary.LittleEndian.Uint32(st.MinValue))
+		gotHi := math.Float32frombits(binary.LittleEndian.Uint32(st.MaxValue))
+		if float64(gotLo) != lo || float64(gotHi) != hi {
+			t.Errorf("%s: min %v max %v, want %v %v", c.Name, gotLo, gotHi, lo, hi)
+		}
+	case "bool":
+		if float64(st.MinValue[0]) != lo || float64(st.MaxValue[0]) != hi {
+			t.Errorf("%s: min %v max %v, want %v %v", c.Name, st.MinValue, st.MaxValue, lo, hi)
+		}
+	case "int64", "timestamp":
+		gotLo, gotHi := int64(binary.LittleEndian.Uint64(st.MinValue)), int64(binary.LittleEndian.Uint64(st.MaxValue))
+		if float64(gotLo) != lo || float64(gotHi) != hi {
+			t.Errorf("%s: min %v max %v, want %v %v", c.Name, gotLo, gotHi, lo, hi)
+		}
+	case "int32":
+		gotLo, gotHi := int32(binary.LittleEndian.Uint32(st.MinValue)), int32(binary.LittleEndian.Uint32(st.MaxValue))
+		if float64(gotLo) != lo || float64(gotHi) != hi {
+			t.Errorf("%s: min %v max %v, want %v %v", c.Name, gotLo, gotHi, lo, hi)
+		}
+	}
+}
+
+func orDefault(v any, d float64) float64 {
+	if v == nil {
+		return d
+	}
+	return v.(float64)
+}
+
+// NaN is left out of the min and max, as the format requires.
+func TestParquetFloatStatsSkipNaN(t *testing.T) {
+	var s columnStats
+	for _, v := range []float64{math.NaN(), 2, math.NaN(), -1, 0} {
+		s.observeFloat(v)
+	}
+	st := s.parquet(pq.Double, 0)
+	lo := math.Float64frombits(binary.LittleEndian.Uint64(st.MinValue))
+	hi := math.Float64frombits(binary.LittleEndian.Uint64(st.MaxValue))
+	if lo != -1 || hi != 2 {
+		t.Fatalf("min %v max %v, want -1 2", lo, hi)
+	}
+	var none columnStats
+	none.observeFloat(math.NaN())
+	if st := none.parquet(pq.Double, 0); st.MinValue != nil {
+		t.Fatalf("min/max of NaN only: %v", st)
+	}
+}
+
+// Flush ends the row group where it is called, Buffered counts blocks,
+// and the blocks go back to the pool.
+func TestParquetFlushAndBuffered(t *testing.T) {
+	s, _ := NewSchema([]Column{{Name: "id", Type: "int64"}, {Name: "note", Type: "string"}})
+	x, _ := NewExtractor(s.Fields())
+	f, _ := NewFormat(s, Options{Format: Parquet})
+	var buf bytes.Buffer
+	enc := f.NewEncoder(&buf)
+	if enc.Buffered() != 0 {
+		t.Fatalf("Buffered of a new encoder = %d", enc.Buffered())
+	}
+	vals := make([]Value, 2)
+	for i := range 30000 {
+		r := fmt.Sprintf(`{"id":%d,"note":"%s"}`, i, strings.Repeat("n", i%50))
+		if err := x.Extract(&providers.Record{Value: []byte(r)}, vals); err != nil {
+			t.Fatal(err)
+		}
+		if err := enc.Append(nil, vals); err != nil {
+			t.Fatal(err)
+		}
+		if i == 9999 {
+			if b := enc.Buffered(); b < 4*blockSize {
+				t.Fatalf("Buffered = %d after 10000 records: want several blocks", b)
+			}
+			if err := enc.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			if b := enc.Buffered(); b >= blockSize { // the levels' small buffer stays
+				t.Fatalf("Buffered = %d after Flush", b)
+			}
+		}
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var sizes []int64
+	for _, rg := range openParquet(t, buf.Bytes()).RowGroups() {
+		sizes = append(sizes, rg.NumRows())
+	}
+	if fmt.Sprint(sizes) != "[10000 20000]" {
+		t.Fatalf("row groups %v, want [10000 20000]", sizes)
+	}
+}
