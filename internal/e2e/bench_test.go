@@ -20,7 +20,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -37,16 +36,7 @@ import (
 )
 
 // storeBenchRecords is the records each apply writes.
-func storeBenchRecords(b *testing.B) int64 {
-	if s := os.Getenv("STREAMCTL_BENCH_RECORDS"); s != "" {
-		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil || n <= 0 {
-			b.Fatalf("STREAMCTL_BENCH_RECORDS=%q is not a positive number", s)
-		}
-		return n
-	}
-	return 1_000_000
-}
+func storeBenchRecords(b *testing.B) int64 { return benchRecordCount(b, 1_000_000) }
 
 // storeBenchConfig is a generated stream of records in 4 partitions (about
 // 200 bytes of JSON each, with a 32-byte note), in batches of a quarter of

@@ -15,9 +15,11 @@ import (
 	"github.com/streamctl/streamctl/internal/testenv"
 )
 
-// benchRecords is how many records BenchmarkKafka produces; override with
-// STREAMCTL_BENCH_RECORDS.
-func benchRecords(b *testing.B) int64 {
+// benchRecords is how many records BenchmarkKafka produces.
+func benchRecords(b *testing.B) int64 { return benchRecordCount(b, 300_000) }
+
+// benchRecordCount is def, or STREAMCTL_BENCH_RECORDS when set.
+func benchRecordCount(b *testing.B, def int64) int64 {
 	if s := os.Getenv("STREAMCTL_BENCH_RECORDS"); s != "" {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || n <= 0 {
@@ -25,7 +27,7 @@ func benchRecords(b *testing.B) int64 {
 		}
 		return n
 	}
-	return 300_000
+	return def
 }
 
 // BenchmarkKafka measures Kafka → local files through the streamctl binary,

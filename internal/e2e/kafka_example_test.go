@@ -53,24 +53,7 @@ func TestKafkaExampleToLake(t *testing.T) {
 
 	// A copy of the example, so that its state and nothing else is written
 	// outside the repository.
-	src := filepath.Join(testenv.RepoRoot(), "examples", "kafka-to-lake")
-	dir := t.TempDir()
-	entries, err := os.ReadDir(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".hcl") {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, e.Name()), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := copyExample(t, "kafka-to-lake")
 	env := append(srv.Env(),
 		fmt.Sprintf(`STREAMCTL_VAR_brokers=["%s"]`, broker.Addr),
 		"STREAMCTL_VAR_s3_endpoint="+srv.Endpoint,
