@@ -187,7 +187,7 @@ func reconcile(in SinkInput, st *state.Sink, p *SinkPlan, from map[string]int64,
 
 func aheadError(sink, dest string, m int64, st *state.Sink, why string) error {
 	return &Error{Sink: sink, Summary: "a destination is ahead of the state",
-		Detail: fmt.Sprintf("destination %q holds the manifest of batch %d, which the state has neither committed nor in flight (next batch %d), and it cannot be adopted: %s. The state was probably restored from an older copy: restore the newer state, or move the destination's _streamctl/%s/%d.json and the files it lists aside.", dest, m, st.NextBatch, why, sink, m)}
+		Detail: fmt.Sprintf("destination %q holds the manifest of batch %d, which the state has neither committed nor in flight (next batch %d), and it cannot be adopted: %s. The state was probably restored from an older copy: restore the newer state, or move aside the destination's _streamctl/%s/%d.json (or the index-*.json that holds it) and the files it lists.", dest, m, st.NextBatch, why, sink, m)}
 }
 
 func contains(list []string, s string) bool {

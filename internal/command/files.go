@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/streamctl/streamctl/internal/engine"
 )
 
 // FilesCommand lists the committed files of a sink, from the manifests: what
@@ -79,7 +81,7 @@ func (c *FilesCommand) Run(args []string) int {
 				continue
 			}
 			found = true
-			manifests, err := readManifests(ctx, d.Storage, s.Name)
+			manifests, err := engine.ReadManifests(ctx, d.Storage, s.Name, 0)
 			if err != nil {
 				return c.errorf("read the manifests of %s: %v", d.Name, err)
 			}

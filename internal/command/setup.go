@@ -321,11 +321,7 @@ func makePlan(ctx context.Context, w *workspace, st *state.State, refresh bool) 
 			}
 			var observed map[string]*planner.Observation
 			if refresh {
-				var next int64
-				if ss := st.Sinks[es.Name]; ss != nil {
-					next = ss.NextBatch
-				}
-				if observed, err = engine.Observe(ctx, es, next); err != nil {
+				if observed, err = engine.Observe(ctx, es, st.Sinks[es.Name]); err != nil {
 					errs[i] = fmt.Errorf("sink %q: %w", es.Name, err)
 					return
 				}

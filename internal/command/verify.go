@@ -86,7 +86,7 @@ func (c *VerifyCommand) Run(args []string) int {
 		}
 		perBatch := map[int64]map[string]int64{} // batch → destination → records
 		for _, d := range s.Destinations {
-			manifests, err := readManifests(ctx, d.Storage, s.Name)
+			manifests, err := engine.ReadManifests(ctx, d.Storage, s.Name, 0)
 			if err != nil {
 				return c.errorf("verify %s of sink %s: %v", d.Name, s.Name, err)
 			}
@@ -166,33 +166,6 @@ func (c *VerifyCommand) Run(args []string) int {
 		return ExitChanges
 	}
 	return ExitOK
-}
-
-func readManifests(ctx context.Context, s providers.Storage, sink string) ([]*engine.Manifest, error) {
-	prefix := engine.MetadataDir + "/" + sink + "/"
-	var keys []string
-	if err := s.List(ctx, prefix, func(info providers.ObjectInfo) error {
-		if strings.HasSuffix(info.Key, ".json") && !strings.Contains(info.Key[len(prefix):], "/") {
-			keys = append(keys, info.Key)
-		}
-		return nil
-	}); err != nil {
-		return nil, err
-	}
-	var out []*engine.Manifest
-	for _, k := range keys {
-		data, _, err := providers.ReadAll(ctx, s, k)
-		if err != nil {
-			return nil, err
-		}
-		m, err := engine.DecodeManifest(data)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", k, err)
-		}
-		out = append(out, m)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Batch < out[j].Batch })
-	return out, nil
 }
 
 // checkFile compares a file with its manifest entry: existence, size and

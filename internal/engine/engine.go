@@ -115,53 +115,83 @@ func (e *Engine) update(ctx context.Context, change func(*state.State) error) er
 }
 
 // Observe lists what each destination of a sink holds: its manifests and its
-// temporaries, with one listing of each folder per destination. Manifests at
-// or after next (the state's next batch) are read, so that the planner can
-// check whether they continue the state.
-func Observe(ctx context.Context, sink *Sink, next int64) (map[string]*planner.Observation, error) {
+// temporaries, with one listing of each folder per destination. st is the
+// sink's checkpoint (nil for a new sink). Indexes are read only for the
+// batches the planner can ask about (the state's history onwards), and
+// manifests at or after the next batch are read, so that the planner can check
+// whether they continue the state.
+func Observe(ctx context.Context, sink *Sink, st *state.Sink) (map[string]*planner.Observation, error) {
+	var from, next int64
+	if st != nil {
+		from, next = st.NextBatch, st.NextBatch
+		if len(st.History) > 0 {
+			from = min(from, st.History[0].ID)
+		}
+		if st.InFlight != nil {
+			from = min(from, st.InFlight.ID)
+		}
+	}
 	out := map[string]*planner.Observation{}
 	for _, d := range sink.Destinations {
-		obs := &planner.Observation{}
-		prefix := MetadataDir + "/" + sink.Name + "/"
-		err := d.Storage.List(ctx, prefix, func(info providers.ObjectInfo) error {
-			if n, ok := parseBatchKey(info.Key[len(prefix):], true); ok {
-				obs.Manifests = append(obs.Manifests, n)
-			}
-			return nil
-		})
+		obs, err := observe(ctx, sink.Name, d.Storage, from, next)
 		if err != nil {
 			return nil, fmt.Errorf("observe destination %s (%s): %w", d.Name, d.Storage.Describe(), err)
-		}
-		seen := map[int64]bool{}
-		err = d.Storage.List(ctx, TemporaryDir+"/", func(info providers.ObjectInfo) error {
-			if n, ok := parseBatchKey(info.Key[len(TemporaryDir)+1:], false); ok && !seen[n] {
-				seen[n] = true
-				obs.Temporaries = append(obs.Temporaries, n)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("observe destination %s (%s): %w", d.Name, d.Storage.Describe(), err)
-		}
-		sort.Slice(obs.Manifests, func(i, j int) bool { return obs.Manifests[i] < obs.Manifests[j] })
-		for _, id := range obs.Manifests {
-			if id < next {
-				continue
-			}
-			m, err := readManifest(ctx, d.Storage, sink.Name, id)
-			if err != nil {
-				continue // the planner reports it as unreadable
-			}
-			if obs.Ahead == nil {
-				obs.Ahead = map[int64][]state.Range{}
-				obs.AheadSource = map[int64]string{}
-			}
-			obs.Ahead[id] = m.Ranges
-			obs.AheadSource[id] = m.Source
 		}
 		out[d.Name] = obs
 	}
 	return out, nil
+}
+
+func observe(ctx context.Context, sink string, s providers.Storage, from, next int64) (*planner.Observation, error) {
+	obs := &planner.Observation{}
+	ahead := func(m *Manifest) {
+		if m.Batch < next {
+			return
+		}
+		if obs.Ahead == nil {
+			obs.Ahead = map[int64][]state.Range{}
+			obs.AheadSource = map[int64]string{}
+		}
+		obs.Ahead[m.Batch] = m.Ranges
+		obs.AheadSource[m.Batch] = m.Source
+	}
+	c, err := listCatalog(ctx, s, sink)
+	if err != nil {
+		return nil, err
+	}
+	obs.Manifests = c.manifests
+	for _, first := range c.indexesFrom(from) {
+		ix, err := readIndex(ctx, s, sink, first)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range ix.Manifests {
+			obs.Manifests = append(obs.Manifests, m.Batch)
+			ahead(m)
+		}
+	}
+	slices.Sort(obs.Manifests)
+	obs.Manifests = slices.Compact(obs.Manifests)
+	for _, id := range c.manifests {
+		if id < next {
+			continue
+		}
+		m, err := readManifest(ctx, s, sink, id)
+		if err != nil {
+			continue // the planner reports it as unreadable
+		}
+		ahead(m)
+	}
+
+	seen := map[int64]bool{}
+	err = s.List(ctx, TemporaryDir+"/", func(info providers.ObjectInfo) error {
+		if n, ok := parseBatchKey(info.Key[len(TemporaryDir)+1:], false); ok && !seen[n] {
+			seen[n] = true
+			obs.Temporaries = append(obs.Temporaries, n)
+		}
+		return nil
+	})
+	return obs, err
 }
 
 // Summary is what an apply of one sink did.
@@ -317,12 +347,14 @@ func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b pl
 		if d == nil {
 			return fmt.Errorf("batch %d of sink %s: destination %s is not configured", b.ID, sink.Name, name)
 		}
-		m, err := readManifest(ctx, d.Storage, sink.Name, b.ID)
+		// A new batch is past every block compacted so far; a batch replayed
+		// (resumed, adopted, repaired) may sit in an indexed block.
+		have, err := lookupManifest(ctx, d.Storage, sink.Name, b.ID, m != newBatch)
 		if err != nil && !errors.Is(err, providers.ErrNotExist) {
 			return fmt.Errorf("check batch %d in %s: %w", b.ID, name, err)
 		}
-		if m != nil {
-			if !sameRanges(m, b.Ranges) {
+		if have != nil {
+			if !sameRanges(have, b.Ranges) {
 				return fmt.Errorf("batch %d in %s: its manifest covers other ranges than the state's in-flight batch; the destination was written under another state", b.ID, name)
 			}
 			// Committed there; a crash may have come before its cleanup.
@@ -398,8 +430,23 @@ func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b pl
 			e.emit(Event{Type: "warning", Sink: sink.Name, Batch: b.ID, Message: fmt.Sprintf("commit offsets to the consumer group: %v", err)})
 		}
 	}
+	if (b.ID+1)%IndexInterval == 0 {
+		e.compact(ctx, sink, b.ID+1)
+	}
 	e.emit(Event{Type: "batch_committed", Sink: sink.Name, Batch: b.ID, Records: records, Elapsed: e.now().Sub(started), Resume: resume})
 	return nil
+}
+
+// compact gathers the manifests of the blocks committed below next into
+// indexes, in every destination. The batches are committed already, so a
+// failure is a warning: readers read single manifests as well, and the next
+// block's compaction retries.
+func (e *Engine) compact(ctx context.Context, sink *Sink, next int64) {
+	for _, d := range sink.Destinations {
+		if err := compactManifests(ctx, d.Storage, sink.Name, d.Name, next); err != nil {
+			e.emit(Event{Type: "warning", Sink: sink.Name, Destination: d.Name, Message: fmt.Sprintf("%s: %v", d.Name, err)})
+		}
+	}
 }
 
 func readManifest(ctx context.Context, s providers.Storage, sink string, batch int64) (*Manifest, error) {

@@ -51,3 +51,13 @@ func Point(name string) {
 		time.Sleep(time.Hour)
 	}
 }
+
+// Tunable returns STREAMCTL_TEST_<name> when it is a positive integer, else
+// def: tests shrink sizes (such as the manifest index interval) to reach rare
+// paths in a few batches.
+func Tunable(name string, def int64) int64 {
+	if n, err := strconv.ParseInt(os.Getenv("STREAMCTL_TEST_"+name), 10, 64); err == nil && n > 0 {
+		return n
+	}
+	return def
+}

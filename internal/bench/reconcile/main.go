@@ -1,8 +1,9 @@
 // Command reconcile measures what a long-lived sink costs: the state's size and
-// the time of `streamctl plan` (which lists every manifest of every
-// destination) after many batches. It builds a destination holding the
-// manifests of -batches committed batches of one record each, and the state
-// that committed them, then times plan with and without -refresh.
+// the time of `streamctl plan` (which lists every destination's control
+// folder) and `streamctl files` after many batches. It builds the state that
+// committed -batches batches of one record each and a destination holding
+// their manifests, first as single manifests, then gathered into indexes as
+// apply leaves them, and times plan with and without -refresh, and files.
 package main
 
 import (
@@ -21,19 +22,24 @@ import (
 
 func main() {
 	batches := flag.Int64("batches", 100_000, "committed batches of one record each")
+	keep := flag.Bool("keep", false, "keep the work directory, to look into it")
 	flag.Parse()
-	if err := run(*batches); err != nil {
+	if err := run(*batches, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "reconcile bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(batches int64) error {
+func run(batches int64, keep bool) error {
 	dir, err := os.MkdirTemp("", "streamctl-reconcile-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	if keep {
+		fmt.Println("work directory:", dir)
+	} else {
+		defer os.RemoveAll(dir)
+	}
 	bin := filepath.Join(dir, "streamctl")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		return fmt.Errorf("build: %v\n%s", err, out)
@@ -56,23 +62,48 @@ sink "orders" {
 		return err
 	}
 
-	// The manifests a real run would have left.
+	// The manifests a real run would have left: every block of
+	// engine.DefaultIndexInterval batches gathered into an index. The bench
+	// first times the single manifests of a run before indexes existed.
 	mdir := filepath.Join(dir, "out", "a", engine.MetadataDir, "orders")
 	if err := os.MkdirAll(mdir, 0o755); err != nil {
 		return err
 	}
-	start := time.Now()
-	for id := int64(0); id < batches; id++ {
-		m := engine.Manifest{FormatVersion: engine.ManifestVersion, Sink: "orders", Destination: "a", Batch: id,
+	manifest := func(id int64) *engine.Manifest {
+		return &engine.Manifest{FormatVersion: engine.ManifestVersion, Sink: "orders", Destination: "a", Batch: id,
 			Source: "generate:seed=0,payload_bytes=0", Ranges: []state.Range{{Partition: "0", Start: id, End: id + 1}},
 			Files:   []engine.FileEntry{{Path: fmt.Sprintf("part-%08d-00000.jsonl", id), Size: 150, Records: 1, SHA256: strings.Repeat("0", 64)}},
 			Records: 1, Bytes: 150, Committed: time.Now().UTC()}
-		data, _ := json.Marshal(m)
-		if err := os.WriteFile(filepath.Join(mdir, fmt.Sprintf("%d.json", id)), data, 0o644); err != nil {
+	}
+	writeSingles := func() error {
+		for id := int64(0); id < batches; id++ {
+			data, _ := json.Marshal(manifest(id))
+			if err := os.WriteFile(filepath.Join(mdir, fmt.Sprintf("%d.json", id)), data, 0o644); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	writeIndexes := func() error {
+		if err := os.RemoveAll(mdir); err != nil {
 			return err
 		}
+		if err := os.MkdirAll(mdir, 0o755); err != nil {
+			return err
+		}
+		const n = engine.DefaultIndexInterval
+		for first := int64(0); first < batches; first += n {
+			ix := engine.ManifestIndex{FormatVersion: engine.IndexVersion, Sink: "orders", Destination: "a", FirstBatch: first, LastBatch: first + n - 1}
+			for id := first; id < min(first+n, batches); id++ {
+				ix.Manifests = append(ix.Manifests, manifest(id))
+			}
+			data, _ := json.Marshal(ix)
+			if err := os.WriteFile(filepath.Join(dir, "out", "a", engine.IndexKey("orders", first)), data, 0o644); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	fmt.Printf("wrote %d manifests in %.1fs\n", batches, time.Since(start).Seconds())
 
 	// The state after those batches: the history keeps the last 1000.
 	st := state.New("bench")
@@ -95,24 +126,40 @@ sink "orders" {
 	}
 	fmt.Printf("state after %d batches: %d bytes (history of %d batches)\n", batches, len(data), len(sink.History))
 
-	for _, args := range [][]string{{"plan", "-detailed-exitcode"}, {"plan", "-detailed-exitcode", "-refresh=false"}} {
-		var best time.Duration
-		for i := 0; i < 3; i++ {
-			cmd := exec.Command(bin, append([]string{"-chdir=" + dir}, args...)...)
-			t0 := time.Now()
-			out, err := cmd.CombinedOutput()
-			d := time.Since(t0)
-			if err != nil {
-				return fmt.Errorf("%v: %v\n%s", args, err, out)
-			}
-			if !strings.Contains(string(out), "No changes.") {
-				return fmt.Errorf("%v: expected no changes:\n%s", args, out)
-			}
-			if best == 0 || d < best {
-				best = d
-			}
+	layouts := []struct {
+		name  string
+		write func() error
+	}{
+		{fmt.Sprintf("%d single manifests", batches), writeSingles},
+		{fmt.Sprintf("%d indexes", (batches+engine.DefaultIndexInterval-1)/engine.DefaultIndexInterval), writeIndexes},
+	}
+	for _, l := range layouts {
+		if err := l.write(); err != nil {
+			return err
 		}
-		fmt.Printf("%-40s %.2fs (best of 3)\n", strings.Join(args, " "), best.Seconds())
+		fmt.Printf("\ndestination holding %s:\n", l.name)
+		for _, args := range [][]string{{"plan", "-detailed-exitcode"}, {"plan", "-detailed-exitcode", "-refresh=false"}, {"files", "-json", "orders"}} {
+			var best time.Duration
+			for i := 0; i < 3; i++ {
+				cmd := exec.Command(bin, append([]string{"-chdir=" + dir}, args...)...)
+				t0 := time.Now()
+				out, err := cmd.CombinedOutput()
+				d := time.Since(t0)
+				if err != nil {
+					return fmt.Errorf("%v: %v\n%s", args, err, out)
+				}
+				if args[0] == "plan" && !strings.Contains(string(out), "No changes.") {
+					return fmt.Errorf("%v: expected no changes:\n%s", args, out)
+				}
+				if args[0] == "files" && strings.Count(string(out), `"batch"`) != int(batches) {
+					return fmt.Errorf("%v: expected %d files", args, batches)
+				}
+				if best == 0 || d < best {
+					best = d
+				}
+			}
+			fmt.Printf("  %-40s %.2fs (best of 3)\n", strings.Join(args, " "), best.Seconds())
+		}
 	}
 	return nil
 }
