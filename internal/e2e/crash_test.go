@@ -112,13 +112,14 @@ func TestRandomKills(t *testing.T) {
 	rng := rand.New(rand.NewPCG(20261130, 1))
 	records := int64(10000)
 	interrupted := 0
+	env := []string{"STREAMCTL_TEST_MANIFEST_INDEX_INTERVAL=3"} // kills land in compaction too
 	for attempt := 0; interrupted < kills; attempt++ {
 		if attempt > 200 {
 			t.Fatalf("only %d of %d kills interrupted an apply in 200 attempts", interrupted, kills)
 		}
 		// The source grows a little before each run, as a live stream does.
 		records += 2500
-		cmd := command(dir, nil, "apply", "-auto-approve", "-no-color", fmt.Sprintf("-var=records=%d", records))
+		cmd := command(dir, env, "apply", "-auto-approve", "-no-color", fmt.Sprintf("-var=records=%d", records))
 		var out strings.Builder
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Start(); err != nil {
@@ -141,12 +142,13 @@ func TestRandomKills(t *testing.T) {
 			}
 		}
 	}
-	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color", fmt.Sprintf("-var=records=%d", records))
-	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color", fmt.Sprintf("-var=records=%d", records))
+	mustRun(t, dir, 0, env, "apply", "-auto-approve", "-no-color", fmt.Sprintf("-var=records=%d", records))
+	mustRun(t, dir, 0, env, "plan", "-detailed-exitcode", "-no-color", fmt.Sprintf("-var=records=%d", records))
 	want := expectedIDs(partitions, records)
 	for _, d := range []string{"a", "b"} {
 		assertExactlyOnce(t, local.New(filepath.Join(dir, "out", d)), want)
 	}
+	mustRun(t, dir, 0, env, "verify", "-no-color", fmt.Sprintf("-var=records=%d", records))
 	t.Logf("%d kills interrupted an apply; %d records per destination", interrupted, len(want))
 }
 

@@ -22,6 +22,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -381,6 +382,8 @@ func TestS3CrashAtEveryFaultPoint(t *testing.T) {
 func randomKills(t *testing.T, c remoteCase, seed uint64, kills int) {
 	t.Helper()
 	const partitions = 2
+	// Indexes of 3 batches: kills land in manifest compaction too.
+	c.env = append(slices.Clip(c.env), "STREAMCTL_TEST_MANIFEST_INDEX_INTERVAL=3")
 	rng := rand.New(rand.NewPCG(seed, 1))
 	records := int64(500)
 	killed := map[int]bool{}
@@ -439,9 +442,18 @@ func randomKills(t *testing.T, c remoteCase, seed uint64, kills int) {
 	mustRun(t, c.dir, 0, c.env, "apply", "-auto-approve", "-no-color", fmt.Sprintf("-var=records=%d", records))
 	mustRun(t, c.dir, 0, c.env, "plan", "-detailed-exitcode", "-no-color", fmt.Sprintf("-var=records=%d", records))
 	want := expectedIDs(partitions, records)
-	for _, d := range c.dests {
+	for name, d := range c.dests {
 		assertExactlyOnce(t, d, want)
+		indexes := 0
+		if err := d.List(context.Background(), "_streamctl/orders/index-", func(providers.ObjectInfo) error { indexes++; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if indexes == 0 {
+			t.Errorf("destination %s holds no manifest index", name)
+		}
 	}
+	// The manifests and indexes list exactly the files there.
+	mustRun(t, c.dir, 0, c.env, "verify", "-no-color", fmt.Sprintf("-var=records=%d", records))
 	t.Logf("%d kills interrupted an apply; %d records per destination", interrupted, len(want))
 }
 
