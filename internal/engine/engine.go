@@ -585,7 +585,6 @@ func (e *Engine) promoteAll(ctx context.Context, sink *Sink, identity string, b 
 // manifest: the destination's commit point.
 func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b planner.Batch, d *Destination, files []FileEntry) error {
 	tmp := TemporaryPrefix(b.ID)
-	renamer, canRename := d.Storage.(providers.Renamer)
 	m := &Manifest{
 		FormatVersion: ManifestVersion,
 		Sink:          sink.Name,
@@ -601,22 +600,15 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 	}
 	sort.Slice(m.Files, func(i, j int) bool { return m.Files[i].Path < m.Files[j].Path })
 	for _, f := range m.Files {
-		var err error
-		if canRename {
-			err = renamer.Rename(ctx, tmp+f.Path, f.Path)
-		} else if err = d.Storage.Copy(ctx, tmp+f.Path, f.Path); err == nil {
-			err = d.Storage.Delete(ctx, tmp+f.Path)
-		}
-		if err != nil {
-			return fmt.Errorf("promote batch %d in %s: %s: %w", b.ID, d.Name, f.Path, err)
-		}
 		if strings.HasPrefix(f.Path, pipeline.RejectedDir+"/") {
 			m.Rejected += f.Records
 		} else {
 			m.Records += f.Records
 		}
 		m.Bytes += f.Size
-		fault.Point("after-promote-file")
+	}
+	if err := promoteFiles(ctx, d.Storage, tmp, m.Files); err != nil {
+		return fmt.Errorf("promote batch %d in %s: %w", b.ID, d.Name, err)
 	}
 	m.Committed = e.now().UTC()
 	key := ManifestKey(sink.Name, b.ID)
@@ -639,6 +631,47 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 	}
 	e.emit(Event{Type: "destination_committed", Sink: sink.Name, Batch: b.ID, Destination: d.Name, Records: m.Records, Rejected: m.Rejected, Bytes: m.Bytes, Files: len(m.Files)})
 	return nil
+}
+
+// copyConcurrency bounds the server-side copies of one destination in flight:
+// on an object store a copy costs a round trip or more whatever its size, and
+// a partitioned batch has a file per partition.
+const copyConcurrency = 8
+
+// promoteFiles moves the staged files under tmp into place. A storage with
+// rename renames them one by one (cheap, local); an object store copies them,
+// several at once, and leaves the staged copies for the cleanup of tmp after
+// the manifest (one listing and a batch delete where the store has one). A
+// crash in between leaves both copies; recovery removes _temporary/<N> like
+// any other, before redoing the batch or after finding its manifest.
+func promoteFiles(ctx context.Context, s providers.Storage, tmp string, files []FileEntry) error {
+	if r, ok := s.(providers.Renamer); ok {
+		for _, f := range files {
+			if err := r.Rename(ctx, tmp+f.Path, f.Path); err != nil {
+				return fmt.Errorf("%s: %w", f.Path, err)
+			}
+			fault.Point("after-promote-file")
+		}
+		return nil
+	}
+	var (
+		wg   sync.WaitGroup
+		sem  = make(chan struct{}, copyConcurrency)
+		errs = make([]error, len(files))
+	)
+	for i, f := range files {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			if err := s.Copy(ctx, tmp+f.Path, f.Path); err != nil {
+				errs[i] = fmt.Errorf("%s: %w", f.Path, err)
+				return
+			}
+			fault.Point("after-promote-file")
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // deletePrefix removes every object under prefix.

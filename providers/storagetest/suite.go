@@ -43,6 +43,7 @@ func Run(t *testing.T, newStorage func(t *testing.T) providers.Storage) {
 		{"Copy", testCopy},
 		{"Rename", testRename},
 		{"Delete", testDelete},
+		{"DeletePrefix", testDeletePrefix},
 		{"SpecialKeys", testSpecialKeys},
 		{"Concurrent", testConcurrent},
 	}
@@ -665,6 +666,50 @@ func testDelete(t *testing.T, s providers.Storage) {
 	// The storage is usable again after everything was deleted.
 	put(t, s, "d/sub/3", []byte("again"))
 	content(t, s, "d/sub/3", []byte("again"))
+}
+
+func testDeletePrefix(t *testing.T, s providers.Storage) {
+	pd, ok := s.(providers.PrefixDeleter)
+	if !ok {
+		t.Logf("%s is not a PrefixDeleter", s.Describe())
+		return
+	}
+	ctx := t.Context()
+	for _, key := range []string{"_temporary/7/a", "_temporary/7/country=de/b", "_temporary/70/c", "_temporary/8/d", "e"} {
+		put(t, s, key, []byte(key))
+	}
+	if err := pd.DeletePrefix(ctx, "_temporary/7/"); err != nil {
+		t.Fatal(err)
+	}
+	// "_temporary/70/" shares the string prefix "_temporary/7" but is
+	// another folder: it stays.
+	sameKeys(t, s, "", "_temporary/70/c", "_temporary/8/d", "e")
+	if err := pd.DeletePrefix(ctx, "_temporary/7/"); err != nil {
+		t.Errorf("delete a prefix holding nothing: %v", err)
+	}
+	// More keys than one listing page or one batch delete of some stores.
+	var many []string
+	for i := range 1100 {
+		many = append(many, fmt.Sprintf("_temporary/9/part-%05d", i))
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, len(many))
+	sem := make(chan struct{}, 8)
+	for i, key := range many {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			errs[i] = providers.Put(ctx, s, key, nil)
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	if err := pd.DeletePrefix(ctx, "_temporary/9/"); err != nil {
+		t.Fatal(err)
+	}
+	sameKeys(t, s, "", "_temporary/70/c", "_temporary/8/d", "e")
 }
 
 // testSpecialKeys runs every operation on keys with characters that need
