@@ -65,7 +65,7 @@ func BenchmarkEncode(b *testing.B) {
 			rows[i][j].Bytes = append([]byte(nil), rows[i][j].Bytes...)
 		}
 	}
-	for _, o := range []Options{{Format: Parquet, Compression: "zstd"}, {Format: Parquet, Compression: "snappy"}, {Format: CSV}, {Format: JSONL}} {
+	for _, o := range []Options{{Format: Parquet, Compression: "zstd"}, {Format: Parquet, Compression: "none"}, {Format: Parquet, Compression: "snappy"}, {Format: CSV}, {Format: JSONL}} {
 		b.Run(o.Format+"-"+o.Compression, func(b *testing.B) {
 			f, err := NewFormat(s, o)
 			if err != nil {

@@ -311,9 +311,10 @@ func (x *Extractor) visit(b []byte, i int, n *node, depth int) (int, error) {
 }
 
 // leaf reads the most common values in one pass: a plain integer into an
-// integer or timestamp field, a string without escapes into a string or
-// timestamp field. Anything else, errors included, is left to the general
-// path (scanValue, then convert): ok is false.
+// integer or timestamp field, a short decimal into a double field, a string
+// without escapes into a string or timestamp field. Anything else, errors
+// included, is left to the general path (scanValue, then convert): ok is
+// false.
 func (x *Extractor) leaf(b []byte, i int, f int) (end int, ok bool) {
 	if i >= len(b) {
 		return i, false
@@ -341,6 +342,18 @@ func (x *Extractor) leaf(b []byte, i int, f int) (end int, ok bool) {
 		}
 		*v = Value{Int: int64(u), Token: TokNumber}
 		return j, true
+	case (c >= '0' && c <= '9' || c == '-') && kind == KindDouble:
+		// What convert does for a double, without its detour.
+		end, _, err := scanNumber(b, i)
+		if err != nil {
+			return i, false
+		}
+		fl, ok := parseSimpleFloat(b[i:end])
+		if !ok {
+			return i, false
+		}
+		*v = Value{Float: fl, Token: TokNumber}
+		return end, true
 	case c == '"' && (kind == KindString || kind == KindTimestamp):
 		end, esc, err := scanString(b, i)
 		if err != nil || esc {

@@ -181,6 +181,7 @@ type parquetColumn struct {
 	kind     Kind
 	nullable bool
 	physical pq.Type
+	width    int // bytes of a PLAIN value; 0: a byte array's length prefix and bytes
 }
 
 func newParquetFormat(s *Schema, o Options) (*parquetFormat, error) {
@@ -209,6 +210,7 @@ func newParquetFormat(s *Schema, o Options) (*parquetFormat, error) {
 			el.RepetitionType = thrift.New(pq.Optional)
 		}
 		col.physical, _ = el.Type.Get()
+		col.width = plainWidth(col.physical)
 		f.cols = append(f.cols, col)
 		f.schema = append(f.schema, el)
 		f.orders = append(f.orders, pq.ColumnOrder{Value: &pq.TypeDefinedOrder{}})
@@ -297,6 +299,7 @@ func (e *parquetEncoder) Append(_ []byte, vals []Value) error {
 	if e.failed != nil {
 		return e.failed
 	}
+	vals = vals[:len(e.cols)]
 	for i := range e.cols {
 		c := &e.cols[i]
 		v := &vals[i]
@@ -327,17 +330,26 @@ func (e *parquetEncoder) Append(_ []byte, vals []Value) error {
 	return nil
 }
 
-// valueSize is the most bytes appendValue adds for v.
-func (c *columnChunk) valueSize(v *Value) int {
-	switch c.physical {
+// plainWidth is the most bytes appendValue adds for a value of type t, 0
+// for byte arrays, whose values vary.
+func plainWidth(t pq.Type) int {
+	switch t {
 	case pq.ByteArray:
-		return 4 + len(v.Bytes)
+		return 0
 	case pq.Int64, pq.Double:
 		return 8
 	case pq.Int32, pq.Float:
 		return 4
 	}
 	return 1
+}
+
+// valueSize is the most bytes appendValue adds for v.
+func (c *columnChunk) valueSize(v *Value) int {
+	if c.width == 0 {
+		return 4 + len(v.Bytes)
+	}
+	return c.width
 }
 
 // pageRoom bounds a page's values and definition levels together, so that a

@@ -1,6 +1,9 @@
 package pipeline
 
 import (
+	"context"
+	"crypto/sha256"
+	"hash"
 	"os"
 	"strconv"
 	"strings"
@@ -14,6 +17,7 @@ import (
 	"github.com/streamctl/streamctl/internal/format"
 	"github.com/streamctl/streamctl/internal/format/formattest"
 	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/providers/generate"
 )
 
 // benchRecords is the size of a batch in the record-path benchmarks.
@@ -166,6 +170,57 @@ func BenchmarkRecordPath(b *testing.B) {
 		}
 		reportRate(b, out, cpu0)
 	})
+}
+
+// hashingOutput discards files after hashing them with SHA-256, as the
+// engine's staging does on the encoding side.
+type hashingOutput struct{ bytes atomic.Int64 }
+
+func (o *hashingOutput) Create([]int, string) (File, error) {
+	return &hashingFile{o: o, h: sha256.New()}, nil
+}
+
+type hashingFile struct {
+	o *hashingOutput
+	h hash.Hash
+}
+
+func (f *hashingFile) Write(p []byte) (int, error) {
+	f.h.Write(p)
+	f.o.bytes.Add(int64(len(p)))
+	return len(p), nil
+}
+func (f *hashingFile) Finish(int64) error { f.h.Sum(nil); return nil }
+func (*hashingFile) Abort()               {}
+
+// BenchmarkGenerate is the record path of `apply` from the generate source
+// (4 partitions read one after the other, payload_bytes = 64) into Parquet
+// ZSTD partitioned by country, the case of internal/bench/parquet without the
+// process around it: -bench Generate -cpuprofile shows where its time goes.
+func BenchmarkGenerate(b *testing.B) {
+	const records = 2_000_000
+	src := &generate.Source{Partitions: 4, RecordsPerPartition: records / 4, PayloadBytes: 64}
+	l := Layout{Format: "parquet", Compression: "zstd", Columns: formattest.Columns(true), PartitionBy: []string{"country"}}
+	out := &hashingOutput{}
+	cpu0 := cpuTime()
+	for b.Loop() {
+		w, err := New(l, 0, []int{0}, out)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for p := range src.Partitions {
+			if err := src.Read(context.Background(), strconv.Itoa(p), 0, src.RecordsPerPartition, w.Write); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := w.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	n := float64(records) * float64(b.N)
+	b.ReportMetric(n/b.Elapsed().Seconds(), "records/s")
+	b.ReportMetric(float64(cpuTime()-cpu0)/n, "cpu-ns/record")
+	b.ReportMetric(float64(out.bytes.Load())/float64(b.N), "out-bytes/op")
 }
 
 // peakRSS is the process's peak resident set size (VmHWM), in bytes.

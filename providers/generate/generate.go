@@ -76,6 +76,7 @@ func (s *Source) Read(ctx context.Context, partition string, start, end int64, f
 	go func() {
 		defer close(made)
 		defer close(blocks)
+		var day dayCache
 		for off := start; off < end; {
 			var b *block
 			select {
@@ -85,7 +86,7 @@ func (s *Source) Read(ctx context.Context, partition string, start, end int64, f
 			}
 			b.first, b.data, b.ends = off, b.data[:0], b.ends[:0]
 			for ; off < end && len(b.ends) < blockRecords; off++ {
-				b.data = s.Append(b.data, p, off)
+				b.data = s.appendRecord(b.data, p, off, &day)
 				b.ends = append(b.ends, len(b.data))
 			}
 			select {
@@ -146,6 +147,13 @@ const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 // Append appends the JSON record of (partition, offset) to dst.
 func (s *Source) Append(dst []byte, partition int, offset int64) []byte {
+	var day dayCache
+	return s.appendRecord(dst, partition, offset, &day)
+}
+
+// appendRecord is Append for consecutive records, which share their ts's
+// date: day keeps it formatted.
+func (s *Source) appendRecord(dst []byte, partition int, offset int64, day *dayCache) []byte {
 	h := splitmix64(uint64(s.Seed)*0x100000001b3 ^ uint64(partition)<<40 ^ uint64(offset))
 	dst = append(dst, `{"id":`...)
 	dst = strconv.AppendInt(dst, int64(partition)*IDBase+offset, 10)
@@ -154,7 +162,7 @@ func (s *Source) Append(dst []byte, partition int, offset int64) []byte {
 	dst = append(dst, `,"offset":`...)
 	dst = strconv.AppendInt(dst, offset, 10)
 	dst = append(dst, `,"ts":"`...)
-	dst = appendTimestamp(dst, epoch+offset)
+	dst = day.appendTimestamp(dst, epoch+offset)
 	dst = append(dst, `","customer_id":`...)
 	dst = strconv.AppendUint(dst, h%10000, 10)
 	h2 := splitmix64(h)
@@ -193,20 +201,33 @@ func appendLetters(dst []byte, r uint64, n int) []byte {
 	return dst
 }
 
+// dayCache is the date part of the last timestamp appended ("2026-01-01T"),
+// so that consecutive records, a day of them at a time, skip the calendar.
+type dayCache struct {
+	days int64
+	date [24]byte // date[:n]; n == 0: none yet
+	n    int
+}
+
 // appendTimestamp writes unix seconds as RFC 3339 UTC with milliseconds,
 // without time.Format's cost on the hot path.
-func appendTimestamp(dst []byte, unix int64) []byte {
+func (c *dayCache) appendTimestamp(dst []byte, unix int64) []byte {
 	days := unix / 86400
 	secs := unix % 86400
-	y, m, d := civil(days)
-	if y > 9999 {
-		dst = strconv.AppendInt(dst, int64(y), 10)
-	} else {
-		dst = append2(append2(dst, y/100), y%100)
+	if c.n == 0 || days != c.days {
+		y, m, d := civil(days)
+		date := c.date[:0]
+		if y > 9999 {
+			date = strconv.AppendInt(date, int64(y), 10)
+		} else {
+			date = append2(append2(date, y/100), y%100)
+		}
+		date = append2(append(date, '-'), m)
+		date = append2(append(date, '-'), d)
+		c.days, c.n = days, len(append(date, 'T'))
 	}
-	dst = append2(append(dst, '-'), m)
-	dst = append2(append(dst, '-'), d)
-	dst = append2(append(dst, 'T'), int(secs/3600))
+	dst = append(dst, c.date[:c.n]...)
+	dst = append2(dst, int(secs/3600))
 	dst = append2(append(dst, ':'), int(secs/60%60))
 	dst = append2(append(dst, ':'), int(secs%60))
 	return append(dst, ".000Z"...)
