@@ -22,6 +22,9 @@ type Encoder interface {
 	// Close completes the file (the Parquet footer) and writes everything
 	// still buffered. The encoder must not be used afterwards.
 	Close() error
+	// Abort drops the file unfinished and releases what the encoder holds
+	// (Parquet: its compressor goroutine and blocks).
+	Abort()
 }
 
 // Output formats.
@@ -146,3 +149,4 @@ func (e *passthroughEncoder) Append(raw []byte, _ []Value) error {
 }
 
 func (e *passthroughEncoder) Close() error { return e.flush() }
+func (e *passthroughEncoder) Abort()       {}

@@ -3,11 +3,13 @@ package format
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go/compress"
@@ -249,10 +251,11 @@ func schemaElement(k Kind) pq.SchemaElement {
 }
 
 // parquetEncoder writes one Parquet file. Values are PLAIN-encoded into the
-// current page of their column as they are appended; a full page is
-// compressed into its column chunk; a full row group (or Flush) writes the
+// current page of their column as they are appended; a full page goes to the
+// encoder's compressor goroutine, which adds it, compressed, to its column
+// chunk; a full row group (or Flush) waits for the compressor and writes the
 // column chunks out one after the other. So an open file holds at most one
-// row group, compressed, and one page per column.
+// row group, compressed, a few pages in flight and one page per column.
 type parquetEncoder struct {
 	f       *parquetFormat
 	w       io.Writer
@@ -260,12 +263,11 @@ type parquetEncoder struct {
 	cols    []columnChunk
 	rows    int64 // rows in the current row group
 	meta    pq.FileMetaData
-	page    []byte // scratch: a page's levels and values
-	zpage   []byte // scratch: the compressed page
 	header  bytes.Buffer
 	thrift  *thrift.Encoder
 	failed  error
-	started bool // the magic number is written
+	started bool            // the magic number is written
+	pages   *pageCompressor // nil until the first page is cut
 }
 
 // columnChunk is one column of the current row group.
@@ -280,6 +282,7 @@ type columnChunk struct {
 	pageNulls int
 	// The row group's pages so far, with their headers, compressed.
 	pages        spool
+	cut          int64 // bytes of the pages cut into pages, before compression
 	rows, nulls  int64
 	uncompressed int64 // headers and pages before compression
 	stats        columnStats
@@ -409,12 +412,19 @@ func (c *columnChunk) appendValue(v *Value) {
 	}
 }
 
-// cutPage compresses the current page of c into its column chunk.
+// cutPage hands the current page of c to the encoder's compressor, which
+// adds it to the column chunk, compressed, in the order pages were cut.
 func (e *parquetEncoder) cutPage(c *columnChunk) error {
 	if c.pageRows == 0 {
 		return nil
 	}
-	page := e.page[:0]
+	if e.pages == nil {
+		e.pages = newPageCompressor(e.f.codec)
+	}
+	if err := e.pages.err(); err != nil {
+		return e.fail(err)
+	}
+	page := getBlock()
 	if c.nullable {
 		// Definition levels, RLE/bit-packed hybrid with a 4-byte length:
 		// one run when every row is null or none is, else the bitmap.
@@ -430,36 +440,8 @@ func (e *parquetEncoder) cutPage(c *columnChunk) error {
 		binary.LittleEndian.PutUint32(page, uint32(len(page)-4))
 	}
 	page = append(page, c.values...)
-	e.page = page
-	body := page
-	if e.f.codec != nil {
-		var err error
-		if e.zpage, err = e.f.codec.Encode(e.zpage, page); err != nil {
-			return e.fail(fmt.Errorf("compress parquet page: %w", err))
-		}
-		body = e.zpage
-	}
-	e.header.Reset()
-	err := e.thrift.Encode(&pq.PageHeader{
-		Type:                 pq.DataPage,
-		UncompressedPageSize: int32(len(page)),
-		CompressedPageSize:   int32(len(body)),
-		DataPageHeader: thrift.New(pq.DataPageHeader{
-			NumValues:               int32(c.pageRows),
-			Encoding:                pq.Plain,
-			DefinitionLevelEncoding: pq.RLE,
-			RepetitionLevelEncoding: pq.RLE,
-			Statistics:              pq.Statistics{NullCount: int64(c.pageNulls)},
-		}),
-	})
-	if err != nil {
-		return e.fail(fmt.Errorf("encode parquet page header: %w", err))
-	}
-	c.pages.write(e.header.Bytes())
-	c.pages.write(body)
-	c.uncompressed += int64(e.header.Len() + len(page))
-	c.rows += int64(c.pageRows)
-	c.nulls += int64(c.pageNulls)
+	c.cut += int64(len(page))
+	e.pages.add(pageJob{c: c, page: page, rows: c.pageRows, nulls: c.pageNulls})
 	if cap(c.values) != blockSize {
 		c.values, c.room = nil, 0 // a large value's own buffer
 	}
@@ -468,13 +450,126 @@ func (e *parquetEncoder) cutPage(c *columnChunk) error {
 	return nil
 }
 
-// Buffered is the memory held for the current row group: the blocks of its
-// compressed pages and of the pages being filled.
+// pageCompressor compresses an encoder's pages on a goroutine of its own, so
+// that compression (most of the encoding side's time with zstd) overlaps
+// with the next pages' encoding. Pages are compressed one at a time in the
+// order they were cut, so the file's bytes do not depend on scheduling.
+type pageCompressor struct {
+	codec   compress.Codec // nil: pages are stored uncompressed
+	jobs    chan pageJob
+	pending sync.WaitGroup // jobs added and not yet spooled
+	done    chan struct{}  // closed when the goroutine has returned
+	failed  atomic.Pointer[error]
+
+	// The goroutine's own scratch.
+	zpage  []byte
+	header bytes.Buffer
+	thrift *thrift.Encoder
+}
+
+// pageJob is a page cut from a column chunk: levels and values, uncompressed.
+type pageJob struct {
+	c           *columnChunk
+	page        []byte // a block from the pool (or a large value's own buffer)
+	rows, nulls int
+}
+
+// pagesInFlight bounds the pages queued to one compressor: a few pages keep
+// it busy; more would only hold memory.
+const pagesInFlight = 4
+
+func newPageCompressor(codec compress.Codec) *pageCompressor {
+	p := &pageCompressor{codec: codec, jobs: make(chan pageJob, pagesInFlight), done: make(chan struct{})}
+	p.thrift = thrift.NewEncoder(new(thrift.CompactProtocol).NewWriter(&p.header))
+	go p.run()
+	return p
+}
+
+func (p *pageCompressor) add(j pageJob) {
+	p.pending.Add(1)
+	p.jobs <- j
+}
+
+func (p *pageCompressor) run() {
+	defer close(p.done)
+	for j := range p.jobs {
+		if p.err() == nil {
+			if err := p.spool(j); err != nil {
+				p.failed.Store(&err)
+			}
+		}
+		putBlock(j.page)
+		p.pending.Done()
+	}
+}
+
+// spool compresses j's page and appends it, with its header, to the column
+// chunk's spool. Only the compressor touches a chunk's spool, sizes and
+// counts while pages are pending; the encoder reads them after wait.
+func (p *pageCompressor) spool(j pageJob) error {
+	body := j.page
+	if p.codec != nil {
+		var err error
+		if p.zpage, err = p.codec.Encode(p.zpage, j.page); err != nil {
+			return fmt.Errorf("compress parquet page: %w", err)
+		}
+		body = p.zpage
+	}
+	p.header.Reset()
+	err := p.thrift.Encode(&pq.PageHeader{
+		Type:                 pq.DataPage,
+		UncompressedPageSize: int32(len(j.page)),
+		CompressedPageSize:   int32(len(body)),
+		DataPageHeader: thrift.New(pq.DataPageHeader{
+			NumValues:               int32(j.rows),
+			Encoding:                pq.Plain,
+			DefinitionLevelEncoding: pq.RLE,
+			RepetitionLevelEncoding: pq.RLE,
+			Statistics:              pq.Statistics{NullCount: int64(j.nulls)},
+		}),
+	})
+	if err != nil {
+		return fmt.Errorf("encode parquet page header: %w", err)
+	}
+	c := j.c
+	c.pages.write(p.header.Bytes())
+	c.pages.write(body)
+	c.uncompressed += int64(p.header.Len() + len(j.page))
+	c.rows += int64(j.rows)
+	c.nulls += int64(j.nulls)
+	return nil
+}
+
+func (p *pageCompressor) err() error {
+	if e := p.failed.Load(); e != nil {
+		return *e
+	}
+	return nil
+}
+
+// wait returns once every page added is spooled, with the first error.
+func (p *pageCompressor) wait() error {
+	p.pending.Wait()
+	return p.err()
+}
+
+// stop ends the goroutine once the pages added are done.
+func (p *pageCompressor) stop() {
+	close(p.jobs)
+	<-p.done
+}
+
+// Buffered bounds the memory held for the current row group: its pages
+// before compression (their compressed copies take less) and the pages being
+// filled. Pages count when they are cut, not when the compressor is done with
+// them, so that Buffered depends only on the values appended: the pipeline
+// ends row groups early on it, and the files' bytes must not depend on how
+// far the compressor got.
 func (e *parquetEncoder) Buffered() int64 {
 	var n int64
 	for i := range e.cols {
 		c := &e.cols[i]
-		n += int64(len(c.pages.blocks)*blockSize + cap(c.values) + cap(c.defs))
+		n += int64(cap(c.values)+cap(c.defs)) + c.cut
 	}
 	return n
 }
@@ -490,12 +585,17 @@ func (e *parquetEncoder) Flush() error {
 	if err := e.start(); err != nil {
 		return err
 	}
+	for i := range e.cols {
+		if err := e.cutPage(&e.cols[i]); err != nil {
+			return err
+		}
+	}
+	if err := e.pages.wait(); err != nil {
+		return e.fail(err)
+	}
 	rg := pq.RowGroup{NumRows: e.rows, FileOffset: e.offset, Ordinal: int16(len(e.meta.RowGroups))}
 	for i := range e.cols {
 		c := &e.cols[i]
-		if err := e.cutPage(c); err != nil {
-			return err
-		}
 		encodings := []pq.Encoding{pq.Plain}
 		if c.nullable {
 			encodings = append(encodings, pq.RLE)
@@ -521,7 +621,7 @@ func (e *parquetEncoder) Flush() error {
 		}
 		putBlock(c.values)
 		c.values, c.room = nil, 0
-		c.rows, c.nulls, c.uncompressed = 0, 0, 0
+		c.rows, c.nulls, c.uncompressed, c.cut = 0, 0, 0, 0
 		c.stats = columnStats{minBytes: c.stats.minBytes[:0], maxBytes: c.stats.maxBytes[:0]}
 	}
 	e.meta.RowGroups = append(e.meta.RowGroups, rg)
@@ -532,7 +632,9 @@ func (e *parquetEncoder) Flush() error {
 
 // Close writes the last row group and the footer.
 func (e *parquetEncoder) Close() error {
-	if err := e.Flush(); err != nil {
+	err := e.Flush()
+	e.stopPages()
+	if err != nil {
 		return err
 	}
 	if err := e.start(); err != nil {
@@ -569,6 +671,7 @@ func (e *parquetEncoder) fail(err error) error {
 	if e.failed == nil {
 		e.failed = err
 	}
+	e.stopPages() // the compressor must let go of the spools first
 	for i := range e.cols {
 		c := &e.cols[i]
 		c.pages.release()
@@ -576,6 +679,19 @@ func (e *parquetEncoder) fail(err error) error {
 		c.values, c.room = nil, 0
 	}
 	return err
+}
+
+// Abort discards the file: the compressor stops, the blocks go back to the
+// pool.
+func (e *parquetEncoder) Abort() {
+	e.fail(errors.New("parquet file aborted"))
+}
+
+func (e *parquetEncoder) stopPages() {
+	if e.pages != nil {
+		e.pages.stop()
+		e.pages = nil
+	}
 }
 
 // columnStats are the min and max of a column chunk's values, compared as

@@ -5,7 +5,9 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -307,5 +309,50 @@ func TestParquetFlushAndBuffered(t *testing.T) {
 	}
 	if fmt.Sprint(sizes) != "[10000 20000]" {
 		t.Fatalf("row groups %v, want [10000 20000]", sizes)
+	}
+}
+
+// Pages are compressed on a goroutine of their own, but Buffered must not
+// depend on how far it got: the pipeline's flush decisions, and so the
+// files' bytes, are taken from it.
+func TestParquetBufferedIgnoresCompressionProgress(t *testing.T) {
+	s, _ := NewSchema([]Column{{Name: "id", Type: "int64"}, {Name: "note", Type: "string"}})
+	x, _ := NewExtractor(s.Fields())
+	f, _ := NewFormat(s, Options{Format: Parquet})
+	enc := f.NewEncoder(io.Discard)
+	defer enc.Abort()
+	vals := make([]Value, 2)
+	for i := range 20000 {
+		r := fmt.Sprintf(`{"id":%d,"note":"%s"}`, i, strings.Repeat("n", i%50))
+		if err := x.Extract(&providers.Record{Value: []byte(r)}, vals); err != nil {
+			t.Fatal(err)
+		}
+		if err := enc.Append(nil, vals); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := enc.Buffered()
+	time.Sleep(50 * time.Millisecond) // the compressor catches up meanwhile
+	if after := enc.Buffered(); after != before {
+		t.Fatalf("Buffered changed from %d to %d with no record appended", before, after)
+	}
+}
+
+// An encoder dropped unfinished stops its compressor goroutine.
+func TestParquetAbortStopsTheCompressor(t *testing.T) {
+	s, _ := NewSchema([]Column{{Name: "id", Type: "int64"}})
+	f, _ := NewFormat(s, Options{Format: Parquet})
+	base := runtime.NumGoroutine()
+	for range 10 {
+		enc := f.NewEncoder(io.Discard)
+		for i := range 50000 { // several pages
+			if err := enc.Append(nil, []Value{{Int: int64(i)}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		enc.Abort()
+	}
+	if n := runtime.NumGoroutine(); n > base {
+		t.Fatalf("%d goroutines after 10 aborted encoders, %d before", n, base)
 	}
 }

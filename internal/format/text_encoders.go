@@ -46,6 +46,7 @@ func (e *csvEncoder) Append(_ []byte, vals []Value) error {
 }
 
 func (e *csvEncoder) Close() error { return e.flush() }
+func (e *csvEncoder) Abort()       {}
 
 // jsonlEncoder writes one JSON object per record with the columns as keys,
 // in column order, nulls included. Timestamps and dates are RFC 3339 strings,
@@ -111,3 +112,4 @@ func hasNewline(b []byte) bool {
 }
 
 func (e *jsonlEncoder) Close() error { return e.flush() }
+func (e *jsonlEncoder) Abort()       {}

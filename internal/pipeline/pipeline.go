@@ -16,7 +16,6 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -70,11 +69,11 @@ type Layout struct {
 // "record" is the record's JSON, or a JSON string of its bytes when it is not JSON.
 const RejectedDir = "_rejected"
 
-// Output receives the files of a batch. Create and the Files' Finish and
-// Abort are called from one goroutine at a time, in an order that depends
-// only on the records, but not necessarily from the goroutine that calls
-// Write. Each File is written by one goroutine at a time; different Files may
-// be written concurrently.
+// Output receives the files of a batch. Create is called from one goroutine
+// at a time, in an order that depends only on the records, but not
+// necessarily from the goroutine that calls Write. Each File is written and
+// finished by one goroutine at a time; different Files may be written and
+// finished concurrently (the last files of a batch are finished together).
 type Output interface {
 	// Create opens the file at relPath (a partition folder, then the file name) for
 	// the destinations dests (indices into Layout.Destinations).
@@ -539,6 +538,7 @@ func (w *Writer) Abort() {
 	}
 	for _, t := range w.targets {
 		if t.file != nil {
+			t.enc.Abort()
 			t.file.Abort()
 			t.file, t.enc = nil, nil
 		}
@@ -549,6 +549,10 @@ func (w *Writer) Abort() {
 		w.err = errors.New("pipeline: Writer used after Abort")
 	}
 }
+
+// finishConcurrency bounds the files finished at once at the end of a batch:
+// their footers are CPU, their fsyncs mostly waiting on the disk.
+const finishConcurrency = 8
 
 // encoder turns chunks into files. It runs on the worker goroutine in
 // pipelined mode; it owns the targets' encoding-side fields.
@@ -597,15 +601,15 @@ func (e *encoder) encode(c *chunk) error {
 }
 
 // memoryBudget bounds what the open files of a batch buffer together (for
-// Parquet, the compressed row groups and the pages being filled, counted in
-// blocks). Each file holds at most one row group of Layout.RowGroupRecords
-// rows; with many partition folders open, or wide records, that alone would
-// grow with the batch. Past the budget, the files holding the most end their
-// row group early. With the generate schema in 8 country folders, a batch of
-// 200,000 records stays under 16 MiB, and a batch of 2,000,000 gets row
-// groups of about 44,000 records and the same peak RSS (about 55 MB for the
-// whole apply). With hundreds of folders, row groups get small instead.
-const memoryBudget = 16 << 20
+// Parquet, the row groups' pages counted before compression, an upper bound,
+// and the pages being filled). Each file holds at most one row group of
+// Layout.RowGroupRecords rows; with many partition folders open, or wide
+// records, that alone would grow with the batch. Past the budget, the files
+// holding the most end their row group early. With the generate schema in 8
+// country folders, a batch of 2,000,000 records gets row groups of 40,000 to
+// 80,000 rows and the same peak RSS as a batch of 200,000 (about 65 MB for
+// the whole apply). With hundreds of folders, row groups get small instead.
+const memoryBudget = 32 << 20
 
 // bound flushes the files holding the most until the open files buffer no
 // more than the budget. It runs between chunks, at points that depend only
@@ -678,10 +682,9 @@ func (e *encoder) finish(t *target) error {
 	return nil
 }
 
-// finishAll completes every open file. The encoders' last pages and
-// footers are written in parallel (the files are independent); Finish is
-// called in the order the targets appeared, so that whatever the engine
-// records per file comes in a deterministic order.
+// finishAll completes every open file. The files are independent: the
+// encoders' last pages and footers are written, and the files finished (a
+// local file's fsync), several at once.
 func (e *encoder) finishAll() error {
 	var open []*target
 	for _, t := range e.w.targets {
@@ -692,11 +695,14 @@ func (e *encoder) finishAll() error {
 	errs := make([]error, len(open))
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(open)) {
+	for range min(finishConcurrency, len(open)) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(open); i = int(next.Add(1) - 1) {
-				if err := open[i].enc.Close(); err != nil {
-					errs[i] = e.fileErr(open[i], err)
+				t := open[i]
+				if err := t.enc.Close(); err != nil {
+					errs[i] = e.fileErr(t, err)
+				} else if err := t.file.Finish(t.records); err != nil {
+					errs[i] = e.fileErr(t, err)
 				}
 			}
 		})
@@ -704,16 +710,16 @@ func (e *encoder) finishAll() error {
 	wg.Wait()
 	for i, t := range open {
 		if errs[i] != nil {
-			return errs[i]
-		}
-		if err := t.file.Finish(t.records); err != nil {
-			return e.fileErr(t, err)
+			continue // Abort discards it
 		}
 		t.file, t.enc = nil, nil
 		e.files++
 		for _, d := range t.dests {
 			e.destFiles[d]++
 		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
 	}
 	e.w.stats.Files = e.files
 	for d, n := range e.destFiles {
