@@ -177,8 +177,10 @@ func (s *Source) appendRecord(dst []byte, partition int, offset int64, day *dayC
 	return append(dst, `"}`...)
 }
 
-// appendLetters appends n letters drawn from r: letter i is byte i%8 of r,
-// modulo 52, and r advances (splitmix64) before each eighth letter.
+// appendLetters appends n letters drawn from r: letter i is r shifted right
+// by 8*(i%8) bits, modulo 52 (the whole shifted value, not just its low
+// byte), and r advances (splitmix64) before each eighth letter. The letters
+// are part of the records' bytes, which must not change between versions.
 func appendLetters(dst []byte, r uint64, n int) []byte {
 	start := len(dst)
 	dst = slices.Grow(dst, n)[:start+n]
