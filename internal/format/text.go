@@ -65,8 +65,10 @@ func appendFloat(dst []byte, f float64, bits int) []byte {
 	return dst
 }
 
-// AppendJSONString appends s as a JSON string. Bytes that are not valid
-// UTF-8 become U+FFFD, so the output is always valid JSON.
+// AppendJSONString appends s as a JSON string, escaped as encoding/json
+// escapes it (without its HTML escaping): bytes that are not valid UTF-8
+// become U+FFFD, so the output is always valid JSON, and U+2028 and U+2029,
+// valid JSON but line ends in JavaScript, are escaped.
 func AppendJSONString[S ~string | ~[]byte](dst []byte, s S) []byte {
 	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
@@ -88,6 +90,10 @@ func AppendJSONString[S ~string | ~[]byte](dst []byte, s S) []byte {
 				dst = append(dst, '\\', 'r')
 			case '\t':
 				dst = append(dst, '\\', 't')
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
 			default:
 				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 			}
@@ -101,6 +107,13 @@ func AppendJSONString[S ~string | ~[]byte](dst []byte, s S) []byte {
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, `\ufffd`...)
 			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			i += size
 			start = i
 			continue
 		}

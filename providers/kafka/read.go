@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/streamctl/streamctl/internal/format"
 	"github.com/streamctl/streamctl/providers"
 )
 
@@ -373,63 +373,9 @@ func appendRawValue(dst, v []byte) []byte {
 	if v == nil {
 		return append(dst, `{"value":null}`...)
 	}
-	dst = append(dst, `{"value":"`...)
-	dst = appendJSONString(dst, v)
-	return append(dst, `"}`...)
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString appends s escaped for the inside of a JSON string, copying
-// runs that need no escape at once.
-func appendJSONString(dst, s []byte) []byte {
-	start := 0
-	for i := 0; i < len(s); {
-		if b := s[i]; b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch b {
-			case '"', '\\':
-				dst = append(dst, '\\', b)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		c, size := utf8.DecodeRune(s[i:])
-		if c == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		// U+2028 and U+2029 are valid JSON but end lines in JavaScript.
-		if c == '\u2028' || c == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[c&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	return append(dst, s[start:]...)
+	dst = append(dst, `{"value":`...)
+	dst = format.AppendJSONString(dst, v)
+	return append(dst, '}')
 }
 
 // recordPool recycles the record slabs and decompression buffers kgo decodes
