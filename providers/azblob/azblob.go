@@ -185,11 +185,13 @@ func etagOf(v string) *azcore.ETag {
 	return &e
 }
 
-// Create implements providers.Storage. Data is buffered up to one block: an
-// object smaller than block_size is written with one Put Blob on Commit; a
-// larger one is staged block by block while it is written (at most two blocks in
-// flight) and committed with one Put Block List. Staged blocks are invisible
-// until then and expire on their own after Abort or a crash.
+// Create implements providers.Storage. An object of at most block_size bytes
+// is written with one Put Blob on Commit; a larger one is staged block by
+// block while it is written (at most two blocks in flight) and committed with
+// one Put Block List. Staged blocks are invisible until then and expire on
+// their own after Abort or a crash. The bytes wait in a spill.Buffer: in
+// memory up to 256 KiB, then in a temporary file, so that memory stays small
+// however many objects a batch writes at once.
 func (s *Storage) Create(ctx context.Context, key string) (providers.ObjectWriter, error) {
 	name, err := s.blobName(key)
 	if err != nil {

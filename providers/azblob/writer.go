@@ -5,18 +5,18 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
+	"io"
 	"sync"
+	"sync/atomic"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/streaming"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blockblob"
+
+	"github.com/streamctl/streamctl/providers/spill"
 )
 
-// maxInFlight bounds the blocks being staged while the next one fills, so a
-// writer holds at most maxInFlight+1 blocks in memory.
+// maxInFlight bounds the blocks being staged at once.
 const maxInFlight = 2
-
-// firstBuffer is what a writer allocates before it knows the object is large:
-// manifests and state files stay small.
-const firstBuffer = 64 << 10
 
 // writer streams one blob. See Storage.Create.
 type writer struct {
@@ -26,10 +26,12 @@ type writer struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	buf  []byte        // the block being filled
-	free chan []byte   // block buffers back from staging
-	slot chan struct{} // one token per block in flight
-	wg   sync.WaitGroup
+	// The whole blob: in memory while small, then in a temporary file. The
+	// block uploads read sections of it.
+	buf    spill.Buffer
+	staged int64         // bytes handed to block uploads
+	slot   chan struct{} // one token per block in flight
+	wg     sync.WaitGroup
 
 	mu  sync.Mutex
 	ids []string // block IDs in order; set by the staging goroutines
@@ -46,7 +48,6 @@ func newWriter(ctx context.Context, s *Storage, name string) *writer {
 		blob:   s.blockBlob(name),
 		ctx:    ctx,
 		cancel: cancel,
-		free:   make(chan []byte, maxInFlight),
 		slot:   make(chan struct{}, maxInFlight),
 	}
 }
@@ -57,52 +58,34 @@ func (w *writer) failed() error {
 	return w.err
 }
 
-// Write implements io.Writer. It blocks while two blocks are in flight.
+// Write implements io.Writer: it buffers p and stages every full block. It
+// blocks while two blocks are in flight.
 func (w *writer) Write(p []byte) (int, error) {
 	if w.done {
 		return 0, fmt.Errorf("write %s: the object is already committed or aborted", w.s.location(w.name))
 	}
-	written := 0
-	for len(p) > 0 {
-		if err := w.failed(); err != nil {
-			return written, err
-		}
-		if len(w.buf) == w.s.blockSize {
-			if err := w.stage(); err != nil {
-				return written, err
-			}
-		}
-		if room := cap(w.buf) - len(w.buf); room < len(p) && cap(w.buf) < w.s.blockSize {
-			w.grow(len(w.buf) + len(p))
-		}
-		n := copy(w.buf[len(w.buf):cap(w.buf)], p)
-		w.buf = w.buf[:len(w.buf)+n]
-		p = p[n:]
-		written += n
+	if err := w.failed(); err != nil {
+		return 0, err
 	}
-	return written, nil
+	n, err := w.buf.Write(p)
+	if err != nil {
+		return n, fmt.Errorf("write %s: %w", w.s.location(w.name), err)
+	}
+	// A block is staged once a byte follows it: an object of exactly one
+	// block still goes in one Put Blob.
+	for w.buf.Size()-w.staged > int64(w.s.blockSize) {
+		if err := w.stage(int64(w.s.blockSize)); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }
 
-// grow makes room for want bytes in the current block: a small first buffer,
-// then a whole block.
-func (w *writer) grow(want int) {
-	size := w.s.blockSize
-	if want <= firstBuffer && firstBuffer < size {
-		size = firstBuffer
-	}
-	if size <= cap(w.buf) {
-		return
-	}
-	b := make([]byte, len(w.buf), size)
-	copy(b, w.buf)
-	w.buf = b
-}
-
-// stage sends the current block to the service in the background and starts a
-// new one. Block IDs are the block's index and a hash of its bytes: the same
-// object staged twice uses the same IDs, and two writers racing on one blob
-// never mix their blocks.
-func (w *writer) stage() error {
+// stage sends the next n buffered bytes to the service as a block, in the
+// background. Block IDs are the block's index and a hash of its bytes: the
+// same object staged twice uses the same IDs, and two writers racing on one
+// blob never mix their blocks.
+func (w *writer) stage(n int64) error {
 	if len(w.ids) >= maxBlocks {
 		return fmt.Errorf("write %s: more than %d blocks of %d bytes: raise block_size", w.s.location(w.name), maxBlocks, w.s.blockSize)
 	}
@@ -111,39 +94,40 @@ func (w *writer) stage() error {
 	case <-w.ctx.Done():
 		return fmt.Errorf("write %s: %w", w.s.location(w.name), w.ctx.Err())
 	}
-	block := w.buf
+	block := w.buf.Section(w.staged, n)
+	w.staged += n
 	index := len(w.ids)
 	w.mu.Lock()
 	w.ids = append(w.ids, "")
 	w.mu.Unlock()
-	select {
-	case w.buf = <-w.free:
-		w.buf = w.buf[:0]
-	default:
-		w.buf = make([]byte, 0, w.s.blockSize)
-	}
 
-	w.wg.Add(1)
-	go func() {
-		defer w.wg.Done()
+	w.wg.Go(func() {
 		defer func() { <-w.slot }()
-		sum := sha256.Sum256(block)
-		id := base64.StdEncoding.EncodeToString(fmt.Appendf(nil, "%08d-%x", index, sum[:16]))
-		actx, n := withAttempts(w.ctx)
-		_, err := w.blob.StageBlock(actx, id, body(block), nil)
+		h := sha256.New()
+		_, err := io.Copy(h, block)
+		var id string
+		if err == nil {
+			id = base64.StdEncoding.EncodeToString(fmt.Appendf(nil, "%08d-%x", index, h.Sum(nil)[:16]))
+			_, err = block.Seek(0, io.SeekStart)
+		}
+		if err != nil {
+			err = fmt.Errorf("stage block of %s: read the buffer: %w", w.s.location(w.name), err)
+		}
+		var n *atomic.Int32
+		if err == nil {
+			var actx context.Context
+			actx, n = withAttempts(w.ctx)
+			if _, err = w.blob.StageBlock(actx, id, streaming.NopCloser(block), nil); err != nil {
+				err = w.s.fail("stage block of", w.name, err, n)
+			}
+		}
 		w.mu.Lock()
 		w.ids[index] = id
 		if err != nil && w.err == nil {
-			w.err = w.s.fail("stage block of", w.name, err, n)
+			w.err = err
 		}
 		w.mu.Unlock()
-		if cap(block) == w.s.blockSize {
-			select {
-			case w.free <- block[:0]:
-			default:
-			}
-		}
-	}()
+	})
 	return nil
 }
 
@@ -155,23 +139,19 @@ func (w *writer) Commit() error {
 	}
 	w.done = true
 	defer w.cancel()
+	defer w.buf.Close()
 	if len(w.ids) == 0 {
 		actx, n := withAttempts(w.ctx)
-		_, err := w.blob.Upload(actx, body(w.buf), &blockblob.UploadOptions{Tier: w.s.tier})
-		w.buf = nil
+		size := w.buf.Size()
+		_, err := w.blob.Upload(actx, streaming.NopCloser(w.buf.Section(0, size)), &blockblob.UploadOptions{Tier: w.s.tier})
 		if err != nil {
 			return w.s.fail("put", w.name, err, n)
 		}
 		return nil
 	}
-	if len(w.buf) > 0 {
-		if err := w.stage(); err != nil {
-			w.wg.Wait()
-			return err
-		}
+	if err := w.stageAll(); err != nil {
+		return err
 	}
-	w.buf = nil
-	w.wg.Wait()
 	if err := w.failed(); err != nil {
 		return err
 	}
@@ -191,8 +171,8 @@ func (w *writer) Abort() error {
 	}
 	w.done = true
 	w.cancel()
-	w.wg.Wait()
-	w.buf = nil
+	w.wg.Wait() // the block uploads read the buffer
+	w.buf.Close()
 	return nil
 }
 
@@ -200,8 +180,9 @@ func (w *writer) Abort() error {
 // without committing; Commit then only commits the block list. The promotion
 // benchmark times the two halves apart.
 func (w *writer) stageAll() error {
-	if len(w.buf) > 0 {
-		if err := w.stage(); err != nil {
+	if rest := w.buf.Size() - w.staged; rest > 0 {
+		if err := w.stage(rest); err != nil {
+			w.wg.Wait()
 			return err
 		}
 	}

@@ -180,11 +180,12 @@ func (s *Storage) sse() (types.ServerSideEncryption, *string) {
 	return types.ServerSideEncryption(s.cfg.SSE), kms
 }
 
-// Create implements providers.Storage. Up to multipart_threshold bytes are
-// buffered and sent with one PutObject on Commit; beyond it the object becomes a
-// multipart upload whose parts are sent while writing, at most two at a time,
-// and which Commit completes. Memory stays within multipart_threshold plus one
-// part, whatever the object's size.
+// Create implements providers.Storage. An object of at most
+// multipart_threshold bytes is sent with one PutObject on Commit; a larger one
+// becomes a multipart upload whose parts are sent while writing, at most two
+// at a time, and which Commit completes. The bytes wait in a spill.Buffer: in
+// memory up to 256 KiB, then in a temporary file, so that memory stays small
+// whatever the object's size and however many objects a batch writes at once.
 func (s *Storage) Create(ctx context.Context, key string) (providers.ObjectWriter, error) {
 	ok, err := s.objectKey(key)
 	if err != nil {
