@@ -12,7 +12,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/streaming"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blockblob"
 
-	"github.com/streamctl/streamctl/providers/spill"
+	"github.com/streamctl/streamctl/internal/spill"
 )
 
 // maxInFlight bounds the blocks being staged at once.

@@ -11,7 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
-	"github.com/streamctl/streamctl/providers/spill"
+	"github.com/streamctl/streamctl/internal/spill"
 )
 
 // writer is the ObjectWriter of Storage.Create. It is not safe for concurrent
