@@ -458,6 +458,9 @@ func readManifest(ctx context.Context, s providers.Storage, sink string, batch i
 	if err != nil {
 		return nil, fmt.Errorf("read manifest %s: %w", ManifestKey(sink, batch), err)
 	}
+	if m.Batch != batch || m.Sink != sink {
+		return nil, fmt.Errorf("read manifest %s: it says it commits batch %d of sink %q", ManifestKey(sink, batch), m.Batch, m.Sink)
+	}
 	return m, nil
 }
 
@@ -654,24 +657,28 @@ func promoteFiles(ctx context.Context, s providers.Storage, tmp string, files []
 		}
 		return nil
 	}
-	var (
-		wg   sync.WaitGroup
-		sem  = make(chan struct{}, copyConcurrency)
-		errs = make([]error, len(files))
-	)
-	for i, f := range files {
+	// The first failure stops the copies: the batch is redone anyway.
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, copyConcurrency)
+	for _, f := range files {
 		sem <- struct{}{}
+		if ctx.Err() != nil {
+			<-sem
+			break
+		}
 		wg.Go(func() {
 			defer func() { <-sem }()
 			if err := s.Copy(ctx, tmp+f.Path, f.Path); err != nil {
-				errs[i] = fmt.Errorf("%s: %w", f.Path, err)
+				cancel(fmt.Errorf("%s: %w", f.Path, err))
 				return
 			}
 			fault.Point("after-promote-file")
 		})
 	}
 	wg.Wait()
-	return errors.Join(errs...)
+	return context.Cause(ctx)
 }
 
 // deletePrefix removes every object under prefix.

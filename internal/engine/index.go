@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/streamctl/streamctl/internal/fault"
 	"github.com/streamctl/streamctl/providers"
@@ -56,17 +57,28 @@ func IndexKey(sink string, first int64) string {
 
 // catalog is one listing of a destination's control folder for a sink.
 type catalog struct {
-	manifests []int64 // batches with a manifest of their own, ascending
-	indexes   []int64 // first batch of each index, ascending
+	manifests []int64         // batches with a manifest of their own, ascending
+	sizes     map[int64]int64 // their sizes in bytes
+	indexes   []int64         // first batch of each index, ascending
 }
+
+// maxIndexBytes bounds an index: a block whose manifests add up to more
+// (batches of hundreds of files each) keeps its single manifests, so that no
+// reader ever has to read a larger document to find one batch.
+var maxIndexBytes int64 = 32 << 20
+
+// compactionConcurrency bounds the manifest reads and deletes of a compaction
+// in flight: on an object store each is a round trip.
+const compactionConcurrency = 8
 
 func listCatalog(ctx context.Context, s providers.Storage, sink string) (catalog, error) {
 	prefix := MetadataDir + "/" + sink + "/"
-	var c catalog
+	c := catalog{sizes: map[int64]int64{}}
 	err := s.List(ctx, prefix, func(info providers.ObjectInfo) error {
 		rest := info.Key[len(prefix):]
 		if n, ok := parseBatchKey(rest, true); ok {
 			c.manifests = append(c.manifests, n)
+			c.sizes[n] = info.Size
 		} else if after, found := strings.CutPrefix(rest, "index-"); found {
 			if n, ok := parseBatchKey(after, true); ok {
 				c.indexes = append(c.indexes, n)
@@ -104,12 +116,15 @@ func readIndex(ctx context.Context, s providers.Storage, sink string, first int6
 	if ix.FormatVersion < 1 || ix.FormatVersion > IndexVersion {
 		return nil, fmt.Errorf("read manifest index %s: unsupported format version %d", key, ix.FormatVersion)
 	}
-	if ix.FirstBatch != first {
-		return nil, fmt.Errorf("read manifest index %s: it says it starts at batch %d", key, ix.FirstBatch)
+	if ix.FirstBatch != first || ix.Sink != sink {
+		return nil, fmt.Errorf("read manifest index %s: it says it holds batches of sink %q from %d", key, ix.Sink, ix.FirstBatch)
 	}
 	for _, m := range ix.Manifests {
-		if m == nil || m.Batch < ix.FirstBatch || m.Batch > ix.LastBatch {
-			return nil, fmt.Errorf("read manifest index %s: it holds a manifest outside batches %d–%d", key, ix.FirstBatch, ix.LastBatch)
+		if m == nil || m.Batch < ix.FirstBatch || m.Batch > ix.LastBatch || m.Sink != sink {
+			return nil, fmt.Errorf("read manifest index %s: it holds a manifest outside batches %d–%d of sink %q", key, ix.FirstBatch, ix.LastBatch, sink)
+		}
+		if m.FormatVersion < 1 || m.FormatVersion > ManifestVersion {
+			return nil, fmt.Errorf("read manifest index %s: batch %d: unsupported manifest format version %d", key, m.Batch, m.FormatVersion)
 		}
 	}
 	return &ix, nil
@@ -226,6 +241,13 @@ func compactManifests(ctx context.Context, s providers.Storage, sink, destinatio
 	}
 	for _, first := range firsts {
 		_, indexed := slices.BinarySearch(c.indexes, first)
+		var size int64
+		for _, id := range blocks[first] {
+			size += c.sizes[id]
+		}
+		if !indexed && size > maxIndexBytes {
+			continue
+		}
 		if err := compactBlock(ctx, s, sink, destination, first, blocks[first], indexed); err != nil {
 			return fmt.Errorf("compact the manifests of batches %d–%d: %w", first, first+IndexInterval-1, err)
 		}
@@ -238,13 +260,17 @@ func compactBlock(ctx context.Context, s providers.Storage, sink, destination st
 	var ix *ManifestIndex
 	if !indexed {
 		ix = &ManifestIndex{FormatVersion: IndexVersion, Sink: sink, Destination: destination, FirstBatch: first, LastBatch: first + IndexInterval - 1}
-		for _, id := range ids {
-			m, err := readManifest(ctx, s, sink, id)
-			if err != nil {
-				return err
-			}
-			single[id] = m
-			ix.Manifests = append(ix.Manifests, m)
+		ix.Manifests = make([]*Manifest, len(ids))
+		err := forEach(len(ids), func(i int) error {
+			m, err := readManifest(ctx, s, sink, ids[i])
+			ix.Manifests[i] = m
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		for _, m := range ix.Manifests {
+			single[m.Batch] = m
 		}
 		if _, err := s.PutIfAbsent(ctx, IndexKey(sink, first), encodeIndex(ix)); err != nil {
 			if !errors.Is(err, providers.ErrExist) {
@@ -264,11 +290,14 @@ func compactBlock(ctx context.Context, s providers.Storage, sink, destination st
 	for _, m := range ix.Manifests {
 		inIndex[m.Batch] = m
 	}
+	var held []int64 // written after the index (a repair) otherwise: read beside it
 	for _, id := range ids {
-		held := inIndex[id]
-		if held == nil {
-			continue // written after the index: a repair, read beside it
+		if inIndex[id] != nil {
+			held = append(held, id)
 		}
+	}
+	return forEach(len(held), func(i int) error {
+		id := held[i]
 		m := single[id]
 		if m == nil {
 			var err error
@@ -276,12 +305,45 @@ func compactBlock(ctx context.Context, s providers.Storage, sink, destination st
 				return err
 			}
 		}
-		if !sameBatch(m, held) {
+		if !sameBatch(m, inIndex[id]) {
 			return fmt.Errorf("%s differs from batch %d in %s; left both for inspection", ManifestKey(sink, id), id, IndexKey(sink, first))
 		}
 		if err := s.Delete(ctx, ManifestKey(sink, id)); err != nil {
 			return fmt.Errorf("delete %s: %w", ManifestKey(sink, id), err)
 		}
+		return nil
+	})
+}
+
+// forEach runs fn(0..n-1), compactionConcurrency at a time, and returns the
+// first error; after one, the calls not started are skipped.
+func forEach(n int, fn func(i int) error) error {
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+	)
+	sem := make(chan struct{}, compactionConcurrency)
+	for i := range n {
+		sem <- struct{}{}
+		mu.Lock()
+		stop := first != nil
+		mu.Unlock()
+		if stop {
+			<-sem
+			break
+		}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			if err := fn(i); err != nil {
+				mu.Lock()
+				if first == nil {
+					first = err
+				}
+				mu.Unlock()
+			}
+		})
 	}
-	return nil
+	wg.Wait()
+	return first
 }

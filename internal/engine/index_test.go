@@ -266,3 +266,39 @@ func TestIndexesFrom(t *testing.T) {
 		}
 	}
 }
+
+// A block whose manifests add up to more than maxIndexBytes keeps them
+// single: no reader has to read an index that large.
+func TestCompactionLeavesLargeBlocksSingle(t *testing.T) {
+	withIndexInterval(t, 10)
+	old := maxIndexBytes
+	maxIndexBytes = 5000 // 10 of the test's manifests take about 4200 bytes
+	t.Cleanup(func() { maxIndexBytes = old })
+	ctx := context.Background()
+	s := local.New(t.TempDir())
+	commitManifests(t, s, 0, 20)
+	big := testManifest(12)
+	for i := range 40 {
+		big.Files = append(big.Files, FileEntry{Path: fmt.Sprintf("country=%02d/part-00000012-00000.jsonl", i), Size: 1, Records: 1, SHA256: "00"})
+	}
+	if err := s.Delete(ctx, ManifestKey("orders", 12)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.PutIfAbsent(ctx, ManifestKey("orders", 12), encodeManifest(big)); err != nil {
+		t.Fatal(err)
+	}
+	if err := compactManifests(ctx, s, "orders", "a", 20); err != nil {
+		t.Fatal(err)
+	}
+	got := controlKeys(t, s)
+	if !slices.Contains(got, "index-0.json") || slices.Contains(got, "index-10.json") || !slices.Contains(got, "12.json") {
+		t.Fatalf("control folder: %v; want index-0.json and the single manifests of 10–19", got)
+	}
+	ms, err := ReadManifests(ctx, s, "orders", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids := batchesOf(ms); !slices.Equal(ids, span(0, 20)) {
+		t.Fatalf("manifests: %v", ids)
+	}
+}
