@@ -17,7 +17,7 @@ import (
 
 // MemoryLimit is what a Buffer keeps in memory before it spills: manifests,
 // state files and small data files never touch the disk, and a batch writing
-// hundreds of partition folders at once holds a few MiB per hundred.
+// to hundreds of partition folders at once holds at most 25 MiB per hundred.
 const MemoryLimit = 256 << 10
 
 // Buffer is an append-only byte buffer, in memory and then in a temporary
@@ -28,10 +28,20 @@ type Buffer struct {
 	f    *os.File // nil until the buffer outgrows MemoryLimit
 	path string   // f's name while it is linked
 	size int64
+	err  error // the first failed write: the buffer is unusable after it
 }
 
-// Write appends p.
-func (b *Buffer) Write(p []byte) (int, error) {
+// Write appends p. After an error, every Write fails with it: a buffer that
+// lost bytes must not be uploaded.
+func (b *Buffer) Write(p []byte) (n int, err error) {
+	if b.err != nil {
+		return 0, b.err
+	}
+	defer func() {
+		if err != nil {
+			b.err = err
+		}
+	}()
 	if b.f == nil && b.size+int64(len(p)) <= MemoryLimit {
 		if b.mem == nil {
 			b.mem = make([]byte, 0, min(MemoryLimit, max(4<<10, 2*len(p))))
@@ -45,7 +55,7 @@ func (b *Buffer) Write(p []byte) (int, error) {
 			return 0, err
 		}
 	}
-	n, err := b.f.WriteAt(p, b.size)
+	n, err = b.f.WriteAt(p, b.size)
 	b.size += int64(n)
 	if err != nil {
 		return n, fmt.Errorf("buffer on disk: %w", err)

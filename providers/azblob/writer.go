@@ -58,6 +58,17 @@ func (w *writer) failed() error {
 	return w.err
 }
 
+// fail records err as the writer's failure, so that Commit refuses to publish
+// a blob that lost bytes, and returns it.
+func (w *writer) fail(err error) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err == nil {
+		w.err = err
+	}
+	return err
+}
+
 // Write implements io.Writer: it buffers p and stages every full block. It
 // blocks while two blocks are in flight.
 func (w *writer) Write(p []byte) (int, error) {
@@ -69,13 +80,13 @@ func (w *writer) Write(p []byte) (int, error) {
 	}
 	n, err := w.buf.Write(p)
 	if err != nil {
-		return n, fmt.Errorf("write %s: %w", w.s.location(w.name), err)
+		return n, w.fail(fmt.Errorf("write %s: %w", w.s.location(w.name), err))
 	}
 	// A block is staged once a byte follows it: an object of exactly one
 	// block still goes in one Put Blob.
 	for w.buf.Size()-w.staged > int64(w.s.blockSize) {
 		if err := w.stage(int64(w.s.blockSize)); err != nil {
-			return n, err
+			return n, w.fail(err)
 		}
 	}
 	return n, nil
@@ -140,6 +151,10 @@ func (w *writer) Commit() error {
 	w.done = true
 	defer w.cancel()
 	defer w.buf.Close()
+	if err := w.failed(); err != nil {
+		w.wg.Wait()
+		return err
+	}
 	if len(w.ids) == 0 {
 		actx, n := withAttempts(w.ctx)
 		size := w.buf.Size()

@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -39,6 +40,8 @@ type Storage struct {
 	threshold int64
 	partSize  int64
 
+	// noBatchDelete is set once the store refused DeleteObjects.
+	noBatchDelete atomic.Bool
 	// Objects CopyObject refuses as too large are copied part by part in
 	// ranges of copyPartSize. Tests set copyInParts to take that path with
 	// small objects.
@@ -481,6 +484,8 @@ func (s *Storage) Delete(ctx context.Context, key string) error {
 // DeletePrefix implements providers.PrefixDeleter: one ListObjectsV2 page,
 // then one DeleteObjects call for its (at most 1000) keys, page after page, so
 // that a batch's staging folder goes in two requests instead of one per file.
+// On a store without DeleteObjects (some S3-compatible ones) it deletes the
+// keys one by one.
 func (s *Storage) DeletePrefix(ctx context.Context, prefix string) error {
 	if !strings.HasSuffix(prefix, "/") {
 		return fmt.Errorf("delete prefix %q: it must end with '/'", prefix)
@@ -491,8 +496,9 @@ func (s *Storage) DeletePrefix(ctx context.Context, prefix string) error {
 	}
 	full = strings.TrimSuffix(full, "x")
 	pages := s3.NewListObjectsV2Paginator(s.client, &s3.ListObjectsV2Input{
-		Bucket: aws.String(s.bucket),
-		Prefix: aws.String(full),
+		Bucket:  aws.String(s.bucket),
+		Prefix:  aws.String(full),
+		MaxKeys: aws.Int32(1000), // DeleteObjects takes at most 1000 keys
 	})
 	for pages.HasMorePages() {
 		page, err := pages.NextPage(ctx)
@@ -500,6 +506,12 @@ func (s *Storage) DeletePrefix(ctx context.Context, prefix string) error {
 			return wrapErr("list", s.loc(full), s.bucket, err)
 		}
 		if len(page.Contents) == 0 {
+			continue
+		}
+		if s.noBatchDelete.Load() {
+			if err := s.deleteEach(ctx, page.Contents); err != nil {
+				return err
+			}
 			continue
 		}
 		objects := make([]types.ObjectIdentifier, len(page.Contents))
@@ -511,13 +523,36 @@ func (s *Storage) DeletePrefix(ctx context.Context, prefix string) error {
 			Delete: &types.Delete{Objects: objects, Quiet: aws.Bool(true)},
 		})
 		if err != nil {
+			if code, status := codeOf(err), statusOf(err); code == "NotImplemented" || status == 405 || status == 501 {
+				s.noBatchDelete.Store(true)
+				if err := s.deleteEach(ctx, page.Contents); err != nil {
+					return err
+				}
+				continue
+			}
 			return wrapErr("delete objects under", s.loc(full), s.bucket, err)
 		}
+		var failed []types.Error
 		for _, e := range out.Errors {
-			if aws.ToString(e.Code) == "NoSuchKey" {
-				continue // gone already: what we wanted
+			if aws.ToString(e.Code) != "NoSuchKey" { // gone already: what we wanted
+				failed = append(failed, e)
 			}
-			return fmt.Errorf("delete %s: %s: %s (and %d other errors)", s.loc(aws.ToString(e.Key)), aws.ToString(e.Code), aws.ToString(e.Message), len(out.Errors)-1)
+		}
+		if len(failed) > 0 {
+			e := failed[0]
+			return fmt.Errorf("delete %s: %s: %s (and %d other keys failed)", s.loc(aws.ToString(e.Key)), aws.ToString(e.Code), aws.ToString(e.Message), len(failed)-1)
+		}
+	}
+	return nil
+}
+
+// deleteEach deletes objects one DeleteObject at a time.
+func (s *Storage) deleteEach(ctx context.Context, objects []types.Object) error {
+	for _, obj := range objects {
+		if _, err := s.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(s.bucket), Key: obj.Key}); err != nil {
+			if err := s.wrap("delete", aws.ToString(obj.Key), err); !errors.Is(err, providers.ErrNotExist) {
+				return err
+			}
 		}
 	}
 	return nil
