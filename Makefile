@@ -2,7 +2,7 @@
 GO ?= go
 export PATH := $(CURDIR)/.tools/bin:$(CURDIR)/.tools/node/node_modules/.bin:$(PATH)
 
-.PHONY: all build test unit tools bench lint fmt clean website
+.PHONY: all build test unit tools bench lint fmt clean website pgo
 
 all: build
 
@@ -29,6 +29,15 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) mod tidy -diff
+
+# default.pgo: the CPU profile that go build uses to optimise the binary
+# (profile-guided optimisation), taken from the record-path benchmarks. Refresh
+# it when the hot path changes, and check make bench before committing it.
+pgo:
+	$(GO) test -run '^$$' -bench 'BenchmarkGenerate' -benchtime 5x -cpuprofile /tmp/streamctl-pgo-1.prof ./internal/pipeline/
+	$(GO) test -run '^$$' -bench 'BenchmarkRecordPath/streamctl' -benchtime 10x -cpuprofile /tmp/streamctl-pgo-2.prof ./internal/pipeline/
+	$(GO) test -run '^$$' -bench . -benchtime 5x -cpuprofile /tmp/streamctl-pgo-3.prof ./internal/format/
+	$(GO) tool pprof -proto /tmp/streamctl-pgo-1.prof /tmp/streamctl-pgo-2.prof /tmp/streamctl-pgo-3.prof > default.pgo
 
 # The documentation site: static HTML in website/public (not committed).
 website:

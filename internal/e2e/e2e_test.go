@@ -32,7 +32,8 @@ func TestMain(m *testing.M) {
 	binary = filepath.Join(dir, "streamctl")
 	args := []string{"build", "-tags", "faultinject", "-o", binary}
 	if raceEnabled {
-		args = append(args, "-race")
+		// The tests' build: default.pgo would only slow compiling down.
+		args = append(args, "-race", "-pgo=off")
 	}
 	cmd := exec.Command("go", append(args, ".")...)
 	cmd.Dir = testenv.RepoRoot()
