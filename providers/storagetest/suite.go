@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -826,4 +828,60 @@ func testConcurrent(t *testing.T, s providers.Storage) {
 		t.Fatal(err)
 	}
 	sameKeys(t, s, "")
+}
+
+// ManyOpenObjects writes 32 objects of 6 MiB at once, interleaved in 64 KiB
+// writes as a batch writing 32 partition folders does, and checks that the
+// heap grows by less than maxHeap meanwhile, that every object is committed
+// whole, and that TMPDIR, where object stores buffer on disk, is empty again
+// afterwards. It sets TMPDIR, so it cannot run in parallel tests.
+func ManyOpenObjects(t *testing.T, s providers.Storage, maxHeap int64) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	ctx := t.Context()
+	const files, size, chunk = 32, 6 << 20, 64 << 10
+	data := make([]byte, chunk)
+	for i := range data {
+		data[i] = byte(i * 13 / 7)
+	}
+	key := func(i int) string { return fmt.Sprintf("country=%02d/part-00000001-00000.bin", i) }
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var ws []providers.ObjectWriter
+	for i := range files {
+		w, err := s.Create(ctx, key(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Abort()
+		ws = append(ws, w)
+	}
+	var peak uint64
+	for off := 0; off < size; off += chunk {
+		for _, w := range ws {
+			if _, err := w.Write(data); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		peak = max(peak, m.HeapInuse)
+	}
+	if grew := int64(peak) - int64(before.HeapInuse); grew > maxHeap {
+		t.Errorf("%s: the heap grew by %d MiB while %d objects of %d MiB were written", s.Describe(), grew>>20, files, size>>20)
+	}
+	for _, w := range ws {
+		if err := w.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range files {
+		if info, err := s.Stat(ctx, key(i)); err != nil || info.Size != size {
+			t.Fatalf("%s: %+v, %v", key(i), info, err)
+		}
+	}
+	if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
+		t.Errorf("TMPDIR holds %d entries after the commits", len(entries))
+	}
 }
