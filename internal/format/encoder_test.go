@@ -319,3 +319,21 @@ func TestTimeConversions(t *testing.T) {
 		}
 	}
 }
+
+// An extractor parses a stream's timestamps with the last date remembered:
+// every result must be the one a fresh parse gives, whatever came before.
+func TestTimestampDateCache(t *testing.T) {
+	seq := []string{
+		"2026-01-01T00:00:00.000Z", "2026-01-01T23:59:59.999Z", "2026-01-01T00:60:00Z",
+		"2026-01-01X00:00:00Z", "2026-01-02T00:00:00+01:00", "2026-02-30T00:00:00Z",
+		"2026-01-02T00:00:00Z", "2026-01-02", "2026-01-02T00:00:00Zjunk", "2026-01-02t01:02:03z",
+		"1970-01-01 00:00:00Z", "2026-13-01T00:00:00Z", "2026-01-02T00:00:01Z",
+	}
+	var c dateCache
+	for _, s := range seq {
+		wantMS, wantOK := ParseTimestamp([]byte(s))
+		if ms, ok := c.parseTimestamp([]byte(s)); ms != wantMS || ok != wantOK {
+			t.Errorf("cached parse of %q = %d, %v; fresh parse = %d, %v", s, ms, ok, wantMS, wantOK)
+		}
+	}
+}

@@ -118,6 +118,7 @@ type Extractor struct {
 	keyBuf  []byte
 	vals    []Value
 	err     error // the first field error of the current record
+	dates   dateCache
 }
 
 // NewExtractor returns an extractor for fields; Extract fills one Value per
@@ -364,7 +365,7 @@ func (x *Extractor) leaf(b []byte, i int, f int) (end int, ok bool) {
 			*v = Value{Bytes: s, Token: TokString}
 			return end, true
 		}
-		ms, ok := ParseTimestamp(s)
+		ms, ok := x.dates.parseTimestamp(s)
 		if !ok {
 			return i, false
 		}
@@ -499,7 +500,7 @@ func (x *Extractor) convert(f int, tok Token, text []byte, esc bool) {
 	case KindTimestamp:
 		switch tok {
 		case TokString:
-			ms, ok := ParseTimestamp(x.str(text, esc))
+			ms, ok := x.dates.parseTimestamp(x.str(text, esc))
 			if !ok {
 				x.fail(f, "expected an RFC 3339 timestamp or epoch milliseconds, got "+describe(tok, text))
 				return

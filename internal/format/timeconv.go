@@ -101,11 +101,32 @@ func ParseDate(s []byte) (days int64, ok bool) {
 // 'z') into milliseconds since the epoch. Digits of the fraction beyond
 // milliseconds are dropped (the result is floored to the millisecond).
 func ParseTimestamp(s []byte) (ms int64, ok bool) {
+	var c dateCache
+	return c.parseTimestamp(s)
+}
+
+// dateCache is the last date a stream of timestamps had. Records of a stream
+// share their date for a day's worth of them, and the date is half of the
+// parsing.
+type dateCache struct {
+	date  [10]byte
+	days  int64
+	valid bool
+}
+
+// parseTimestamp is ParseTimestamp, reusing the last date when s starts with it.
+func (c *dateCache) parseTimestamp(s []byte) (ms int64, ok bool) {
 	if len(s) < 20 {
 		return 0, false
 	}
-	days, ok := parseDateAt(s)
-	if !ok || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') {
+	days := c.days
+	if !c.valid || [10]byte(s) != c.date {
+		if days, ok = parseDateAt(s); !ok {
+			return 0, false
+		}
+		c.date, c.days, c.valid = [10]byte(s), days, true
+	}
+	if s[10] != 'T' && s[10] != 't' && s[10] != ' ' {
 		return 0, false
 	}
 	hh, ok1 := digits(s, 11, 2)

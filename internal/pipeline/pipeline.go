@@ -147,9 +147,10 @@ type Writer struct {
 	spec      *partition.Spec   // nil without partition_by
 	pin       []int             // spec field i reads vals[pin[i]]
 	pvals     []format.Value
-	route     int         // index in vals of the route field; -1 without route_by
-	routeKind format.Kind // its kind
-	order     []int       // destination indices sorted by name
+	folders   *folderCache // with one partition field: its recent values' targets
+	route     int          // index in vals of the route field; -1 without route_by
+	routeKind format.Kind  // its kind
+	order     []int        // destination indices sorted by name
 	keyBuf    []byte
 	routeKey  []byte // the route value's canonical text
 	text      []byte // a reject line
@@ -295,6 +296,9 @@ func New(layout Layout, batch int64, active []int, out Output) (*Writer, error) 
 		}
 		w.spec = spec
 		w.pvals = make([]format.Value, len(kinds))
+		if len(kinds) == 1 {
+			w.folders = &folderCache{}
+		}
 	}
 	if layout.RouteBy != "" {
 		if len(layout.Destinations) == 0 {
@@ -346,19 +350,9 @@ func (w *Writer) Write(rec *providers.Record) error {
 			return nil
 		}
 	}
-	w.keyBuf = appendTargetKey(w.keyBuf[:0], false, dest)
-	if w.spec != nil {
-		for i, j := range w.pin {
-			w.pvals[i] = w.vals[j]
-		}
-		var err error
-		if w.keyBuf, err = w.spec.AppendPath(w.keyBuf, w.pvals); err != nil {
-			return w.invalid(rec, err)
-		}
-	}
-	t, ok := w.byKey[string(w.keyBuf)]
-	if !ok {
-		t = w.addTarget(false, dest, string(w.keyBuf[keyHeader:]))
+	t, err := w.dataTarget(dest)
+	if err != nil {
+		return w.invalid(rec, err)
 	}
 	if dest >= 0 {
 		w.stats.Destinations[dest].Records++
@@ -376,6 +370,36 @@ func (w *Writer) Write(rec *providers.Record) error {
 		return w.dispatch()
 	}
 	return nil
+}
+
+// dataTarget returns the target of the current record's data, which goes
+// to destination dest (-1: to every active one).
+func (w *Writer) dataTarget(dest int) (int32, error) {
+	var pv *format.Value
+	if w.folders != nil {
+		pv = &w.vals[w.pin[0]]
+		if t, ok := w.folders.get(dest, pv); ok {
+			return t, nil
+		}
+	}
+	w.keyBuf = appendTargetKey(w.keyBuf[:0], false, dest)
+	if w.spec != nil {
+		for i, j := range w.pin {
+			w.pvals[i] = w.vals[j]
+		}
+		var err error
+		if w.keyBuf, err = w.spec.AppendPath(w.keyBuf, w.pvals); err != nil {
+			return 0, err
+		}
+	}
+	t, ok := w.byKey[string(w.keyBuf)]
+	if !ok {
+		t = w.addTarget(false, dest, string(w.keyBuf[keyHeader:]))
+	}
+	if pv != nil {
+		w.folders.put(dest, pv, t)
+	}
+	return t, nil
 }
 
 // invalid handles a record that does not fit: an error with on_invalid =
