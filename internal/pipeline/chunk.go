@@ -16,9 +16,10 @@ import (
 // their records (which sources reuse) into memory the chunk owns. Its
 // buffers are reused, so a steady stream of records allocates nothing.
 type chunk struct {
-	rows  []row
-	vals  []format.Value // the rows' values, stride values per row
-	arena []byte         // the bytes of vals and raws
+	rows    []row
+	vals    []format.Value // the rows' values, stride values per row
+	arena   []byte         // the bytes of vals and raws
+	targets []*target      // the Writer's targets when it was dispatched
 }
 
 type row struct {
@@ -56,6 +57,7 @@ func (c *chunk) full() bool { return len(c.rows) >= chunkRows || len(c.arena) >=
 func (c *chunk) reset() {
 	c.rows = c.rows[:0]
 	c.vals = c.vals[:0]
+	c.targets = nil
 	c.arena = c.arena[:0]
 }
 

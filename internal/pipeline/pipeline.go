@@ -509,6 +509,9 @@ func (w *Writer) addTarget(reject bool, dest int, dir string) int32 {
 
 // dispatch hands the current chunk to the encoder.
 func (w *Writer) dispatch() error {
+	// The encoder reads targets through the chunk: Write appends to
+	// w.targets meanwhile, and what the chunk holds is never written again.
+	w.cur.targets = w.targets
 	if w.async == nil {
 		err := w.enc.encode(w.cur)
 		w.cur.reset()
@@ -597,7 +600,7 @@ func (e *encoder) encode(c *chunk) error {
 	max := w.layout.MaxFileRecords
 	for i := range c.rows {
 		r := &c.rows[i]
-		t := w.targets[r.target]
+		t := c.targets[r.target]
 		if t.file != nil && max > 0 && t.records >= max {
 			if err := e.finish(t); err != nil {
 				return err
@@ -621,7 +624,7 @@ func (e *encoder) encode(c *chunk) error {
 			e.touched = append(e.touched, t)
 		}
 	}
-	return e.bound()
+	return e.bound(c.targets)
 }
 
 // memoryBudget bounds what the open files of a batch buffer together (for
@@ -639,7 +642,7 @@ const memoryBudget = 32 << 20
 // more than the budget. It runs between chunks, at points that depend only
 // on the records, and flushing depends only on the bytes buffered, so the
 // files stay deterministic.
-func (e *encoder) bound() error {
+func (e *encoder) bound(targets []*target) error {
 	for _, t := range e.touched {
 		if t.enc != nil {
 			n := t.enc.Buffered()
@@ -649,7 +652,7 @@ func (e *encoder) bound() error {
 	}
 	for e.buffered > e.budget {
 		var big *target
-		for _, t := range e.w.targets {
+		for _, t := range targets {
 			if t.enc != nil && (big == nil || t.buffered > big.buffered) {
 				big = t
 			}

@@ -696,3 +696,31 @@ func TestMemoryBudget(t *testing.T) {
 		t.Fatalf("%d rows in %d row groups, want %d rows in many groups", rows, groups, len(recs))
 	}
 }
+
+// Folders keep appearing while the encoder works on earlier chunks: the
+// encoder must see each record's folder (run with -race, as make test does).
+func TestFoldersAppearWhileEncoding(t *testing.T) {
+	out := newMemOutput()
+	w, err := New(Layout{Format: "jsonl", PartitionBy: []string{"offset"}}, 3, []int{0}, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 3 * chunkRows
+	for i := range n {
+		r := formattest.MakeRow(0, int64(i/8))
+		if err := w.Write(&providers.Record{Partition: "0", Offset: int64(i), Value: formattest.AppendRecord(nil, r)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.files[0]) != n/8 {
+		t.Fatalf("%d files, want one per folder: %d", len(out.files[0]), n/8)
+	}
+	for rel, f := range out.files[0] {
+		if f.records != 8 || !f.finished {
+			t.Errorf("%s: %d records (finished %v), want the 8 of its folder", rel, f.records, f.finished)
+		}
+	}
+}
