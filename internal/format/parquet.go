@@ -272,9 +272,10 @@ type parquetEncoder struct {
 
 // columnChunk is one column of the current row group.
 type columnChunk struct {
-	*parquetColumn
+	parquetColumn // a copy: the hot path reads it for every value
 	// The current page.
-	values    []byte // PLAIN-encoded values, in a block
+	block     []byte // the block values are in, from levelRoom on
+	values    []byte // PLAIN-encoded values, in block
 	room      int    // the most bytes of values and defs the page may hold
 	defs      []byte // nullable columns: definition levels, a bit per row
 	bools     int    // booleans: values packed into values' bits
@@ -291,7 +292,7 @@ type columnChunk struct {
 func (f *parquetFormat) newEncoder(w io.Writer) *parquetEncoder {
 	e := &parquetEncoder{f: f, w: w, cols: make([]columnChunk, len(f.cols))}
 	for i := range e.cols {
-		e.cols[i].parquetColumn = &f.cols[i]
+		e.cols[i].parquetColumn = f.cols[i]
 	}
 	e.thrift = thrift.NewEncoder(new(thrift.CompactProtocol).NewWriter(&e.header))
 	e.meta = pq.FileMetaData{Version: 1, Schema: f.schema, CreatedBy: CreatedBy, ColumnOrders: f.orders}
@@ -368,17 +369,42 @@ func (e *parquetEncoder) makeRoom(c *columnChunk, n int) error {
 			return err
 		}
 	}
-	if cap(c.values) == 0 {
-		c.values = getBlock()
+	if cap(c.block) == 0 {
+		c.block = getBlock()
+		c.values = c.block[levelRoom:levelRoom]
 	}
 	c.room = pageRoom
 	if n > c.room { // a value larger than a block: a page of its own
-		putBlock(c.values)
-		c.values = make([]byte, 0, n)
+		putBlock(c.block)
+		c.block = make([]byte, 0, levelRoom+n)
+		c.values = c.block[levelRoom:levelRoom]
 		c.room = n
 	}
 	return nil
 }
+
+// appendLevels appends the page's definition levels: RLE/bit-packed hybrid
+// with a 4-byte length, one run when every row is null or none is, else the
+// bitmap.
+func (c *columnChunk) appendLevels(dst []byte) []byte {
+	start := len(dst)
+	dst = append(dst, 0, 0, 0, 0)
+	switch c.pageNulls {
+	case 0, c.pageRows:
+		dst = binary.AppendUvarint(dst, uint64(c.pageRows)<<1)
+		dst = append(dst, byte(min(c.pageNulls, 1)^1))
+	default:
+		dst = binary.AppendUvarint(dst, uint64(len(c.defs))<<1|1)
+		dst = append(dst, c.defs...)
+	}
+	binary.LittleEndian.PutUint32(dst[start:], uint32(len(dst)-start-4))
+	return dst
+}
+
+// levelRoom is kept free in front of a page's values, in its block, for its
+// definition levels when they are one run (no nulls, or nothing but nulls):
+// the page is then cut without copying its values.
+const levelRoom = 16
 
 // appendValue PLAIN-encodes v and updates the statistics.
 func (c *columnChunk) appendValue(v *Value) {
@@ -424,27 +450,34 @@ func (e *parquetEncoder) cutPage(c *columnChunk) error {
 	if err := e.pages.err(); err != nil {
 		return e.fail(err)
 	}
-	page := getBlock()
-	if c.nullable {
-		// Definition levels, RLE/bit-packed hybrid with a 4-byte length:
-		// one run when every row is null or none is, else the bitmap.
-		page = append(page, 0, 0, 0, 0)
-		switch c.pageNulls {
-		case 0, c.pageRows:
-			page = binary.AppendUvarint(page, uint64(c.pageRows)<<1)
-			page = append(page, byte(min(c.pageNulls, 1)^1))
-		default:
-			page = binary.AppendUvarint(page, uint64(len(c.defs))<<1|1)
-			page = append(page, c.defs...)
+	job := pageJob{c: c, rows: c.pageRows, nulls: c.pageNulls}
+	oneRun := !c.nullable || c.pageNulls == 0 || c.pageNulls == c.pageRows
+	if oneRun && cap(c.block) > 0 {
+		// The page is its block: the levels, if any, go in front of the values.
+		var run [levelRoom]byte
+		var levels []byte
+		if c.nullable {
+			levels = c.appendLevels(run[:0])
 		}
-		binary.LittleEndian.PutUint32(page, uint32(len(page)-4))
+		start := levelRoom - len(levels)
+		copy(c.block[start:levelRoom], levels)
+		job.page, job.block = c.block[start:levelRoom+len(c.values)], c.block
+		c.block, c.values, c.room = nil, nil, 0
+	} else {
+		// A bitmap, or nulls alone: the page is a new block, and the values'
+		// block stays with the column.
+		page := getBlock()
+		if c.nullable {
+			page = c.appendLevels(page)
+		}
+		job.page = append(page, c.values...)
+		job.block = job.page
+		if cap(c.block) != blockSize {
+			c.block, c.values, c.room = nil, nil, 0 // a large value's own buffer
+		}
 	}
-	page = append(page, c.values...)
-	c.cut += int64(len(page))
-	e.pages.add(pageJob{c: c, page: page, rows: c.pageRows, nulls: c.pageNulls})
-	if cap(c.values) != blockSize {
-		c.values, c.room = nil, 0 // a large value's own buffer
-	}
+	c.cut += int64(len(job.page))
+	e.pages.add(job)
 	c.values, c.defs = c.values[:0], c.defs[:0]
 	c.pageRows, c.pageNulls, c.bools = 0, 0, 0
 	return nil
@@ -470,7 +503,8 @@ type pageCompressor struct {
 // pageJob is a page cut from a column chunk: levels and values, uncompressed.
 type pageJob struct {
 	c           *columnChunk
-	page        []byte // a block from the pool (or a large value's own buffer)
+	page        []byte // levels and values, in block
+	block       []byte // a block from the pool (or a large value's own buffer)
 	rows, nulls int
 }
 
@@ -498,7 +532,7 @@ func (p *pageCompressor) run() {
 				p.failed.Store(&err)
 			}
 		}
-		putBlock(j.page)
+		putBlock(j.block)
 		p.pending.Done()
 	}
 }
@@ -569,7 +603,7 @@ func (e *parquetEncoder) Buffered() int64 {
 	var n int64
 	for i := range e.cols {
 		c := &e.cols[i]
-		n += int64(cap(c.values)+cap(c.defs)) + c.cut
+		n += int64(cap(c.block)+cap(c.defs)) + c.cut
 	}
 	return n
 }
@@ -619,8 +653,8 @@ func (e *parquetEncoder) Flush() error {
 		if err := c.pages.writeTo(e); err != nil {
 			return err
 		}
-		putBlock(c.values)
-		c.values, c.room = nil, 0
+		putBlock(c.block)
+		c.block, c.values, c.room = nil, nil, 0
 		c.rows, c.nulls, c.uncompressed, c.cut = 0, 0, 0, 0
 		c.stats = columnStats{minBytes: c.stats.minBytes[:0], maxBytes: c.stats.maxBytes[:0]}
 	}
@@ -675,8 +709,8 @@ func (e *parquetEncoder) fail(err error) error {
 	for i := range e.cols {
 		c := &e.cols[i]
 		c.pages.release()
-		putBlock(c.values)
-		c.values, c.room = nil, 0
+		putBlock(c.block)
+		c.block, c.values, c.room = nil, nil, 0
 	}
 	return err
 }
@@ -702,7 +736,22 @@ type columnStats struct {
 	minInt, maxInt     int64
 	minFloat, maxFloat float64
 	minBytes, maxBytes []byte // copies
+	minKey, maxKey     uint64 // their first 8 bytes, big-endian, zero-padded
 	bytesTooLong       bool
+}
+
+// bytesKey is the first 8 bytes of v, big-endian, zero-padded. Keys that
+// differ order their byte arrays as bytes.Compare does; equal keys do not
+// decide.
+func bytesKey(v []byte) uint64 {
+	if len(v) >= 8 {
+		return binary.BigEndian.Uint64(v)
+	}
+	var k uint64
+	for i, c := range v {
+		k |= uint64(c) << (56 - 8*i)
+	}
+	return k
 }
 
 func (s *columnStats) observeInt(v int64) {
@@ -727,15 +776,18 @@ func (s *columnStats) observeFloat(v float64) {
 }
 
 func (s *columnStats) observeBytes(v []byte) {
+	// Most values are neither a new min nor a new max, and their first 8
+	// bytes say so without a call to bytes.Compare.
+	k := bytesKey(v)
 	switch {
 	case !s.has:
 		s.has = true
-		s.minBytes = append(s.minBytes[:0], v...)
-		s.maxBytes = append(s.maxBytes[:0], v...)
-	case bytes.Compare(v, s.minBytes) < 0:
-		s.minBytes = append(s.minBytes[:0], v...)
-	case bytes.Compare(v, s.maxBytes) > 0:
-		s.maxBytes = append(s.maxBytes[:0], v...)
+		s.minBytes, s.minKey = append(s.minBytes[:0], v...), k
+		s.maxBytes, s.maxKey = append(s.maxBytes[:0], v...), k
+	case k < s.minKey || k == s.minKey && bytes.Compare(v, s.minBytes) < 0:
+		s.minBytes, s.minKey = append(s.minBytes[:0], v...), k
+	case k > s.maxKey || k == s.maxKey && bytes.Compare(v, s.maxBytes) > 0:
+		s.maxBytes, s.maxKey = append(s.maxBytes[:0], v...), k
 	default:
 		return
 	}
