@@ -76,7 +76,8 @@ func (s *Source) Read(ctx context.Context, partition string, start, end int64, f
 	go func() {
 		defer close(made)
 		defer close(blocks)
-		var day dayCache
+		var at position
+		at.seek(start)
 		for off := start; off < end; {
 			var b *block
 			select {
@@ -86,7 +87,8 @@ func (s *Source) Read(ctx context.Context, partition string, start, end int64, f
 			}
 			b.first, b.data, b.ends = off, b.data[:0], b.ends[:0]
 			for ; off < end && len(b.ends) < blockRecords; off++ {
-				b.data = s.appendRecord(b.data, p, off, &day)
+				b.data = s.appendRecord(b.data, p, &at)
+				at.next()
 				b.ends = append(b.ends, len(b.data))
 			}
 			select {
@@ -147,22 +149,63 @@ const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 // Append appends the JSON record of (partition, offset) to dst.
 func (s *Source) Append(dst []byte, partition int, offset int64) []byte {
-	var day dayCache
-	return s.appendRecord(dst, partition, offset, &day)
+	var at position
+	at.seek(offset)
+	return s.appendRecord(dst, partition, &at)
 }
 
-// appendRecord is Append for consecutive records, which share their ts's
-// date: day keeps it formatted.
-func (s *Source) appendRecord(dst []byte, partition int, offset int64, day *dayCache) []byte {
+// position is the offset of the next record to make, with what consecutive
+// records share kept formatted: the offset's digits, advanced in place (the
+// offset appears twice in a record, and incrementing its text costs less
+// than formatting it), and the date of its ts.
+type position struct {
+	offset int64
+	digits [20]byte // the offset in decimal, right-aligned, '0'-padded
+	n      int      // the offset's digits: digits[20-n:]
+	day    dayCache
+}
+
+func (at *position) seek(offset int64) {
+	at.offset = offset
+	for i := range at.digits {
+		at.digits[i] = '0'
+	}
+	d := strconv.AppendInt(nil, offset, 10)
+	at.n = copy(at.digits[20-len(d):], d)
+}
+
+func (at *position) next() {
+	at.offset++
+	for i := 19; ; i-- {
+		if at.digits[i] < '9' {
+			at.digits[i]++
+			at.n = max(at.n, 20-i)
+			return
+		}
+		at.digits[i] = '0'
+	}
+}
+
+// appendRecord appends the record at (partition, at).
+func (s *Source) appendRecord(dst []byte, partition int, at *position) []byte {
+	offset := at.offset
 	h := splitmix64(uint64(s.Seed)*0x100000001b3 ^ uint64(partition)<<40 ^ uint64(offset))
 	dst = append(dst, `{"id":`...)
-	dst = strconv.AppendInt(dst, int64(partition)*IDBase+offset, 10)
+	switch {
+	case partition == 0:
+		dst = append(dst, at.digits[20-at.n:]...)
+	case offset < IDBase: // partition*IDBase + offset: the partition, then 12 digits
+		dst = strconv.AppendInt(dst, int64(partition), 10)
+		dst = append(dst, at.digits[20-12:]...)
+	default:
+		dst = strconv.AppendInt(dst, int64(partition)*IDBase+offset, 10)
+	}
 	dst = append(dst, `,"partition":`...)
 	dst = strconv.AppendInt(dst, int64(partition), 10)
 	dst = append(dst, `,"offset":`...)
-	dst = strconv.AppendInt(dst, offset, 10)
+	dst = append(dst, at.digits[20-at.n:]...)
 	dst = append(dst, `,"ts":"`...)
-	dst = day.appendTimestamp(dst, epoch+offset)
+	dst = at.day.appendTimestamp(dst, epoch+offset)
 	dst = append(dst, `","customer_id":`...)
 	dst = strconv.AppendUint(dst, h%10000, 10)
 	h2 := splitmix64(h)

@@ -5,6 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -140,10 +143,40 @@ func TestRecordsAreStable(t *testing.T) {
 // BenchmarkAppend is the cost of making one record, on one goroutine.
 func BenchmarkAppend(b *testing.B) {
 	s := &Source{Partitions: 1, PayloadBytes: 64}
-	var day dayCache
+	var at position
 	var buf []byte
-	for i := 0; b.Loop(); i++ {
-		buf = s.appendRecord(buf[:0], 1, int64(i), &day)
+	for b.Loop() {
+		buf = s.appendRecord(buf[:0], 1, &at)
+		at.next()
 	}
 	b.SetBytes(int64(len(buf)))
+}
+
+// Offsets are formatted by incrementing their digits: across every carry, and
+// for ids past a partition's 12 digits, each record must start as formatting
+// the numbers gives.
+func TestIDsAndOffsetsAcrossCarries(t *testing.T) {
+	s := &Source{Partitions: 124, RecordsPerPartition: math.MaxInt64, PayloadBytes: 3}
+	for _, r := range [][2]int64{{0, 1100}, {99_990, 100_010}, {999_999_990, 1_000_000_010}, {IDBase - 5, IDBase + 5}} {
+		for _, p := range []int{0, 1, 7, 123} {
+			off := r[0]
+			err := s.Read(context.Background(), strconv.Itoa(p), r[0], r[1], func(rec *providers.Record) error {
+				want := fmt.Sprintf(`{"id":%d,"partition":%d,"offset":%d,"ts":"`, int64(p)*IDBase+off, p, off)
+				if rec.Offset != off || !strings.HasPrefix(string(rec.Value), want) {
+					return fmt.Errorf("offset %d: record %s, want it to start with %s", rec.Offset, rec.Value, want)
+				}
+				if a := s.Append(nil, p, off); string(a) != string(rec.Value) {
+					return fmt.Errorf("offset %d: Append gives %s, Read %s", off, a, rec.Value)
+				}
+				off++
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("partition %d: %v", p, err)
+			}
+			if off != r[1] {
+				t.Fatalf("partition %d: read up to %d, want %d", p, off, r[1])
+			}
+		}
+	}
 }
