@@ -412,3 +412,27 @@ func TestParquetBytesArePinned(t *testing.T) {
 		}
 	}
 }
+
+// Buffered counts a value larger than a block as its PLAIN size: the level
+// room kept in front of it is not counted, as earlier versions did not have
+// it (Buffered decides where row groups end, and so the files' bytes).
+func TestBufferedLargeValue(t *testing.T) {
+	no := false // no definition levels to count
+	s, err := NewSchema([]Column{{Name: "note", Type: "string", Nullable: &no}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := NewFormat(s, Options{Format: Parquet, Compression: "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := f.NewEncoder(io.Discard)
+	defer enc.Abort()
+	big := bytes.Repeat([]byte("x"), 70_000)
+	if err := enc.Append(nil, []Value{{Bytes: big, Token: TokString}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := enc.Buffered(), int64(4+len(big)); got != want {
+		t.Errorf("Buffered with one value of %d bytes = %d, want %d", len(big), got, want)
+	}
+}

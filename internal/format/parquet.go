@@ -603,9 +603,20 @@ func (e *parquetEncoder) Buffered() int64 {
 	var n int64
 	for i := range e.cols {
 		c := &e.cols[i]
-		n += int64(cap(c.block)+cap(c.defs)) + c.cut
+		n += int64(c.valuesHeld()+cap(c.defs)) + c.cut
 	}
 	return n
+}
+
+// valuesHeld is the memory held for the current page's values: a block, or
+// a large value's own buffer without its level room. Counting the level room
+// there would end row groups (and so files) elsewhere than earlier versions
+// did for the same records.
+func (c *columnChunk) valuesHeld() int {
+	if cap(c.block) == blockSize || cap(c.block) == 0 {
+		return cap(c.block)
+	}
+	return cap(c.block) - levelRoom
 }
 
 // Flush ends the current row group and writes it out.
