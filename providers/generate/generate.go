@@ -6,6 +6,7 @@ package generate
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"time"
@@ -57,6 +58,9 @@ func (s *Source) Read(ctx context.Context, partition string, start, end int64, f
 	}
 	if end > s.RecordsPerPartition {
 		return fmt.Errorf("generate: partition %d has %d records, not %d: %w", p, s.RecordsPerPartition, end, providers.ErrDataLoss)
+	}
+	if start < 0 {
+		return fmt.Errorf("generate: partition %d starts at offset 0, not %d: %w", p, start, providers.ErrDataLoss)
 	}
 	if start >= end {
 		return nil
@@ -167,6 +171,9 @@ type position struct {
 
 func (at *position) seek(offset int64) {
 	at.offset = offset
+	if offset < 0 { // Append only: appendRecord formats it
+		return
+	}
 	for i := range at.digits {
 		at.digits[i] = '0'
 	}
@@ -186,12 +193,19 @@ func (at *position) next() {
 	}
 }
 
+// maxDigitsPartition is the last partition whose ids do not overflow, and
+// so are the partition's digits followed by the offset's.
+const maxDigitsPartition = math.MaxInt64/IDBase - 1
+
 // appendRecord appends the record at (partition, at).
 func (s *Source) appendRecord(dst []byte, partition int, at *position) []byte {
 	offset := at.offset
 	h := splitmix64(uint64(s.Seed)*0x100000001b3 ^ uint64(partition)<<40 ^ uint64(offset))
 	dst = append(dst, `{"id":`...)
 	switch {
+	case offset < 0 || partition > maxDigitsPartition:
+		// Not made by Read; the id wraps as it always did.
+		dst = strconv.AppendInt(dst, int64(partition)*IDBase+offset, 10)
 	case partition == 0:
 		dst = append(dst, at.digits[20-at.n:]...)
 	case offset < IDBase: // partition*IDBase + offset: the partition, then 12 digits
@@ -203,7 +217,11 @@ func (s *Source) appendRecord(dst []byte, partition int, at *position) []byte {
 	dst = append(dst, `,"partition":`...)
 	dst = strconv.AppendInt(dst, int64(partition), 10)
 	dst = append(dst, `,"offset":`...)
-	dst = append(dst, at.digits[20-at.n:]...)
+	if offset < 0 {
+		dst = strconv.AppendInt(dst, offset, 10)
+	} else {
+		dst = append(dst, at.digits[20-at.n:]...)
+	}
 	dst = append(dst, `,"ts":"`...)
 	dst = at.day.appendTimestamp(dst, epoch+offset)
 	dst = append(dst, `","customer_id":`...)

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -178,5 +179,25 @@ func TestIDsAndOffsetsAcrossCarries(t *testing.T) {
 				t.Fatalf("partition %d: read up to %d, want %d", p, off, r[1])
 			}
 		}
+	}
+}
+
+// Append makes any record the function defines, also ones Read never asks
+// for: negative offsets, and partitions whose ids overflow (and wrap, as
+// they always did). Read refuses a negative start.
+func TestAppendOutsideRead(t *testing.T) {
+	s := &Source{Partitions: 1, PayloadBytes: 3}
+	for _, c := range []struct {
+		partition int
+		offset    int64
+	}{{1, -3}, {0, -1}, {9_223_371, IDBase - 1}, {9_223_372, 5}, {9_223_373, 0}, {20_000_000, 7}} {
+		want := fmt.Sprintf(`{"id":%d,"partition":%d,"offset":%d,"ts":"`, int64(c.partition)*IDBase+c.offset, c.partition, c.offset)
+		if got := string(s.Append(nil, c.partition, c.offset)); !strings.HasPrefix(got, want) {
+			t.Errorf("Append(%d, %d) = %s, want it to start with %s", c.partition, c.offset, got, want)
+		}
+	}
+	err := s.Read(context.Background(), "0", -3, 3, func(*providers.Record) error { return nil })
+	if !errors.Is(err, providers.ErrDataLoss) {
+		t.Errorf("Read from offset -3: %v, want data loss", err)
 	}
 }
