@@ -369,13 +369,12 @@ func TestByteStatsMatchCompare(t *testing.T) {
 	}
 }
 
-// The Parquet bytes of a fixed input are pinned. Files of a batch replayed
-// after an upgrade must be the bytes the batch had, so an encoder change that
-// moves them must be deliberate: if this fails, find out why, and only then
-// update the hash (and say so in the changelog). A zstd upgrade moves them
-// too. The input has pages without nulls, with some, and with nothing else
-// (row groups of 10,000 rows, some all nulls), booleans, and a value larger
-// than a page.
+// The Parquet bytes of a fixed input are pinned. A batch replayed after an
+// upgrade should get the bytes it had, so an encoder change that moves them
+// must be deliberate: if this fails, find out why, and only then update the
+// hash, saying why in the commit. A zstd upgrade moves them too. The input
+// has pages without nulls, with some, and with nothing else (row groups of
+// 10,000 rows, some all nulls), booleans, and a value larger than a page.
 func TestParquetBytesArePinned(t *testing.T) {
 	yes := true
 	cols := []Column{
