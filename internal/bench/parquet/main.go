@@ -16,6 +16,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -199,14 +200,18 @@ func run(records, small int64, runs int) error {
 		panic(prefix)
 	}
 	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(w, "case\trecords\tseconds\trecords/s\tpeak RSS MB\toutput MB\tspeed ÷ DuckDB\tsize ÷ DuckDB\tspeed ÷ raw (a)\tspeed ÷ raw (b)\t\n")
+	// The runs' spread is shown beside the median: on a shared host it is
+	// often ±20%, and a ratio of medians moves with it.
+	fmt.Fprintf(w, "case\trecords\tseconds\truns' seconds\trecords/s\tpeak RSS MB\toutput MB\tspeed ÷ DuckDB\tsize ÷ DuckDB\tspeed ÷ raw (a)\tspeed ÷ raw (b)\t\n")
 	for _, c := range cases {
 		r := med(c)
 		duck := byName(c.records, "DuckDB")
 		rawA := byName(c.records, rawDefault)
 		rawB := byName(c.records, rawSame)
-		fmt.Fprintf(w, "%s\t%d\t%.2f\t%.0f\t%.0f\t%.1f\t%.2f\t%.3f\t%.2f\t%.2f\t\n",
-			c.name, c.records, r.seconds, float64(c.records)/r.seconds, float64(r.rssKB)/1024, float64(r.bytes)/1e6,
+		lo := slices.MinFunc(c.results, func(a, b result) int { return cmp.Compare(a.seconds, b.seconds) })
+		hi := slices.MaxFunc(c.results, func(a, b result) int { return cmp.Compare(a.seconds, b.seconds) })
+		fmt.Fprintf(w, "%s\t%d\t%.2f\t%.2f–%.2f\t%.0f\t%.0f\t%.1f\t%.2f\t%.3f\t%.2f\t%.2f\t\n",
+			c.name, c.records, r.seconds, lo.seconds, hi.seconds, float64(c.records)/r.seconds, float64(r.rssKB)/1024, float64(r.bytes)/1e6,
 			duck.seconds/r.seconds, float64(r.bytes)/float64(duck.bytes), rawA.seconds/r.seconds, rawB.seconds/r.seconds)
 	}
 	w.Flush()
