@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	mathbits "math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -45,6 +46,7 @@ type node struct {
 	index    int     // in the parent's children
 	fields   []int   // fields whose path ends here
 	below    []int   // fields whose path goes through here
+	leaf     int     // the one field of a node without children, else -1
 	children []*node // in declaration order
 	// Records of a stream usually list their keys in the same order, which
 	// need not be the columns' order: each object remembers which child came
@@ -110,22 +112,32 @@ func (n *node) find(key []byte) *node {
 // Extractor reads fields out of records. It keeps buffers between records
 // and is not safe for concurrent use.
 type Extractor struct {
-	fields  []Field
-	root    *node
-	json    []int // fields read from the JSON value
-	meta    []int // fields read from the record's envelope
-	scratch []byte
-	keyBuf  []byte
-	vals    []Value
-	err     error // the first field error of the current record
-	dates   dateCache
+	fields   []Field
+	root     *node
+	json     []int // fields read from the JSON value
+	meta     []int // fields read from the record's envelope
+	required []int // fields that are not nullable
+	// A bit per field: the JSON fields, and those the current record set.
+	// Fields the record lacks are set to null at its end, rather than every
+	// field before it.
+	jsonBits, seen []uint64
+	scratch        []byte
+	keyBuf         []byte
+	vals           []Value
+	err            error // the first field error of the current record
+	dates          dateCache
 }
 
 // NewExtractor returns an extractor for fields; Extract fills one Value per
 // field, in the same order.
 func NewExtractor(fields []Field) (*Extractor, error) {
-	x := &Extractor{fields: fields, root: &node{first: -1}}
+	x := &Extractor{fields: fields, root: &node{first: -1, leaf: -1}}
+	words := (len(fields) + 63) / 64
+	x.jsonBits, x.seen = make([]uint64, words), make([]uint64, words)
 	for i, f := range fields {
+		if !f.Nullable {
+			x.required = append(x.required, i)
+		}
 		if IsMeta(f.Path) {
 			if f.Kind == KindAny {
 				return nil, fmt.Errorf("field %q: metadata needs a declared type", f.Name)
@@ -140,6 +152,7 @@ func NewExtractor(fields []Field) (*Extractor, error) {
 			return nil, fmt.Errorf("field %q: %w", f.Name, err)
 		}
 		x.json = append(x.json, i)
+		x.jsonBits[i/64] |= 1 << (i % 64)
 		n := x.root
 		for seg := range strings.SplitSeq(f.Path, ".") {
 			n.below = append(n.below, i)
@@ -150,7 +163,7 @@ func NewExtractor(fields []Field) (*Extractor, error) {
 				}
 			}
 			if next == nil {
-				next = &node{name: seg, depth: n.depth + 1, index: len(n.children), first: -1, next: -1}
+				next = &node{name: seg, depth: n.depth + 1, index: len(n.children), first: -1, next: -1, leaf: -1}
 				if !strings.ContainsFunc(seg, func(r rune) bool { return r < 0x20 || r == '"' || r == '\\' }) {
 					next.setQuoted(`"` + seg + `"`)
 				}
@@ -160,7 +173,19 @@ func NewExtractor(fields []Field) (*Extractor, error) {
 		}
 		n.fields = append(n.fields, i)
 	}
+	x.root.setLeaves()
 	return x, nil
+}
+
+// setLeaves sets leaf on n and the nodes below it.
+func (n *node) setLeaves() {
+	n.leaf = -1
+	if len(n.children) == 0 && len(n.fields) == 1 {
+		n.leaf = n.fields[0]
+	}
+	for _, c := range n.children {
+		c.setLeaves()
+	}
 }
 
 // Fields returns the fields the extractor reads.
@@ -178,12 +203,11 @@ func (x *Extractor) Extract(rec *providers.Record, vals []Value) error {
 		x.metaValue(i, rec)
 	}
 	if len(x.json) > 0 {
-		for _, i := range x.json {
-			vals[i] = Value{Null: true}
-		}
+		clear(x.seen)
 		b := rec.Value
 		i := skipSpace(b, 0)
 		if i >= len(b) || b[i] != '{' {
+			x.setMissing()
 			if i < len(b) {
 				if tok, _, _, err := scanValue(b, i, 0); err == nil {
 					return &SyntaxError{Offset: i, Msg: "the record is " + tok.String() + ", not an object"}
@@ -192,6 +216,7 @@ func (x *Extractor) Extract(rec *providers.Record, vals []Value) error {
 			return syntaxErr(b, i, "expected '{'")
 		}
 		i, err := x.object(b, i, x.root, 0)
+		x.setMissing()
 		if err != nil {
 			return err
 		}
@@ -199,8 +224,8 @@ func (x *Extractor) Extract(rec *providers.Record, vals []Value) error {
 			return syntaxErr(b, i, "after the object")
 		}
 	}
-	for i := range x.fields {
-		if v := &vals[i]; v.Null && !v.Invalid && !x.fields[i].Nullable {
+	for _, i := range x.required {
+		if v := &vals[i]; v.Null && !v.Invalid {
 			if v.Token == TokNull {
 				x.fail(i, "null, and the column is not nullable")
 			} else {
@@ -209,6 +234,18 @@ func (x *Extractor) Extract(rec *providers.Record, vals []Value) error {
 		}
 	}
 	return x.err
+}
+
+// mark records that the current record set field f.
+func (x *Extractor) mark(f int) { x.seen[f/64] |= 1 << (f % 64) }
+
+// setMissing sets the JSON fields the record did not set to null.
+func (x *Extractor) setMissing() {
+	for w, bits := range x.jsonBits {
+		for missing := bits &^ x.seen[w]; missing != 0; missing &= missing - 1 {
+			x.vals[w*64+mathbits.TrailingZeros64(missing)] = Value{Null: true}
+		}
+	}
 }
 
 func (x *Extractor) object(b []byte, i int, n *node, depth int) (int, error) {
@@ -257,10 +294,18 @@ func (x *Extractor) object(b []byte, i int, n *node, depth int) (int, error) {
 		}
 		i = skipSpace(b, i+1)
 		var err error
-		if child != nil {
-			i, err = x.visit(b, i, child, depth)
-		} else {
+		switch {
+		case child == nil:
 			_, i, _, err = scanValue(b, i, depth)
+		case child.leaf >= 0:
+			if end, ok := x.leaf(b, i, child.leaf); ok {
+				i = end
+				x.mark(child.leaf)
+			} else {
+				i, err = x.visit(b, i, child, depth)
+			}
+		default:
+			i, err = x.visit(b, i, child, depth)
 		}
 		if err != nil {
 			return i, err
@@ -277,13 +322,9 @@ func (x *Extractor) object(b []byte, i int, n *node, depth int) (int, error) {
 	}
 }
 
-// visit reads the value at b[i], which is at the path of n.
+// visit reads the value at b[i], which is at the path of n, the general
+// way: object calls leaf first for a leaf's common values.
 func (x *Extractor) visit(b []byte, i int, n *node, depth int) (int, error) {
-	if len(n.children) == 0 && len(n.fields) == 1 {
-		if end, ok := x.leaf(b, i, n.fields[0]); ok {
-			return end, nil
-		}
-	}
 	start := i
 	var (
 		tok Token
@@ -323,7 +364,14 @@ func (x *Extractor) leaf(b []byte, i int, f int) (end int, ok bool) {
 	kind := x.fields[f].Kind
 	v := &x.vals[f]
 	switch c := b[i]; {
-	case c >= '1' && c <= '9' && (kind == KindInt64 || kind == KindTimestamp || kind == KindInt32):
+	case c >= '0' && c <= '9' && (kind == KindInt64 || kind == KindTimestamp || kind == KindInt32):
+		if c == '0' { // a zero, or not an integer ("01", "0.5")
+			if j := i + 1; j < len(b) && (b[j]-'0' <= 9 || b[j] == '.' || b[j] == 'e' || b[j] == 'E') {
+				return i, false
+			}
+			*v = Value{Token: TokNumber}
+			return i + 1, true
+		}
 		var u uint64
 		j := i
 		for ; j < len(b) && j-i < 18; j++ {
@@ -345,11 +393,7 @@ func (x *Extractor) leaf(b []byte, i int, f int) (end int, ok bool) {
 		return j, true
 	case (c >= '0' && c <= '9' || c == '-') && kind == KindDouble:
 		// What convert does for a double, without its detour.
-		end, _, err := scanNumber(b, i)
-		if err != nil {
-			return i, false
-		}
-		fl, ok := parseSimpleFloat(b[i:end])
+		fl, end, ok := parseDecimal(b, i)
 		if !ok {
 			return i, false
 		}
@@ -391,6 +435,7 @@ func (x *Extractor) pathTo(f int, n *node) string {
 
 func (x *Extractor) fail(f int, reason string) {
 	x.vals[f] = Value{Null: true, Invalid: true}
+	x.mark(f)
 	if x.err == nil {
 		x.err = &FieldError{Field: x.fields[f].Name, Column: x.fields[f].Column, Reason: reason}
 	}
@@ -430,6 +475,7 @@ func (x *Extractor) str(text []byte, esc bool) []byte {
 func (x *Extractor) convert(f int, tok Token, text []byte, esc bool) {
 	v := &x.vals[f]
 	*v = Value{Token: tok}
+	x.mark(f)
 	if tok == TokNull {
 		v.Null = true
 		return
@@ -543,31 +589,49 @@ func (x *Extractor) convert(f int, tok Token, text []byte, esc bool) {
 // float64pow10 are the powers of ten a float64 holds exactly.
 var float64pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
 
-// parseSimpleFloat parses the common decimals exactly and quickly: at most
-// 15 digits and no exponent. The mantissa and the power of ten are then
-// exact float64s and one division rounds correctly (strconv's own exact
-// path). Other numbers return false, for strconv.ParseFloat.
+// parseSimpleFloat parses text when it is one of the common decimals
+// parseDecimal reads.
 func parseSimpleFloat(text []byte) (float64, bool) {
-	s := text
-	neg := len(s) > 0 && s[0] == '-'
+	f, end, ok := parseDecimal(text, 0)
+	return f, ok && end == len(text)
+}
+
+// parseDecimal reads the JSON number at b[i] in one pass when it is a
+// common decimal: at most 15 digits and no exponent. The mantissa and the
+// power of ten are then exact float64s and one division rounds correctly
+// (strconv's own exact path). It returns the index after the number; other
+// numbers, and text that is not a number, return false, for scanNumber and
+// strconv.ParseFloat.
+func parseDecimal(b []byte, i int) (float64, int, bool) {
+	j := i
+	neg := j < len(b) && b[j] == '-'
 	if neg {
-		s = s[1:]
+		j++
 	}
 	var mant uint64
-	digits, frac := 0, -1
-	for i, c := range s {
-		switch {
-		case c >= '0' && c <= '9':
-			mant = mant*10 + uint64(c-'0')
-			digits++
-		case c == '.' && frac < 0:
-			frac = len(s) - i - 1
-		default:
-			return 0, false
+	start := j
+	for j < len(b) && b[j]-'0' <= 9 {
+		mant = mant*10 + uint64(b[j]-'0')
+		j++
+	}
+	digits := j - start
+	if digits == 0 || digits > 1 && b[start] == '0' {
+		return 0, i, false
+	}
+	frac := 0
+	if j < len(b) && b[j] == '.' {
+		j++
+		start = j
+		for j < len(b) && b[j]-'0' <= 9 {
+			mant = mant*10 + uint64(b[j]-'0')
+			j++
+		}
+		if frac = j - start; frac == 0 {
+			return 0, i, false
 		}
 	}
-	if digits == 0 || digits > 15 {
-		return 0, false
+	if digits+frac > 15 || j < len(b) && (b[j] == 'e' || b[j] == 'E') {
+		return 0, i, false
 	}
 	f := float64(mant)
 	if frac > 0 {
@@ -576,7 +640,7 @@ func parseSimpleFloat(text []byte) (float64, bool) {
 	if neg {
 		f = -f
 	}
-	return f, true
+	return f, j, true
 }
 
 // ParseInt parses an integral JSON number; false when it has a fraction or

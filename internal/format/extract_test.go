@@ -57,6 +57,12 @@ func TestExtractTypes(t *testing.T) {
 		{"int64", `{"a":9223372036854775808}`, "", `expected an integer, got 9223372036854775808`},
 		{"int64", `{"a":1.5}`, "", `column "a": expected an integer, got 1.5`},
 		{"int64", `{"a":1e3}`, "", `expected an integer, got 1e3`},
+		{"int64", `{"a":0}`, "0", ""},
+		{"int64", `{"a":0 }`, "0", ""},
+		{"int64", `{"a":0.0}`, "", `expected an integer, got 0.0`},
+		{"int64", `{"a":0e1}`, "", `expected an integer, got 0e1`},
+		{"int32", `{"a":0}`, "0", ""},
+		{"timestamp", `{"a":0}`, "1970-01-01T00:00:00.000Z", ""},
 		{"float", `{"a":1.5}`, "1.5", ""},
 		{"float", `{"a":0.1}`, "0.1", ""},
 		{"float", `{"a":1e39}`, "", `column "a": 1e39 is out of range for float`},
@@ -65,6 +71,11 @@ func TestExtractTypes(t *testing.T) {
 		{"double", `{"a":-0.000001}`, "-0.000001", ""},
 		{"double", `{"a":1e-7}`, "1e-7", ""},
 		{"double", `{"a":1e300}`, "1e+300", ""},
+		{"double", `{"a":0.05}`, "0.05", ""},
+		{"double", `{"a":-12.5}`, "-12.5", ""},
+		{"double", `{"a":1.5E3}`, "1500", ""},
+		{"double", `{"a":123456789012345.6}`, "123456789012345.6", ""}, // 16 digits: strconv parses it
+		{"double", `{"a":0.1000000000000001}`, "0.1000000000000001", ""},
 		{"double", `{"a":"abc"}`, "", `column "a": expected a number, got "abc"`},
 		{"double", `{"a":"` + strings.Repeat("x", 60) + `"}`, "", `got "` + strings.Repeat("x", 39) + "…"},
 		{"bool", `{"a":true}`, "true", ""},
@@ -246,6 +257,23 @@ func TestExtractContinuesAfterFieldError(t *testing.T) {
 	if vals[1].Invalid || string(vals[1].Bytes) != "y" {
 		t.Fatalf("b = %+v, want y", vals[1])
 	}
+
+	// A field below a value that is not an object is invalid too, not
+	// missing.
+	x, err = NewExtractor([]Field{
+		{Name: "c", Path: "a.c", Kind: KindInt64, Nullable: true, Column: true},
+		{Name: "b", Path: "b", Kind: KindString, Nullable: true, Column: true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = x.Extract(&providers.Record{Value: []byte(`{"a":5,"b":"y"}`)}, vals)
+	if err == nil || !vals[0].Invalid || !vals[0].Null {
+		t.Fatalf("err = %v, c = %+v: want an error and c invalid", err, vals[0])
+	}
+	if vals[1].Invalid || string(vals[1].Bytes) != "y" {
+		t.Fatalf("b = %+v, want y", vals[1])
+	}
 }
 
 func TestExtractSyntaxErrors(t *testing.T) {
@@ -265,6 +293,10 @@ func TestExtractSyntaxErrors(t *testing.T) {
 		{`{"a":"\x"}`, "in a string escape"},
 		{`{"a":"\u12"}`, `in a \u escape`},
 		{`{"a":01}`, "expected ',' or '}'"},
+		{`{"a":-01}`, "expected ',' or '}'"},
+		{`{"a":00.5}`, "expected ',' or '}'"},
+		{`{"a":1.2.3}`, "invalid character '.', expected ',' or '}'"},
+		{`{"a":.5}`, "invalid character '.', expected a value"},
 		{`{"a":-}`, "in a number"},
 		{`{"a":1.}`, "in a number"},
 		{`{"a":1e}`, "in a number"},
@@ -273,16 +305,20 @@ func TestExtractSyntaxErrors(t *testing.T) {
 		{`{"b":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}`, "nesting deeper than 512 levels"},
 		{`{"a":1}{"a":2}`, "after the object"},
 	}
-	x, err := NewExtractor([]Field{{Name: "a", Path: "a", Kind: KindInt64, Nullable: true, Column: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	vals := make([]Value, 1)
-	for _, tc := range tests {
-		err := x.Extract(&providers.Record{Value: []byte(tc.record)}, vals)
-		var se *SyntaxError
-		if !errors.As(err, &se) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%q: error = %v, want a SyntaxError containing %q", tc.record, err, tc.want)
+	// Integers and decimals each have a fast path that must leave bad
+	// numbers to the general one.
+	for _, kind := range []Kind{KindInt64, KindDouble} {
+		x, err := NewExtractor([]Field{{Name: "a", Path: "a", Kind: kind, Nullable: true, Column: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		vals := make([]Value, 1)
+		for _, tc := range tests {
+			err := x.Extract(&providers.Record{Value: []byte(tc.record)}, vals)
+			var se *SyntaxError
+			if !errors.As(err, &se) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s %q: error = %v, want a SyntaxError containing %q", kind, tc.record, err, tc.want)
+			}
 		}
 	}
 }
