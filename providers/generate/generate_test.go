@@ -201,3 +201,15 @@ func TestAppendOutsideRead(t *testing.T) {
 		t.Errorf("Read from offset -3: %v, want data loss", err)
 	}
 }
+
+func TestAppendSmall(t *testing.T) {
+	values := []uint64{10000, 99999, 1 << 40, math.MaxUint64}
+	for v := range uint64(10000) {
+		values = append(values, v)
+	}
+	for _, v := range values {
+		if got, want := string(appendSmall([]byte("x"), v)), "x"+strconv.FormatUint(v, 10); got != want {
+			t.Fatalf("appendSmall(%d) = %q, want %q", v, got, want)
+		}
+	}
+}
