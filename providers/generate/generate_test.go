@@ -213,3 +213,24 @@ func TestAppendSmall(t *testing.T) {
 		}
 	}
 }
+
+// appendLetters draws its letters with table look-ups; they must be the
+// letters its definition gives.
+func TestAppendLetters(t *testing.T) {
+	r := uint64(1)
+	for i := range 20000 {
+		r = splitmix64(r + uint64(i))
+		n := i % 70
+		want := make([]byte, n)
+		x := r
+		for j := range n {
+			if j%8 == 7 {
+				x = splitmix64(x)
+			}
+			want[j] = letters[(x>>(8*(j%8)))%52]
+		}
+		if got := appendLetters([]byte("x"), r, n); string(got) != "x"+string(want) {
+			t.Fatalf("appendLetters(%#x, %d) = %q, want x%q", r, n, got, want)
+		}
+	}
+}
