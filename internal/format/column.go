@@ -82,6 +82,13 @@ func (k Kind) String() string {
 	return fmt.Sprintf("Kind(%d)", k)
 }
 
+// HoldsBytes reports whether values of kind k keep their content in
+// Value.Bytes. Extract leaves Bytes nil for the other kinds, so a copy of a
+// record's values need only copy the bytes of these.
+func (k Kind) HoldsBytes() bool {
+	return k == KindAny || k == KindString || k == KindBytes || k == KindJSON
+}
+
 // ParseKind returns the kind named s (a column type; "any" is not one).
 func ParseKind(s string) (Kind, error) {
 	for k, name := range kindNames {

@@ -430,3 +430,40 @@ func TestParseSimpleFloat(t *testing.T) {
 		}
 	}
 }
+
+// The pipeline copies only the bytes of kinds that hold bytes (HoldsBytes):
+// every other kind must leave Value.Bytes nil, whatever the record holds.
+func TestOnlyByteKindsHoldBytes(t *testing.T) {
+	texts := []string{`"x"`, `"2026-01-02T03:04:05Z"`, `"2026-01-02"`, `"aGk="`, `"a\"b"`, `12`, `-1.5`, `1e3`, `true`, `null`, `{"b":1}`, `[1]`}
+	for k := KindAny; k <= KindJSON; k++ {
+		x, err := NewExtractor([]Field{{Name: "a", Path: "a", Kind: k, Nullable: true, Column: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		vals := make([]Value, 1)
+		for _, text := range append(texts, "") {
+			rec := `{"a":` + text + `}`
+			if text == "" {
+				rec = `{}`
+			}
+			x.Extract(&providers.Record{Value: []byte(rec)}, vals) // field errors are fine here
+			if vals[0].Bytes != nil && !k.HoldsBytes() {
+				t.Errorf("%s from %s: Bytes = %q, want nil", k, rec, vals[0].Bytes)
+			}
+		}
+	}
+	for path, kinds := range metaKinds {
+		for _, k := range kinds {
+			x, err := NewExtractor([]Field{{Name: "m", Path: path, Kind: k, Nullable: true, Column: true}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			vals := make([]Value, 1)
+			rec := &providers.Record{Key: []byte("k"), Partition: "3", Offset: 7, Timestamp: 1, Headers: []providers.Header{{Key: "h", Value: []byte("v")}}}
+			x.Extract(rec, vals)
+			if vals[0].Bytes != nil && !k.HoldsBytes() {
+				t.Errorf("%s as %s: Bytes = %q, want nil", path, k, vals[0].Bytes)
+			}
+		}
+	}
+}

@@ -79,16 +79,19 @@ func (c *chunk) slot(n int) []format.Value {
 	return c.vals[len(c.vals) : len(c.vals)+n]
 }
 
-// addSlot appends a row whose n values are in the slot, copying the bytes of
-// the first keep of them (the ones encoded) into the arena.
-func (c *chunk) addSlot(target int32, n, keep int) {
+// addSlot appends a row whose n values are in the slot. The bytes of the
+// values at copyAt (the encoded ones that can hold bytes) are copied into
+// the arena; those at clearAt (the others that can) are dropped, as they may
+// point into the source's buffer. The other values hold no bytes.
+func (c *chunk) addSlot(target int32, n int, copyAt, clearAt []int) {
 	start := len(c.vals)
 	c.vals = c.vals[:start+n]
-	for i := start; i < start+keep; i++ {
-		c.vals[i].Bytes = c.copyBytes(c.vals[i].Bytes)
+	vals := c.vals[start:]
+	for _, i := range copyAt {
+		vals[i].Bytes = c.copyBytes(vals[i].Bytes)
 	}
-	for i := start + keep; i < start+n; i++ {
-		c.vals[i].Bytes = nil // not encoded: may point into the source's buffer
+	for _, i := range clearAt {
+		vals[i].Bytes = nil
 	}
 	c.rows = append(c.rows, row{target: target, vals: int32(start)})
 }

@@ -143,6 +143,8 @@ type Writer struct {
 
 	x         *format.Extractor // nil when no field is needed
 	nfields   int               // fields extracted: encoded columns first, then the others
+	copyAt    []int             // the encoded fields whose values can hold bytes
+	clearAt   []int             // the other fields whose values can
 	vals      []format.Value    // the current record's fields, in its chunk slot
 	spec      *partition.Spec   // nil without partition_by
 	pin       []int             // spec field i reads vals[pin[i]]
@@ -317,6 +319,15 @@ func New(layout Layout, batch int64, active []int, out Output) (*Writer, error) 
 			return nil, err
 		}
 		w.nfields = len(fields)
+		for i, f := range fields {
+			switch {
+			case !f.Kind.HoldsBytes():
+			case i < w.ncols:
+				w.copyAt = append(w.copyAt, i)
+			default:
+				w.clearAt = append(w.clearAt, i)
+			}
+		}
 	}
 
 	w.enc = &encoder{w: w, destFiles: make([]int64, n), budget: cmp.Or(layout.budget, memoryBudget)}
@@ -362,7 +373,7 @@ func (w *Writer) Write(rec *providers.Record) error {
 		}
 	}
 	if w.ncols > 0 {
-		w.cur.addSlot(t, w.nfields, w.ncols)
+		w.cur.addSlot(t, w.nfields, w.copyAt, w.clearAt)
 	} else {
 		w.cur.addRaw(t, rec.Value)
 	}
