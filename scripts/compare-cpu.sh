@@ -5,7 +5,7 @@
 #
 # On a shared host, timings mislead: the same apply's CPU time moves by 30%
 # from one minute to the next, and two runs at the same time on the two CPUs
-# still differ by up to 20%. Counted instructions repeat to 0.1%, which shows
+# still differ by up to 20%. Counted instructions repeat within 1%, which shows
 # a change of a few percent in the record path. They are not time (a cache
 # miss costs more than an instruction, and valgrind hides SHA and AVX
 # extensions, so sha256 and zstd take other code paths), so confirm a change
