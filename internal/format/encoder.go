@@ -34,9 +34,8 @@ const (
 	JSONL   = "jsonl"
 )
 
-// DefaultRowGroupRecords is the Parquet row group size when none is set:
-// close to DuckDB's default, which measured as fast as larger groups while
-// bounding memory (PERF-NOTES.md).
+// DefaultRowGroupRecords is the Parquet row group size when none is set,
+// close to DuckDB's default of 122,880 rows (PERF-NOTES.md).
 const DefaultRowGroupRecords = 128 << 10
 
 // Options selects an output format and its settings.
