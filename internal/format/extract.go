@@ -46,31 +46,34 @@ type node struct {
 	index    int     // in the parent's children
 	fields   []int   // fields whose path ends here
 	below    []int   // fields whose path goes through here
-	leaf     int     // the one field of a node without children, else -1
 	children []*node // in declaration order
+	// A node without children that one field reads is a leaf: its field,
+	// the field's kind and its bit in Extractor.seen, kept here for leaf.
+	leaf     int // -1: not a leaf
+	leafKind Kind
+	seenWord int
+	seenBit  uint64
 	// Records of a stream usually list their keys in the same order, which
 	// need not be the columns' order: each object remembers which child came
 	// first in the last record, and each child which came after it, and
 	// those are compared first, quotes included, without scanning the key.
 	first int // index of the child to expect first; -1: none learned
 	next  int // in the parent: the sibling to expect after this one; -1: none
-	// quoted, when it is at most 16 bytes, as two little-endian words and
-	// the masks of its bytes, compared without a call (keyAt).
+	// quoted, when it is at most 16 bytes (short), as two little-endian
+	// words and the masks of its bytes, compared without a call (keyAt).
+	short        bool
 	qword, qmask [2]uint64
 }
 
 // keyAt reports whether the JSON text at b[i] starts with n's quoted name.
 func (n *node) keyAt(b []byte, i int) bool {
+	if n.short && i+16 <= len(b) {
+		w := b[i : i+16 : i+16]
+		return binary.LittleEndian.Uint64(w)&n.qmask[0] == n.qword[0] &&
+			binary.LittleEndian.Uint64(w[8:])&n.qmask[1] == n.qword[1]
+	}
 	q := n.quoted
-	if q == "" || len(b)-i < len(q) {
-		return false
-	}
-	if len(q) <= 16 && len(b)-i >= 16 {
-		w0 := binary.LittleEndian.Uint64(b[i:])
-		w1 := binary.LittleEndian.Uint64(b[i+8:])
-		return w0&n.qmask[0] == n.qword[0] && w1&n.qmask[1] == n.qword[1]
-	}
-	return string(b[i:i+len(q)]) == q
+	return q != "" && len(b)-i >= len(q) && string(b[i:i+len(q)]) == q
 }
 
 // setQuoted sets quoted and its words for keyAt.
@@ -79,6 +82,7 @@ func (n *node) setQuoted(q string) {
 	if len(q) > 16 {
 		return
 	}
+	n.short = true
 	var w [16]byte
 	copy(w[:], q)
 	for k := range 2 {
@@ -173,18 +177,20 @@ func NewExtractor(fields []Field) (*Extractor, error) {
 		}
 		n.fields = append(n.fields, i)
 	}
-	x.root.setLeaves()
+	x.setLeaves(x.root)
 	return x, nil
 }
 
-// setLeaves sets leaf on n and the nodes below it.
-func (n *node) setLeaves() {
+// setLeaves sets the leaf fields of n and the nodes below it.
+func (x *Extractor) setLeaves(n *node) {
 	n.leaf = -1
 	if len(n.children) == 0 && len(n.fields) == 1 {
-		n.leaf = n.fields[0]
+		f := n.fields[0]
+		n.leaf, n.leafKind = f, x.fields[f].Kind
+		n.seenWord, n.seenBit = f/64, 1<<(f%64)
 	}
 	for _, c := range n.children {
-		c.setLeaves()
+		x.setLeaves(c)
 	}
 }
 
@@ -298,9 +304,9 @@ func (x *Extractor) object(b []byte, i int, n *node, depth int) (int, error) {
 		case child == nil:
 			_, i, _, err = scanValue(b, i, depth)
 		case child.leaf >= 0:
-			if end, ok := x.leaf(b, i, child.leaf); ok {
+			if end, ok := x.leaf(b, i, child); ok {
 				i = end
-				x.mark(child.leaf)
+				x.seen[child.seenWord] |= child.seenBit
 			} else {
 				i, err = x.visit(b, i, child, depth)
 			}
@@ -357,12 +363,12 @@ func (x *Extractor) visit(b []byte, i int, n *node, depth int) (int, error) {
 // without escapes into a string or timestamp field. Anything else, errors
 // included, is left to the general path (scanValue, then convert): ok is
 // false.
-func (x *Extractor) leaf(b []byte, i int, f int) (end int, ok bool) {
+func (x *Extractor) leaf(b []byte, i int, n *node) (end int, ok bool) {
 	if i >= len(b) {
 		return i, false
 	}
-	kind := x.fields[f].Kind
-	v := &x.vals[f]
+	kind := n.leafKind
+	v := &x.vals[n.leaf]
 	switch c := b[i]; {
 	case c >= '0' && c <= '9' && (kind == KindInt64 || kind == KindTimestamp || kind == KindInt32):
 		if c == '0' { // a zero, or not an integer ("01", "0.5")

@@ -467,3 +467,40 @@ func TestOnlyByteKindsHoldBytes(t *testing.T) {
 		}
 	}
 }
+
+// Keys are compared as two words when they fit 16 bytes with their quotes and
+// 16 bytes of the record remain, else as strings: both ways must tell a key
+// from a longer or shorter one with the same start, anywhere in a record.
+func TestExtractKeyLengths(t *testing.T) {
+	names := []string{"a", "abcdefg", "abcdefgh", "abcdefghijklmn", "abcdefghijklmno", strings.Repeat("k", 30)}
+	var fields []Field
+	for _, n := range names {
+		fields = append(fields, Field{Name: n, Path: n, Kind: KindInt64, Nullable: true, Column: true})
+	}
+	x, err := NewExtractor(fields)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := make([]Value, len(names))
+	for _, order := range [][]int{{0, 1, 2, 3, 4, 5}, {5, 4, 3, 2, 1, 0}, {3, 0, 5, 1, 4, 2}} {
+		for _, pad := range []string{"", strings.Repeat(" ", 40)} {
+			rec := "{"
+			for _, i := range order {
+				// Decoys before each key: one a byte longer, one that
+				// differs in its last byte.
+				rec += fmt.Sprintf(`"%sz":-1,"%sZ":-2,%s"%s":%d,`, names[i], names[i][:len(names[i])-1], pad, names[i], i+1)
+			}
+			rec = strings.TrimSuffix(rec, ",") + "}"
+			for range 2 { // the second time with the key order learned
+				if err := x.Extract(&providers.Record{Value: []byte(rec)}, vals); err != nil {
+					t.Fatalf("%s: %v", rec, err)
+				}
+				for i, v := range vals {
+					if v.Null || v.Int != int64(i+1) {
+						t.Fatalf("%s: %s = %+v, want %d", rec, names[i], v, i+1)
+					}
+				}
+			}
+		}
+	}
+}
