@@ -504,3 +504,41 @@ func TestExtractKeyLengths(t *testing.T) {
 		}
 	}
 }
+
+// Integers of every length, with what may follow them: the fast path must
+// give what strconv gives, or leave the number to the general path, which
+// reports the errors.
+func TestExtractIntegerLengths(t *testing.T) {
+	x, err := NewExtractor([]Field{{Name: "a", Path: "a", Kind: KindInt64, Nullable: true, Column: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := make([]Value, 1)
+	for digits := 1; digits <= 20; digits++ {
+		num := "9876543210987654321098"[:digits]
+		for _, after := range []string{"}", ",\"b\":1}", " }", ".5}", "e3}", "x}"} {
+			for _, pad := range []string{"", strings.Repeat(" ", 20)} {
+				rec := `{"a":` + num + after + pad
+				err := x.Extract(&providers.Record{Value: []byte(rec)}, vals)
+				want, perr := strconv.ParseInt(num, 10, 64)
+				switch {
+				case after == ".5}" || after == "e3}":
+					if err == nil {
+						t.Errorf("%s: no error, want one: not an integer", rec)
+					}
+				case after == "x}":
+					var se *SyntaxError
+					if !errors.As(err, &se) {
+						t.Errorf("%s: error %v, want a SyntaxError", rec, err)
+					}
+				case perr != nil:
+					if err == nil {
+						t.Errorf("%s: no error, want one: out of range", rec)
+					}
+				case err != nil || vals[0].Int != want:
+					t.Errorf("%s: got %d, %v; want %d", rec, vals[0].Int, err, want)
+				}
+			}
+		}
+	}
+}
