@@ -203,19 +203,19 @@ func (s *Source) appendRecord(dst []byte, partition int, at *position) []byte {
 	h := splitmix64(uint64(s.Seed)*0x100000001b3 ^ uint64(partition)<<40 ^ uint64(offset))
 	dst = append(dst, `{"id":`...)
 	switch {
-	case offset < 0 || partition > maxDigitsPartition:
+	case offset < 0 || partition < 0 || partition > maxDigitsPartition:
 		// Not made by Read; the id wraps as it always did.
 		dst = strconv.AppendInt(dst, int64(partition)*IDBase+offset, 10)
 	case partition == 0:
 		dst = append(dst, at.digits[20-at.n:]...)
 	case offset < IDBase: // partition*IDBase + offset: the partition, then 12 digits
-		dst = appendSmall(dst, uint64(partition))
+		dst = appendInt(dst, int64(partition))
 		dst = append(dst, at.digits[20-12:]...)
 	default:
 		dst = strconv.AppendInt(dst, int64(partition)*IDBase+offset, 10)
 	}
 	dst = append(dst, `,"partition":`...)
-	dst = appendSmall(dst, uint64(partition))
+	dst = appendInt(dst, int64(partition))
 	dst = append(dst, `,"offset":`...)
 	if offset < 0 {
 		dst = strconv.AppendInt(dst, offset, 10)
@@ -225,23 +225,25 @@ func (s *Source) appendRecord(dst []byte, partition int, at *position) []byte {
 	dst = append(dst, `,"ts":"`...)
 	dst = at.day.appendTimestamp(dst, epoch+offset)
 	dst = append(dst, `","customer_id":`...)
-	dst = appendSmall(dst, h%10000)
+	dst = appendInt(dst, int64(h%10000))
 	h2 := splitmix64(h)
 	dst = append(dst, `,"country":"`...)
 	dst = append(dst, Countries[h2%uint64(len(Countries))]...)
 	dst = append(dst, `","amount":`...)
 	cents := (h2 >> 8) % 100000
-	dst = appendSmall(dst, cents/100)
+	dst = appendInt(dst, int64(cents/100))
 	dst = append(dst, '.', byte('0'+cents/10%10), byte('0'+cents%10))
 	dst = append(dst, `,"note":"`...)
 	dst = appendLetters(dst, splitmix64(h2), s.PayloadBytes)
 	return append(dst, `"}`...)
 }
 
-// appendSmall appends v in decimal, as strconv.AppendUint does, without its
-// call and copy for the small numbers of a record.
-func appendSmall(dst []byte, v uint64) []byte {
+// appendInt appends v in decimal, as strconv.AppendInt does; a record's
+// numbers below 10,000 skip its call and copy.
+func appendInt(dst []byte, v int64) []byte {
 	switch {
+	case v < 0:
+		return strconv.AppendInt(dst, v, 10)
 	case v < 10:
 		return append(dst, byte('0'+v))
 	case v < 100:
@@ -251,7 +253,7 @@ func appendSmall(dst []byte, v uint64) []byte {
 	case v < 10000:
 		return append(dst, byte('0'+v/1000), byte('0'+v/100%10), byte('0'+v/10%10), byte('0'+v%10))
 	}
-	return strconv.AppendUint(dst, v, 10)
+	return strconv.AppendInt(dst, v, 10)
 }
 
 // appendLetters appends n letters drawn from r: letter i is r shifted right

@@ -190,7 +190,7 @@ func TestAppendOutsideRead(t *testing.T) {
 	for _, c := range []struct {
 		partition int
 		offset    int64
-	}{{1, -3}, {0, -1}, {9_223_371, IDBase - 1}, {9_223_372, 5}, {9_223_373, 0}, {20_000_000, 7}} {
+	}{{1, -3}, {0, -1}, {-1, 0}, {-2, 5}, {9_223_371, IDBase - 1}, {9_223_372, 5}, {9_223_373, 0}, {20_000_000, 7}} {
 		want := fmt.Sprintf(`{"id":%d,"partition":%d,"offset":%d,"ts":"`, int64(c.partition)*IDBase+c.offset, c.partition, c.offset)
 		if got := string(s.Append(nil, c.partition, c.offset)); !strings.HasPrefix(got, want) {
 			t.Errorf("Append(%d, %d) = %s, want it to start with %s", c.partition, c.offset, got, want)
@@ -202,14 +202,14 @@ func TestAppendOutsideRead(t *testing.T) {
 	}
 }
 
-func TestAppendSmall(t *testing.T) {
-	values := []uint64{10000, 99999, 1 << 40, math.MaxUint64}
-	for v := range uint64(10000) {
+func TestAppendInt(t *testing.T) {
+	values := []int64{-1, -9999, -10000, math.MinInt64, 10000, 99999, 1 << 40, math.MaxInt64}
+	for v := range int64(10000) {
 		values = append(values, v)
 	}
 	for _, v := range values {
-		if got, want := string(appendSmall([]byte("x"), v)), "x"+strconv.FormatUint(v, 10); got != want {
-			t.Fatalf("appendSmall(%d) = %q, want %q", v, got, want)
+		if got, want := string(appendInt([]byte("x"), v)), "x"+strconv.FormatInt(v, 10); got != want {
+			t.Fatalf("appendInt(%d) = %q, want %q", v, got, want)
 		}
 	}
 }
