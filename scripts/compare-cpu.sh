@@ -44,10 +44,19 @@ sink "lake" {
 HCL
 for bin in "$@"; do
 	bin=$(realpath "$bin")
-	(cd "$work" && rm -rf out .streamctl &&
+	if ! (cd "$work" && rm -rf out .streamctl &&
 		GOMAXPROCS=1 valgrind --tool=cachegrind --cache-sim=yes --cachegrind-out-file=/dev/null \
-			"$bin" apply -auto-approve -no-color 2>"$work/log" >/dev/null)
+			"$bin" apply -auto-approve -no-color >"$work/out.log" 2>"$work/log"); then
+		echo "$bin: apply failed:" >&2
+		cat "$work/out.log" "$work/log" >&2
+		exit 1
+	fi
 	instr=$(awk '/I *refs:/ { gsub(",", "", $4); print $4 }' "$work/log")
 	d1=$(awk '/D1 *misses:/ { gsub(",", "", $4); print $4 }' "$work/log")
+	if [ -z "$instr" ] || [ -z "$d1" ]; then
+		echo "$bin: no counts in valgrind's output:" >&2
+		cat "$work/log" >&2
+		exit 1
+	fi
 	printf '%-40s %15d instructions %12d D1 misses\n' "$bin" "$instr" "$d1"
 done

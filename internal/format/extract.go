@@ -121,9 +121,9 @@ type Extractor struct {
 	json     []int // fields read from the JSON value
 	meta     []int // fields read from the record's envelope
 	required []int // fields that are not nullable
-	// A bit per field: the JSON fields, and those the current record set.
-	// Fields the record lacks are set to null at its end, rather than every
-	// field before it.
+	// A bit per field. jsonBits: the fields read from the JSON; seen: those
+	// the current record set. The fields a record lacks are set to null at
+	// its end, rather than every field before it.
 	jsonBits, seen []uint64
 	scratch        []byte
 	keyBuf         []byte

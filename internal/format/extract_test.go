@@ -267,6 +267,7 @@ func TestExtractContinuesAfterFieldError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	vals = []Value{{Int: 1, Token: TokNumber}, {}} // not what the record gives
 	err = x.Extract(&providers.Record{Value: []byte(`{"a":5,"b":"y"}`)}, vals)
 	if err == nil || !vals[0].Invalid || !vals[0].Null {
 		t.Fatalf("err = %v, c = %+v: want an error and c invalid", err, vals[0])
@@ -539,6 +540,32 @@ func TestExtractIntegerLengths(t *testing.T) {
 					t.Errorf("%s: got %d, %v; want %d", rec, vals[0].Int, err, want)
 				}
 			}
+		}
+	}
+}
+
+// A record that breaks off leaves no value of the record before it: the
+// fields it did not reach are null (the pipeline still routes a rejected
+// record by its fields).
+func TestExtractSyntaxErrorLeavesNoStaleValues(t *testing.T) {
+	x, err := NewExtractor([]Field{
+		{Name: "a", Path: "a", Kind: KindInt64, Nullable: true, Column: true},
+		{Name: "b", Path: "b", Kind: KindString, Nullable: true, Column: true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := make([]Value, 2)
+	for _, broken := range []string{`{"a":0,"b":`, `{"a":0,"b":"x`, `[1]`, `{"a":0,"b":"x"} y`} {
+		if err := x.Extract(&providers.Record{Value: []byte(`{"a":1,"b":"old"}`)}, vals); err != nil {
+			t.Fatal(err)
+		}
+		var se *SyntaxError
+		if err := x.Extract(&providers.Record{Value: []byte(broken)}, vals); !errors.As(err, &se) {
+			t.Fatalf("%s: error %v, want a SyntaxError", broken, err)
+		}
+		if string(vals[1].Bytes) == "old" || vals[0].Int == 1 {
+			t.Errorf("%s: values %+v keep the record before", broken, vals)
 		}
 	}
 }
