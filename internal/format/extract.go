@@ -5,7 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	mathbits "math/bits"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -247,9 +247,9 @@ func (x *Extractor) mark(f int) { x.seen[f/64] |= 1 << (f % 64) }
 
 // setMissing sets the JSON fields the record did not set to null.
 func (x *Extractor) setMissing() {
-	for w, bits := range x.jsonBits {
-		for missing := bits &^ x.seen[w]; missing != 0; missing &= missing - 1 {
-			x.vals[w*64+mathbits.TrailingZeros64(missing)] = Value{Null: true}
+	for w, json := range x.jsonBits {
+		for missing := json &^ x.seen[w]; missing != 0; missing &= missing - 1 {
+			x.vals[w*64+bits.TrailingZeros64(missing)] = Value{Null: true}
 		}
 	}
 }
