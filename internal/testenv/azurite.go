@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net/http"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -53,22 +52,35 @@ func Azurite(t testing.TB) *AzuriteServer {
 	a := &AzuriteServer{
 		AccountName: AzuriteAccountName,
 		AccountKey:  AzuriteAccountKey,
-		Port:        FreePort(t),
 		Dir:         t.TempDir(),
 		bin:         bin,
 	}
-	a.BlobURL = fmt.Sprintf("http://127.0.0.1:%d/%s", a.Port, a.AccountName)
-	a.ConnectionString = fmt.Sprintf("DefaultEndpointsProtocol=http;AccountName=%s;AccountKey=%s;BlobEndpoint=%s;",
-		a.AccountName, a.AccountKey, a.BlobURL)
 	// Registered after TempDir, so it runs first: the server stops before its
 	// directory is removed.
 	t.Cleanup(a.Stop)
-	a.start(t)
-	return a
+	var err error
+	for range startAttempts {
+		a.Port = FreePort(t)
+		a.BlobURL = fmt.Sprintf("http://127.0.0.1:%d/%s", a.Port, a.AccountName)
+		a.ConnectionString = fmt.Sprintf("DefaultEndpointsProtocol=http;AccountName=%s;AccountKey=%s;BlobEndpoint=%s;",
+			a.AccountName, a.AccountKey, a.BlobURL)
+		if err = a.tryStart(t); err == nil {
+			return a
+		}
+	}
+	t.Fatal(err)
+	return nil
 }
 
 // start runs the server on a.Port and a.Dir and waits until it answers HTTP.
 func (a *AzuriteServer) start(t testing.TB) {
+	t.Helper()
+	if err := a.tryStart(t); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (a *AzuriteServer) tryStart(t testing.TB) error {
 	t.Helper()
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -81,37 +93,13 @@ func (a *AzuriteServer) start(t testing.TB) {
 	cmd.Stdout = a.stderr
 	cmd.Stderr = a.stderr
 	a.proc = Start(t, cmd)
-	if err := a.waitReady(30 * time.Second); err != nil {
+	// The port opens a moment before the service is ready: wait for an
+	// answer, from Azurite.
+	if err := WaitServer(a.proc, a.BlobURL+"?comp=list", "Azurite-Blob", 30*time.Second); err != nil {
 		a.proc.Stop()
-		t.Fatalf("azurite on port %d: %v\n%s", a.Port, err, a.stderr.String())
+		return fmt.Errorf("azurite on port %d: %v\n%s", a.Port, err, a.stderr.String())
 	}
-}
-
-// waitReady waits until the service answers an HTTP request: the port opens a
-// moment before the service is ready.
-func (a *AzuriteServer) waitReady(timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	addr := fmt.Sprintf("127.0.0.1:%d", a.Port)
-	if err := WaitPort(addr, timeout); err != nil {
-		return err
-	}
-	client := &http.Client{Timeout: time.Second}
-	for {
-		resp, err := client.Get(a.BlobURL + "?comp=list")
-		if err == nil {
-			resp.Body.Close()
-			return nil
-		}
-		select {
-		case <-a.proc.done:
-			return fmt.Errorf("azurite exited before answering")
-		default:
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("no answer after %s: %w", timeout, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	return nil
 }
 
 // Stop stops the server, as an outage would: what it acknowledged stays. It

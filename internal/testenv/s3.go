@@ -49,23 +49,36 @@ func S3(t testing.TB) *S3Server {
 		Region:    "us-east-1",
 		DataDir:   filepath.Join(dir, "data"),
 		bin:       bin,
-		addr:      "127.0.0.1:" + strconv.Itoa(FreePort(t)),
 		log:       filepath.Join(dir, "versitygw.log"),
 	}
-	s.Endpoint = "http://" + s.addr
 	if err := os.Mkdir(s.DataDir, 0o755); err != nil {
 		t.Fatalf("s3 server: %v", err)
 	}
-	s.start(t)
 	t.Cleanup(s.Stop)
-	return s
+	var err error
+	for range startAttempts {
+		s.addr = "127.0.0.1:" + strconv.Itoa(FreePort(t))
+		s.Endpoint = "http://" + s.addr
+		if err = s.tryStart(t); err == nil {
+			return s
+		}
+	}
+	t.Fatal(err)
+	return nil
 }
 
 func (s *S3Server) start(t testing.TB) {
 	t.Helper()
+	if err := s.tryStart(t); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (s *S3Server) tryStart(t testing.TB) error {
+	t.Helper()
 	logf, err := os.OpenFile(s.log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
-		t.Fatalf("s3 server: %v", err)
+		return fmt.Errorf("s3 server: %w", err)
 	}
 	defer logf.Close()
 	cmd := exec.Command(s.bin, "--quiet", "--port", s.addr, "posix", s.DataDir)
@@ -73,14 +86,15 @@ func (s *S3Server) start(t testing.TB) {
 	cmd.Stdout = logf
 	cmd.Stderr = logf
 	p := Start(t, cmd)
-	if err := WaitPort(s.addr, 10*time.Second); err != nil {
+	if err := WaitServer(p, s.Endpoint, "VERSITYGW", 10*time.Second); err != nil {
 		p.Stop()
 		out, _ := os.ReadFile(s.log)
-		t.Fatalf("s3 server did not start: %v\n%s", err, out)
+		return fmt.Errorf("s3 server did not start: %v\n%s", err, out)
 	}
 	s.mu.Lock()
 	s.proc = p
 	s.mu.Unlock()
+	return nil
 }
 
 // Stop kills the server. Its data stays for Restart. Stopping a stopped server

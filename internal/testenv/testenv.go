@@ -8,10 +8,12 @@ package testenv
 import (
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -70,6 +72,41 @@ func WaitPort(addr string, timeout time.Duration) error {
 			return fmt.Errorf("nothing listens on %s after %s: %w", addr, timeout, err)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// startAttempts bounds how often a service is started on a new free port.
+// The tests of several packages run at once, each starting servers on ports
+// found free (FreePort): another package's server can take such a port
+// before ours binds it. Ours then exits, and the other answers in its place.
+const startAttempts = 4
+
+// WaitServer waits until the HTTP server at url answers with a Server header
+// that starts with server, which tells the service p started from another
+// one on the same port. It gives up when p exits, when another server
+// answers, or after timeout.
+func WaitServer(p *Process, url, server string, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	client := &http.Client{Timeout: time.Second}
+	for {
+		resp, err := client.Get(url)
+		if err == nil {
+			resp.Body.Close()
+			got := resp.Header.Get("Server")
+			if strings.HasPrefix(got, server) {
+				return nil
+			}
+			return fmt.Errorf("%s answers with server %q, not %s: the port is taken", url, got, server)
+		}
+		select {
+		case <-p.done:
+			return fmt.Errorf("exited before answering on %s", url)
+		default:
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("no answer on %s after %s: %w", url, timeout, err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 

@@ -1,0 +1,39 @@
+package testenv
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A server that took our port answers in our server's place: WaitServer
+// tells them apart by the Server header, and stops waiting when ours exits.
+func TestWaitServer(t *testing.T) {
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Server", "VERSITYGW")
+		w.WriteHeader(http.StatusForbidden)
+	}))
+	defer other.Close()
+	running := &Process{done: make(chan struct{})}
+	if err := WaitServer(running, other.URL, "VERSITYGW", time.Second); err != nil {
+		t.Errorf("the expected server: %v", err)
+	}
+	err := WaitServer(running, other.URL, "Azurite-Blob", time.Second)
+	if err == nil || !strings.Contains(err.Error(), "the port is taken") {
+		t.Errorf("another server: %v, want the port taken", err)
+	}
+
+	exited := &Process{done: make(chan struct{})}
+	close(exited.done)
+	url := other.URL
+	other.Close() // nothing answers now
+	start := time.Now()
+	if err := WaitServer(exited, url, "VERSITYGW", 10*time.Second); err == nil || !strings.Contains(err.Error(), "exited") {
+		t.Errorf("an exited server: %v, want it reported as exited", err)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Errorf("WaitServer waited %s for a server that had exited", time.Since(start))
+	}
+}
