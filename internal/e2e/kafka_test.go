@@ -911,7 +911,7 @@ func TestKafkaUnreachableBrokers(t *testing.T) {
 			c.Close()
 		}
 	})
-	down := fmt.Sprintf("127.0.0.1:%d", testenv.FreePort(t))
+	down := fmt.Sprintf("127.0.0.1:%d", testenv.ClosedPort(t))
 
 	const timeout = 3 * time.Second
 	cases := []struct {

@@ -138,3 +138,24 @@ func (p *Process) Stop() {
 	syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 	<-p.done
 }
+
+// ClosedPort returns a port on 127.0.0.1 where nothing listens, for the
+// duration of the test: a socket is bound to it without listening, so that
+// connections are refused and no other server (another package's test
+// starting on a FreePort) can take it meanwhile.
+func ClosedPort(t testing.TB) int {
+	t.Helper()
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatalf("closed port: %v", err)
+	}
+	t.Cleanup(func() { syscall.Close(fd) })
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatalf("closed port: %v", err)
+	}
+	sa, err := syscall.Getsockname(fd)
+	if err != nil {
+		t.Fatalf("closed port: %v", err)
+	}
+	return sa.(*syscall.SockaddrInet4).Port
+}

@@ -1,9 +1,13 @@
 package testenv
 
 import (
+	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -35,5 +39,20 @@ func TestWaitServer(t *testing.T) {
 	}
 	if time.Since(start) > 5*time.Second {
 		t.Errorf("WaitServer waited %s for a server that had exited", time.Since(start))
+	}
+}
+
+// Connections to a ClosedPort are refused, and no server can bind it.
+func TestClosedPort(t *testing.T) {
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(ClosedPort(t)))
+	if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+		c.Close()
+		t.Fatalf("dial %s succeeded, want refused", addr)
+	} else if !errors.Is(err, syscall.ECONNREFUSED) {
+		t.Errorf("dial %s: %v, want connection refused", addr, err)
+	}
+	if l, err := net.Listen("tcp", addr); err == nil {
+		l.Close()
+		t.Fatalf("listen on %s succeeded, want the port held", addr)
 	}
 }

@@ -832,7 +832,7 @@ func TestAuthPreference(t *testing.T) {
 // TestErrorURLRedaction: a network error quotes the request URL; with a SAS
 // the URL holds the signature, which must not reach the message.
 func TestErrorURLRedaction(t *testing.T) {
-	port := testenv.FreePort(t) // nothing listens there
+	port := testenv.ClosedPort(t)
 	const sig = "c2VjcmV0LXNpZ25hdHVyZQ"
 	s := newStorage(t, Config{
 		AccountURL: fmt.Sprintf("http://127.0.0.1:%d/devstoreaccount1", port), Container: "orders",

@@ -452,7 +452,7 @@ func TestUnreachableBrokers(t *testing.T) {
 	}()
 
 	for name, addr := range map[string]string{
-		"nothing listens": "127.0.0.1:" + strconv.Itoa(testenv.FreePort(t)),
+		"nothing listens": "127.0.0.1:" + strconv.Itoa(testenv.ClosedPort(t)),
 		"never answers":   hole.Addr().String(),
 	} {
 		t.Run(name, func(t *testing.T) {
