@@ -58,18 +58,14 @@ func Azurite(t testing.TB) *AzuriteServer {
 	// Registered after TempDir, so it runs first: the server stops before its
 	// directory is removed.
 	t.Cleanup(a.Stop)
-	var err error
-	for range startAttempts {
-		a.Port = FreePort(t)
+	StartOnFreePort(t, func(port int) error {
+		a.Port = port
 		a.BlobURL = fmt.Sprintf("http://127.0.0.1:%d/%s", a.Port, a.AccountName)
 		a.ConnectionString = fmt.Sprintf("DefaultEndpointsProtocol=http;AccountName=%s;AccountKey=%s;BlobEndpoint=%s;",
 			a.AccountName, a.AccountKey, a.BlobURL)
-		if err = a.tryStart(t); err == nil {
-			return a
-		}
-	}
-	t.Fatal(err)
-	return nil
+		return a.tryStart(t)
+	})
+	return a
 }
 
 // start runs the server on a.Port and a.Dir and waits until it answers HTTP.

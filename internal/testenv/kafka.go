@@ -108,19 +108,14 @@ func StartKafka(t testing.TB, opts KafkaOptions) *KafkaBroker {
 	if opts.TLS {
 		b.TLS, b.certs = writeTestCerts(t)
 	}
-	// A port found free can be taken before the broker binds it: retry on
-	// another one.
-	var err error
-	for attempt := 0; attempt < 3; attempt++ {
-		b.port = FreePort(t)
+	StartOnFreePort(t, func(port int) error {
+		b.port = port
 		b.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(b.port))
-		if err = b.start(); err == nil {
-			break
+		if err := b.start(); err != nil {
+			return fmt.Errorf("start kfake: %w", err)
 		}
-	}
-	if err != nil {
-		t.Fatalf("start kfake: %v", err)
-	}
+		return nil
+	})
 	t.Cleanup(b.Stop)
 	return b
 }

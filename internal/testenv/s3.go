@@ -55,16 +55,12 @@ func S3(t testing.TB) *S3Server {
 		t.Fatalf("s3 server: %v", err)
 	}
 	t.Cleanup(s.Stop)
-	var err error
-	for range startAttempts {
-		s.addr = "127.0.0.1:" + strconv.Itoa(FreePort(t))
+	StartOnFreePort(t, func(port int) error {
+		s.addr = "127.0.0.1:" + strconv.Itoa(port)
 		s.Endpoint = "http://" + s.addr
-		if err = s.tryStart(t); err == nil {
-			return s
-		}
-	}
-	t.Fatal(err)
-	return nil
+		return s.tryStart(t)
+	})
+	return s
 }
 
 func (s *S3Server) start(t testing.TB) {

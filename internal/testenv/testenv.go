@@ -75,11 +75,22 @@ func WaitPort(addr string, timeout time.Duration) error {
 	}
 }
 
-// startAttempts bounds how often a service is started on a new free port.
-// The tests of several packages run at once, each starting servers on ports
-// found free (FreePort): another package's server can take such a port
-// before ours binds it. Ours then exits, and the other answers in its place.
-const startAttempts = 4
+// StartOnFreePort calls start with a free port until it succeeds, up to four
+// times, and fails the test with start's last error. The tests of several
+// packages run at once, each starting servers on ports found free
+// (FreePort): another package's server can take such a port before ours
+// binds it. Ours then exits, or the other answers in its place, and start
+// must report that as an error.
+func StartOnFreePort(t testing.TB, start func(port int) error) {
+	t.Helper()
+	var err error
+	for range 4 {
+		if err = start(FreePort(t)); err == nil {
+			return
+		}
+	}
+	t.Fatal(err)
+}
 
 // WaitServer waits until the HTTP server at url answers with a Server header
 // that starts with server, which tells the service p started from another
