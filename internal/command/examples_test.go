@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -245,5 +247,216 @@ func TestCommandLineCheck(t *testing.T) {
 	}
 	if _, err := checkCommandLine([]string{"deploy"}); err == nil {
 		t.Error("an unknown command passed")
+	}
+}
+
+// TestExamplesValidate runs streamctl validate on every configuration in
+// examples/: directories of .hcl files, whole configurations in ```hcl blocks
+// of Markdown files, and .hcl files embedded in YAML (a ConfigMap's data).
+// Each is written to a temporary directory, with the variables its docs set
+// (STREAMCTL_VAR_ assignments in the directory's Markdown, a manifest's
+// container env), so an example added later is checked without a change here.
+func TestExamplesValidate(t *testing.T) {
+	configs := exampleConfigs(t, "../../examples")
+	// quickstart, kafka-to-lake, multi-account, cron: fewer means the walk or
+	// an extractor broke, not that every example is valid.
+	if len(configs) < 4 {
+		t.Fatalf("found %d configurations in examples/, want at least 4: %v", len(configs), configs)
+	}
+	for _, c := range configs {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, text := range c.files {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			o := runner{t: t, dir: dir, env: c.env}.run("validate", "-no-color")
+			if o.code != ExitOK || strings.Contains(o.stdout+o.stderr, "Warning") {
+				t.Errorf("streamctl validate of %s (env %q): exit %d\n%s%s", c.name, c.env, o.code, o.stdout, o.stderr)
+			}
+		})
+	}
+}
+
+// exampleConfig is one configuration found in examples/: its files by name
+// and the STREAMCTL_VAR_ environment its docs give it.
+type exampleConfig struct {
+	name  string
+	files map[string]string
+	env   []string
+}
+
+func (c exampleConfig) String() string { return c.name }
+
+// exampleConfigs walks root for configurations.
+func exampleConfigs(t *testing.T, root string) []exampleConfig {
+	t.Helper()
+	var out []exampleConfig
+	docEnv := map[string][]string{} // directory → STREAMCTL_VAR_ assignments in its Markdown
+	hclDirs := map[string]map[string]string{}
+	var embedded []exampleConfig
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		dir := filepath.Dir(rel)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		switch filepath.Ext(path) {
+		case ".hcl":
+			if hclDirs[dir] == nil {
+				hclDirs[dir] = map[string]string{}
+			}
+			hclDirs[dir][d.Name()] = string(data)
+		case ".md":
+			docEnv[dir] = append(docEnv[dir], docVars(string(data))...)
+			for i, block := range markdownConfigs(string(data)) {
+				embedded = append(embedded, exampleConfig{name: fmt.Sprintf("%s#hcl%d", rel, i+1), files: map[string]string{"main.hcl": block}})
+			}
+		case ".yaml", ".yml":
+			cfgs, err := yamlConfigs(string(data))
+			if err != nil {
+				return fmt.Errorf("%s: %v", rel, err)
+			}
+			for i, c := range cfgs {
+				c.name = fmt.Sprintf("%s#%d", rel, i+1)
+				embedded = append(embedded, c)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("walk %s: %v", root, err)
+	}
+	for dir, files := range hclDirs {
+		out = append(out, exampleConfig{name: dir, files: files, env: docEnv[dir]})
+	}
+	for _, c := range embedded {
+		dir := strings.SplitN(c.name, "#", 2)[0]
+		c.env = append(append([]string(nil), docEnv[filepath.Dir(dir)]...), c.env...)
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+var (
+	hclFence  = regexp.MustCompile("(?ms)^```hcl[ \\t]*\\n(.*?)^```")
+	topSource = regexp.MustCompile(`(?m)^source\s+"`)
+	topSink   = regexp.MustCompile(`(?m)^sink\s+"`)
+	varAssign = regexp.MustCompile(`\b(STREAMCTL_VAR_\w+)=('[^']*'|"[^"]*"|[^\s'"]*)`)
+)
+
+// markdownConfigs returns the ```hcl blocks of a Markdown text that are whole
+// configurations: they declare a source and a sink at the top level. Other
+// blocks are fragments (a column, a destination) and cannot validate alone.
+func markdownConfigs(md string) []string {
+	var out []string
+	for _, m := range hclFence.FindAllStringSubmatch(md, -1) {
+		if topSource.MatchString(m[1]) && topSink.MatchString(m[1]) {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+// docVars returns the STREAMCTL_VAR_NAME=value assignments of a text, unquoted,
+// as the shell would pass them.
+func docVars(text string) []string {
+	var out []string
+	for _, m := range varAssign.FindAllStringSubmatch(text, -1) {
+		v := m[2]
+		if len(v) >= 2 && (v[0] == '\'' || v[0] == '"') {
+			v = v[1 : len(v)-1]
+		}
+		out = append(out, m[1]+"="+v)
+	}
+	return out
+}
+
+// yamlConfigs returns the configurations embedded in YAML documents: the
+// scalars of a mapping under keys ending in .hcl (a ConfigMap's data, mounted
+// together as one directory), each with the STREAMCTL_VAR_ variables of the
+// file's environments (container env lists, env mappings): the ConfigMap and
+// the CronJob that mounts it are documents of one file. A value that comes
+// from elsewhere (a Secret, ${{ secrets.X }}) is a placeholder.
+func yamlConfigs(text string) ([]exampleConfig, error) {
+	var out []exampleConfig
+	var env []string
+	dec := yaml.NewDecoder(strings.NewReader(text))
+	for {
+		var doc yaml.Node
+		if err := dec.Decode(&doc); err != nil {
+			if err.Error() == "EOF" {
+				break
+			}
+			return nil, err
+		}
+		var walk func(n *yaml.Node)
+		walk = func(n *yaml.Node) {
+			if n.Kind == yaml.MappingNode {
+				files := map[string]string{}
+				fields := map[string]*yaml.Node{}
+				for i := 0; i+1 < len(n.Content); i += 2 {
+					k, v := n.Content[i].Value, n.Content[i+1]
+					fields[k] = v
+					switch {
+					case strings.HasSuffix(k, ".hcl") && v.Kind == yaml.ScalarNode:
+						files[k] = v.Value
+					case strings.HasPrefix(k, "STREAMCTL_VAR_") && v.Kind == yaml.ScalarNode:
+						env = append(env, k+"="+yamlEnvValue(v.Value))
+					}
+				}
+				if name := fields["name"]; name != nil && strings.HasPrefix(name.Value, "STREAMCTL_VAR_") {
+					value := "placeholder"
+					if v := fields["value"]; v != nil {
+						value = yamlEnvValue(v.Value)
+					}
+					env = append(env, name.Value+"="+value)
+				}
+				if len(files) > 0 {
+					out = append(out, exampleConfig{files: files})
+				}
+			}
+			for _, c := range n.Content {
+				walk(c)
+			}
+		}
+		walk(&doc)
+	}
+	sort.Strings(env)
+	env = slices.Compact(env) // each CronJob of a file sets the same variables
+	for i := range out {
+		out[i].env = env
+	}
+	return out, nil
+}
+
+func yamlEnvValue(v string) string {
+	if strings.Contains(v, "${{") {
+		return "placeholder"
+	}
+	return v
+}
+
+func TestEmbeddedConfigExtraction(t *testing.T) {
+	md := "# x\n\n```hcl\ncolumn \"id\" {}\n```\n\n```hcl\nsource \"generate\" \"a\" {}\n\nsink \"b\" {}\n```\n\n    export STREAMCTL_VAR_a='[\"x\"]' STREAMCTL_VAR_b=c\n"
+	if got := markdownConfigs(md); len(got) != 1 || !strings.HasPrefix(got[0], "source") {
+		t.Errorf("markdownConfigs: %q", got)
+	}
+	if got := strings.Join(docVars(md), " "); got != `STREAMCTL_VAR_a=["x"] STREAMCTL_VAR_b=c` {
+		t.Errorf("docVars: %s", got)
+	}
+	y := "kind: ConfigMap\ndata:\n  main.hcl: |\n    sink \"a\" {}\n  vars.hcl: x\n---\nspec:\n  env:\n    - name: STREAMCTL_VAR_k\n      valueFrom: {secretKeyRef: {name: s, key: k}}\n    - name: STREAMCTL_VAR_n\n      value: \"3\"\n"
+	got, err := yamlConfigs(y)
+	if err != nil || len(got) != 1 || len(got[0].files) != 2 || got[0].files["main.hcl"] != "sink \"a\" {}\n" {
+		t.Fatalf("yamlConfigs: %v %+v", err, got)
+	}
+	if env := strings.Join(got[0].env, " "); env != "STREAMCTL_VAR_k=placeholder STREAMCTL_VAR_n=3" {
+		t.Errorf("yamlConfigs env: %s", env)
 	}
 }

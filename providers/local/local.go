@@ -12,10 +12,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -82,7 +84,7 @@ func (s *Storage) tempFile(target string) (*os.File, error) {
 		err := s.mkdirAll(dir)
 		if err == nil {
 			var f *os.File
-			if f, err = os.CreateTemp(dir, tempPrefix+"*"); err == nil {
+			if f, err = createTemp(dir); err == nil {
 				return f, nil
 			}
 			err = fmt.Errorf("create %s: %w", target, err)
@@ -90,6 +92,20 @@ func (s *Storage) tempFile(target string) (*os.File, error) {
 		if !errors.Is(err, fs.ErrNotExist) || attempt == maxDirRaces {
 			return nil, err
 		}
+	}
+}
+
+// createTemp creates a new temp file in dir. Unlike os.CreateTemp (always
+// 0600) it asks for 0666, so that the renamed file gets the mode the umask
+// gives shared data (0644 under 022), as files of other tools do.
+func createTemp(dir string) (*os.File, error) {
+	for attempt := 1; ; attempt++ {
+		name := filepath.Join(dir, tempPrefix+strconv.FormatUint(rand.Uint64(), 36))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if errors.Is(err, fs.ErrExist) && attempt < 100 {
+			continue // a name another writer took: draw again
+		}
+		return f, err
 	}
 }
 
@@ -109,7 +125,8 @@ func (s *Storage) mkdirAll(dir string) error {
 			return err
 		}
 	}
-	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+	// 0777: the umask decides, as for mkdir(1) (0755 under 022).
+	if err := os.Mkdir(dir, 0o777); err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("create directory %s: %w", dir, err)
 	}
 	return syncDir(parent)
