@@ -9,9 +9,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
+	"github.com/agext/levenshtein"
 	"github.com/hashicorp/cli"
 )
 
@@ -81,11 +83,12 @@ func Main(args []string, s Streams) int {
 	s.Stdout = &redactor{w: s.Stdout, secrets: secrets}
 	s.Stderr = &redactor{w: s.Stderr, secrets: secrets}
 	m := &Meta{Streams: s, Dir: dir, secrets: secrets}
+	commands := Commands(m)
 	c := &cli.CLI{
 		Name:                  "streamctl",
 		Version:               Version,
 		Args:                  args,
-		Commands:              Commands(m),
+		Commands:              commands,
 		HelpFunc:              cli.BasicHelpFunc("streamctl"),
 		HelpWriter:            s.Stdout,
 		ErrorWriter:           s.Stderr,
@@ -93,12 +96,50 @@ func Main(args []string, s Streams) int {
 		AutocompleteInstall:   "install-autocomplete",
 		AutocompleteUninstall: "uninstall-autocomplete",
 	}
+	// hashicorp/cli answers an unknown command with the whole help and exit
+	// 127, which hides the typo. A shell completing a command line calls
+	// streamctl with arguments that are no command: the library answers it.
+	if name := c.Subcommand(); name != "" && commands[name] == nil && os.Getenv("COMP_LINE") == "" {
+		return unknownCommand(s.Stderr, name, commands)
+	}
 	code, err := c.Run()
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "Error: %v\n", err)
 		return ExitError
 	}
 	return code
+}
+
+// unknownCommand reports a command that is not in the map, with the closest
+// top-level command when one is near enough to be a typo.
+func unknownCommand(w io.Writer, name string, commands map[string]cli.CommandFactory) int {
+	var names []string
+	for n := range commands {
+		if !strings.Contains(n, " ") {
+			names = append(names, n)
+		}
+	}
+	if near := closest(name, names); near != "" {
+		fmt.Fprintf(w, "streamctl has no command named %q. Did you mean %q?\n", name, near)
+	} else {
+		fmt.Fprintf(w, "streamctl has no command named %q.\n", name)
+	}
+	fmt.Fprintln(w, "\nTo see all of streamctl's commands, run:\n  streamctl -help")
+	return ExitError
+}
+
+// closest returns the candidate nearest to name by edit distance, when it is
+// at most 2 edits away (as Terraform's suggestions), or "". Ties go to the
+// first in sorted order, so that the suggestion is stable.
+func closest(name string, candidates []string) string {
+	sort.Strings(candidates)
+	best, bestDist := "", 3
+	for _, c := range candidates {
+		if d := levenshtein.Distance(name, c, nil); d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	return best
 }
 
 // Commands is the command map.

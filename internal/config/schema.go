@@ -603,13 +603,14 @@ func sinkSchemaDoc() *SchemaBlock {
 				"`year(ts)`, `month(ts)`, `day(ts)` (`ts_day=2026-01-02`), `hour(ts)`, `bucket(16, id)` (`id_bucket=0`…`15`), `truncate(4, s)` (`s_trunc`). " +
 				"Values are escaped so that no record can make a path leave the destination's prefix; empty and null values become `__HIVE_DEFAULT_PARTITION__`."},
 		{Name: "route_by", Type: "string", Example: `"customer_id"`,
-			Description: "Shard the records across the destinations: each record goes to exactly one, chosen by a hash of this field modulo the number of destinations (in name order), so a replay routes every record to the same place. Without it every destination gets every record."},
+			Description: "Shard the records across the destinations: each record goes to exactly one, chosen by a hash of this field modulo the number of destinations (in name order), so a replay routes every record to the same place. Without it every destination gets every record. " +
+				"With `column` blocks it names a column (or record metadata: `_key`, `_partition`, …). A record without the field, or with null in it, cannot be routed: it is invalid (see `on_invalid`)."},
 		{Name: "max_file_records", Type: "number", Default: "one file per partition folder per batch", Example: "1000000",
 			Description: "Roll to a new file after this many records. Files are numbered by the `seq` of their deterministic name."},
 		{Name: "row_group_records", Type: "number", Default: "131072", Example: "131072",
 			Description: "Records per Parquet row group. Memory is bounded by row-group size × open partition folders."},
 		{Name: "on_invalid", Type: "string", Default: `"fail"`, Allowed: quoted(onInvalid...), Example: `"reject"`,
-			Description: "A record that does not fit the columns: `fail` stops the apply (the batch stays in flight, nothing is promoted); `reject` writes it with the reason as JSONL under `_rejected/`, in the same batch and commit."},
+			Description: "A record that does not fit the columns, or has no `route_by` value: `fail` stops the apply (the batch stays in flight, nothing is promoted); `reject` writes it with the reason as JSONL under `_rejected/`, in the same batch and commit."},
 		{Name: "on_data_loss", Type: "string", Default: `"fail"`, Allowed: quoted(onDataLoss...), Example: `"skip"`,
 			Description: "When the source no longer holds offsets that were never committed (retention deleted them): `fail` is an error; `skip` skips them and the plan reports the skipped ranges."},
 		{Name: "history", Type: "number", Default: "1000", Example: "1000",

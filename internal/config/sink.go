@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
@@ -247,7 +248,12 @@ func (l *loader) decodeSink(b *hcl.Block) {
 		}
 	}
 	if a, ok := content.Attributes["route_by"]; ok && s.RouteBy != "" {
-		if err := format.ValidatePath(s.RouteBy); err != nil && !columnNamed(s.Columns, s.RouteBy) {
+		// With columns, the records' fields are declared: any other field
+		// would be missing from records the columns describe, and every such
+		// record would be invalid.
+		if len(s.Columns) > 0 && !columnNamed(s.Columns, s.RouteBy) && !format.IsMeta(s.RouteBy) {
+			l.errorf(a.Expr.Range().Ptr(), "Unknown route_by column", "%s", unknownRouteColumn(name, s.RouteBy, s.Columns))
+		} else if err := format.ValidatePath(s.RouteBy); err != nil && !columnNamed(s.Columns, s.RouteBy) {
 			l.errorf(a.Expr.Range().Ptr(), "Invalid route_by", "%q: %v.", s.RouteBy, err)
 		}
 	}
@@ -397,6 +403,35 @@ func Location(d *Destination) string {
 		return ""
 	}
 	return f(d.Config)
+}
+
+// unknownRouteColumn is the detail of a route_by that names no column: the
+// columns, and the one meant when there is a likely one.
+func unknownRouteColumn(sink, routeBy string, cols []Column) string {
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = c.Name
+	}
+	msg := fmt.Sprintf("Sink %q routes by %q, which is none of its columns: %s.", sink, routeBy, strings.Join(names, ", "))
+	for _, c := range cols {
+		if c.From == routeBy {
+			return msg + fmt.Sprintf(" Did you mean %q? It reads %s.", c.Name, c.From)
+		}
+	}
+	// A likely one is at most 2 edits away (as Terraform suggests), or
+	// starts like it: "customer" for "customer_id".
+	best, bestDist := "", 0
+	for _, n := range names {
+		d := levenshtein.Distance(routeBy, n, nil)
+		near := d <= 2 || strings.HasPrefix(strings.ToLower(n), strings.ToLower(routeBy)) || strings.HasPrefix(strings.ToLower(routeBy), strings.ToLower(n))
+		if near && (best == "" || d < bestDist) {
+			best, bestDist = n, d
+		}
+	}
+	if best != "" {
+		return msg + fmt.Sprintf(" Did you mean %q?", best)
+	}
+	return msg + fmt.Sprintf(" Declare a column %q, or route by one of the columns or by record metadata (%s, %s).", routeBy, format.MetaKey, format.MetaPartition)
 }
 
 func columnNamed(cols []Column, name string) bool {

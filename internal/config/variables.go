@@ -9,7 +9,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -85,42 +84,20 @@ func (l *loader) decodeVariables(blocks []*hcl.Block, in Inputs) {
 	}
 
 	values := map[string]cty.Value{}
-	set := func(name string, raw hcl.Expression, literal string, isLiteral bool, where string, rng *hcl.Range) {
+	set := func(name string, src varSource) {
 		d, ok := decls[name]
 		if !ok {
 			l.diags = append(l.diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Value for undeclared variable",
-				Detail:   fmt.Sprintf("%s sets a variable %q that the configuration does not declare. Declare it with a variable block, or remove the value.", where, name),
-				Subject:  rng,
+				Detail:   fmt.Sprintf("%s sets a variable %q that the configuration does not declare. Declare it with a variable block, or remove the value.", src.origin(), name),
+				Subject:  src.nameRange,
 			})
 			return
 		}
-		var v cty.Value
-		if isLiteral && (d.typ == cty.String || d.typ == cty.DynamicPseudoType) {
-			v = cty.StringVal(literal)
-		} else {
-			if isLiteral {
-				expr, diags := hclsyntax.ParseExpression([]byte(literal), where, hcl.InitialPos)
-				if diags.HasErrors() {
-					l.diags = append(l.diags, diags...)
-					return
-				}
-				raw = expr
-			}
-			val, diags := raw.Value(nil)
-			if diags.HasErrors() {
-				l.diags = append(l.diags, diags...)
-				return
-			}
-			v = val
+		if v, ok := l.inputValue(name, d, src); ok {
+			values[name] = v
 		}
-		cv, err := convert.Convert(v, d.typ)
-		if err != nil {
-			l.errorf(rng, "Invalid value for variable", "%s gives variable %q a value that does not match its type %s: %v.", where, name, typeexpr.TypeString(d.typ), err)
-			return
-		}
-		values[name] = cv
 	}
 
 	// Terraform's precedence: defaults, environment, auto files, then -var and
@@ -136,7 +113,7 @@ func (l *loader) decodeVariables(blocks []*hcl.Block, in Inputs) {
 		if _, declared := decls[name]; !declared {
 			continue // like Terraform: stray environment variables are ignored
 		}
-		set(name, nil, v, true, "The environment variable "+k, nil)
+		set(name, varSource{env: k, text: v})
 	}
 	autoFiles := []string{filepath.Join(l.cfg.Dir, AutoVarsFile)}
 	more, _ := filepath.Glob(filepath.Join(l.cfg.Dir, "*.auto.vars"))
@@ -157,7 +134,7 @@ func (l *loader) decodeVariables(blocks []*hcl.Block, in Inputs) {
 			l.errorf(nil, "Invalid -var option", "The option -var %q is not of the form NAME=VALUE.", a.Value)
 			continue
 		}
-		set(strings.TrimSpace(name), nil, val, true, fmt.Sprintf("The option -var %q", a.Value), nil)
+		set(strings.TrimSpace(name), varSource{flag: a.Value, text: val})
 	}
 
 	l.varValues = map[string]cty.Value{}
@@ -189,7 +166,7 @@ func (l *loader) decodeVariables(blocks []*hcl.Block, in Inputs) {
 	}
 }
 
-func (l *loader) loadVarFile(path string, set func(string, hcl.Expression, string, bool, string, *hcl.Range)) {
+func (l *loader) loadVarFile(path string, set func(string, varSource)) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		l.errorf(nil, "Cannot read variables file", "%v", err)
@@ -209,7 +186,8 @@ func (l *loader) loadVarFile(path string, set func(string, hcl.Expression, strin
 	sort.Strings(names)
 	for _, n := range names {
 		a := attrs[n]
-		set(n, a.Expr, "", false, "The variables file "+l.relName(path), a.NameRange.Ptr())
+		text := string(a.Expr.Range().SliceBytes(src))
+		set(n, varSource{file: l.relName(path), text: text, expr: a.Expr, nameRange: a.NameRange.Ptr()})
 	}
 }
 

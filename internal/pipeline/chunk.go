@@ -105,9 +105,9 @@ func (c *chunk) addRaw(target int32, raw []byte) {
 // config order) that a record whose route_by value has the canonical text
 // key goes to: FNV-1a 64 of key, modulo the number of destinations, counted
 // over the destinations sorted by name, so that the order of the
-// destination blocks does not matter. A null or missing value has the empty
-// key. The canonical text is format.AppendText's: "42" for the int 42 and
-// for the string "42" alike.
+// destination blocks does not matter. The canonical text is
+// format.AppendText's: "42" for the int 42 and for the string "42" alike. A
+// record whose value is null or missing is not routed: it is invalid.
 func Route(key []byte, destinations []string) int {
 	return sortedOrder(destinations)[routeIndex(key, len(destinations))]
 }

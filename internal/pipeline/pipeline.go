@@ -152,6 +152,7 @@ type Writer struct {
 	folders   *folderCache // with one partition field: its recent values' targets
 	route     int          // index in vals of the route field; -1 without route_by
 	routeKind format.Kind  // its kind
+	routeCol  bool         // it is a declared column
 	order     []int        // destination indices sorted by name
 	keyBuf    []byte
 	routeKey  []byte // the route value's canonical text
@@ -312,6 +313,7 @@ func New(layout Layout, batch int64, active []int, out Output) (*Writer, error) 
 			}
 		}
 		w.route, w.routeKind = field(layout.RouteBy)
+		w.routeCol = fields[w.route].Column
 		w.order = sortedOrder(layout.Destinations)
 	}
 	if len(fields) > 0 {
@@ -357,6 +359,11 @@ func (w *Writer) Write(rec *providers.Record) error {
 		}
 	}
 	if w.route >= 0 {
+		// Hashing the empty key would send every record that lacks the
+		// field to one destination, silently.
+		if v := &w.vals[w.route]; v.Null {
+			return w.invalid(rec, w.unroutable(v))
+		}
 		if dest = w.destination(); !w.isOn[dest] {
 			return nil
 		}
@@ -439,7 +446,7 @@ func (w *Writer) invalid(rec *providers.Record, cause error) error {
 		return w.addReject(-1)
 	}
 	var se *format.SyntaxError
-	if !errors.As(cause, &se) && !w.vals[w.route].Invalid {
+	if !errors.As(cause, &se) && !w.vals[w.route].Null {
 		dest := w.destination()
 		if !w.isOn[dest] {
 			return nil
@@ -454,14 +461,20 @@ func (w *Writer) invalid(rec *providers.Record, cause error) error {
 	return nil
 }
 
+// unroutable is why the current record, whose route value v is null or
+// missing, has no destination.
+func (w *Writer) unroutable(v *format.Value) error {
+	reason := "missing, and route_by needs it to choose the record's destination"
+	if v.Token == format.TokNull {
+		reason = "null, and route_by needs a value to choose the record's destination"
+	}
+	return &format.FieldError{Field: w.layout.RouteBy, Column: w.routeCol, Reason: reason}
+}
+
 // destination returns the destination the current record's route value
 // sends it to (see Route).
 func (w *Writer) destination() int {
-	v := w.vals[w.route]
-	w.routeKey = w.routeKey[:0]
-	if !v.Null {
-		w.routeKey = format.AppendText(w.routeKey, v, w.routeKind)
-	}
+	w.routeKey = format.AppendText(w.routeKey[:0], w.vals[w.route], w.routeKind)
 	return w.order[routeIndex(w.routeKey, len(w.order))]
 }
 
