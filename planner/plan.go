@@ -17,10 +17,30 @@ type Plan struct {
 	Created          time.Time `json:"created"`
 	// Lineage and Serial of the state the plan was made from; Lineage is ""
 	// when there was no state yet.
-	Lineage    string      `json:"lineage"`
-	Serial     int64       `json:"serial"`
-	ConfigHash string      `json:"config_hash"`
+	Lineage    string `json:"lineage"`
+	Serial     int64  `json:"serial"`
+	ConfigHash string `json:"config_hash"`
+	// Variables are the non-sensitive variable values the plan was made with
+	// (cty's simple JSON); apply of a saved plan runs with them.
+	Variables map[string]json.RawMessage `json:"variables,omitempty"`
+	// NoRefresh is set when the destinations were not observed (-refresh=false).
+	NoRefresh bool `json:"no_refresh,omitempty"`
+	// MaxBatches is the -max-batches the plan was made with (0: none).
+	MaxBatches int64       `json:"max_batches,omitempty"`
 	Sinks      []*SinkPlan `json:"sinks"`
+	// Removed are sinks the state holds that the configuration no longer
+	// declares: nothing is done to them, and nothing of theirs is deleted.
+	Removed []RemovedSink `json:"removed_sinks,omitempty"`
+}
+
+// RemovedSink is a sink the state holds and the configuration does not.
+type RemovedSink struct {
+	Name             string   `json:"name"`
+	Source           string   `json:"source"`
+	CommittedBatches int64    `json:"committed_batches"`
+	CommittedRecords int64    `json:"committed_records"`
+	Destinations     []string `json:"destinations"`
+	InFlight         *int64   `json:"in_flight_batch,omitempty"`
 }
 
 // Changes reports whether applying the plan would do anything.
@@ -78,6 +98,9 @@ func Decode(data []byte) (*Plan, error) {
 	}
 	if p.FormatVersion > FormatVersion {
 		return nil, fmt.Errorf("the plan file has format version %d, written by a newer streamctl", p.FormatVersion)
+	}
+	if err := p.check(); err != nil {
+		return nil, fmt.Errorf("the plan file is not consistent (edited or corrupt?): %v", err)
 	}
 	return &p, nil
 }

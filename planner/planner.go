@@ -35,6 +35,15 @@ type SinkInput struct {
 	Destinations []string
 	// Layout is a hash of the output settings; see state.Batch.Layout.
 	Layout string
+	// Lineage is the state's lineage: its destinations must be owned by it.
+	Lineage string
+	// MovedFrom is the sink's former name when a moved block renames it and
+	// the state still holds the checkpoint under that name; State and
+	// Observed are then the former sink's.
+	MovedFrom string
+	// MaxBatches limits the new batches planned (plan and apply -max-batches);
+	// 0 plans them all.
+	MaxBatches int64
 	// State is the sink's checkpoint; nil when it has none yet.
 	State    *state.Sink
 	Snapshot providers.Snapshot
@@ -52,6 +61,13 @@ type Observation struct {
 	Ahead map[int64][]state.Range
 	// AheadSource holds the source identity those manifests were written from.
 	AheadSource map[int64]string
+	// Location is where the destination is, for messages.
+	Location string
+	// Owner is the destination's owner record; nil when it has none.
+	Owner *Owner
+	// ForeignSinks are other sinks whose manifests a destination without an
+	// owner record holds (written before owner records existed).
+	ForeignSinks []string
 }
 
 // hasManifest reports whether the destination holds batch id's manifest.
@@ -69,6 +85,9 @@ func (o *Observation) hasManifest(id int64) bool {
 type SinkPlan struct {
 	Name     string             `json:"name"`
 	Snapshot providers.Snapshot `json:"source"`
+	// MovedFrom is the sink's former name (a moved block): apply first moves
+	// its checkpoint, manifests and ownership to Name.
+	MovedFrom string `json:"moved_from,omitempty"`
 	// Start are the offsets a new sink starts from when it skips what the source
 	// already holds (StartAtLatest); apply records them before any batch.
 	Start []state.Range `json:"start,omitempty"`
@@ -96,7 +115,7 @@ type SinkPlan struct {
 
 // Changes reports whether applying the plan would do anything.
 func (p *SinkPlan) Changes() bool {
-	return p.Resume != nil || p.New.Batches > 0 || len(p.Cleanups) > 0 || len(p.Start) > 0 ||
+	return p.Resume != nil || p.New.Batches > 0 || len(p.Cleanups) > 0 || len(p.Start) > 0 || p.MovedFrom != "" ||
 		len(p.Adopt) > 0 || len(p.Repairs) > 0 || len(p.Removed) > 0
 }
 
@@ -128,6 +147,38 @@ type Pending struct {
 	Destinations []string      `json:"destinations"`
 	Batches      int64         `json:"batches"`
 	Records      int64         `json:"records"`
+	// Deferred counts the pending batches left out by -max-batches; the next
+	// plan cuts them again.
+	Deferred int64 `json:"deferred_batches,omitempty"`
+}
+
+// limit keeps only the first n batches: the ranges shrink to what those
+// batches cover, and the batches are cut again from them, so that the
+// batches shown are exactly the ones apply runs.
+func (p *Pending) limit(n int64) {
+	if n <= 0 || p.Batches <= n {
+		return
+	}
+	end := map[string]int64{}
+	var k int64
+	p.Each(func(b Batch) bool {
+		for _, r := range b.Ranges {
+			end[r.Partition] = r.End
+		}
+		k++
+		return k < n
+	})
+	var ranges []state.Range
+	var records int64
+	for _, r := range p.Ranges {
+		if e, ok := end[r.Partition]; ok {
+			ranges = append(ranges, state.Range{Partition: r.Partition, Start: r.Start, End: e})
+			records += e - r.Start
+		}
+	}
+	p.Deferred = p.Batches - n
+	p.Ranges, p.Records = ranges, records
+	p.Batches = (records + p.MaxRecords - 1) / p.MaxRecords
 }
 
 // Each calls fn for every new batch in order until fn returns false. Every
@@ -187,7 +238,10 @@ func (e *Error) Error() string {
 
 // PlanSink plans one sink.
 func PlanSink(in SinkInput) (*SinkPlan, error) {
-	p := &SinkPlan{Name: in.Name, Snapshot: in.Snapshot, RouteBy: in.RouteBy}
+	p := &SinkPlan{Name: in.Name, Snapshot: in.Snapshot, RouteBy: in.RouteBy, MovedFrom: in.MovedFrom}
+	if err := checkOwners(in); err != nil {
+		return nil, err
+	}
 	st := in.State
 	if st == nil {
 		st = state.NewSink(state.SourceRef{})
@@ -297,6 +351,7 @@ func PlanSink(in SinkInput) (*SinkPlan, error) {
 	if pending.Records > 0 {
 		pending.Batches = (pending.Records + in.MaxRecords - 1) / in.MaxRecords
 	}
+	pending.limit(in.MaxBatches)
 	p.New = pending
 
 	for _, d := range in.Destinations {

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/streamctl/streamctl/internal/config"
 	"github.com/streamctl/streamctl/internal/engine"
 	"github.com/streamctl/streamctl/internal/render"
 	"github.com/streamctl/streamctl/planner"
@@ -119,6 +120,9 @@ func (c *ApplyCommand) parse(args []string) (*applyArgs, error) {
 	if a.planFile != "" && a.targetFlags.active() {
 		return nil, fmt.Errorf("-target and -exclude do not apply to a saved plan: it runs exactly as planned; give them to plan -out instead")
 	}
+	if a.planFile != "" && a.maxBatches > 0 {
+		return nil, fmt.Errorf("-max-batches does not apply to a saved plan: it runs exactly as planned; give it to plan -out instead")
+	}
 	return a, nil
 }
 
@@ -143,6 +147,17 @@ func (c *ApplyCommand) Run(args []string) int {
 }
 
 func (c *ApplyCommand) apply(a *applyArgs, v *view, met *applyMetrics) (code int) {
+	var saved *planner.Plan
+	if a.planFile != "" {
+		var err error
+		if saved, err = readPlanFile(c.abs(a.planFile)); err != nil {
+			return v.errorf("read the plan: %v", err)
+		}
+		// The plan runs with the variables it was made with.
+		if a.configFlags.saved, err = savedValues(saved); err != nil {
+			return v.errorf("read the plan %s: %v", a.planFile, err)
+		}
+	}
 	cfg, ok := c.loadConfigView(&a.configFlags, v)
 	if !ok {
 		return ExitError
@@ -151,14 +166,14 @@ func (c *ApplyCommand) apply(a *applyArgs, v *view, met *applyMetrics) (code int
 	if err != nil {
 		return v.fail("Invalid -target or -exclude", err.Error())
 	}
+	if saved != nil {
+		// A plan made under -target covers only its sinks.
+		if cfg, err = savedSinks(cfg, saved); err != nil {
+			return v.fail("Saved plan does not match the configuration", err.Error())
+		}
+	}
 	if a.targetFlags.active() {
 		v.warn("Only some sinks are applied", "-target or -exclude is in effect: only the sinks they select are applied. Use it for exceptional situations, not routinely.")
-	}
-	var saved *planner.Plan
-	if a.planFile != "" {
-		if saved, err = readPlanFile(c.abs(a.planFile)); err != nil {
-			return v.errorf("read the plan: %v", err)
-		}
 	}
 	if saved == nil && !a.autoApprove && (!c.IsTerminal || !a.input) {
 		why := "there is no terminal to ask on"
@@ -219,13 +234,20 @@ func (c *ApplyCommand) apply(a *applyArgs, v *view, met *applyMetrics) (code int
 		if err := checkSavedPlan(p, mgr, cfg.Hash); err != nil {
 			return v.fail("Saved plan is stale", err.Error())
 		}
+		if errs := verifySavedPlan(ctx, p, ws, mgr); len(errs) > 0 {
+			var lines []string
+			for _, err := range errs {
+				lines = append(lines, err.Error())
+			}
+			return v.fail("Saved plan does not match the state", fmt.Sprintf("The plan file %s was not run: %s. Nothing was written. Make the plan again with streamctl plan -out.", a.planFile, strings.Join(lines, "; ")))
+		}
 	} else {
 		var errs []error
-		p, errs = makePlan(ctx, ws, mgr.State(), a.refresh)
+		p, errs = makePlan(ctx, ws, mgr.State(), planOptions{refresh: a.refresh, maxBatches: a.maxBatches, targeted: a.targetFlags.active()})
 		if len(errs) > 0 {
 			return v.errors(errs)
 		}
-		stampPlan(p, mgr, c.now())
+		stampPlan(p, mgr, cfg, c.now())
 	}
 	met.plan = p
 	met.mgr = mgr
@@ -241,7 +263,7 @@ func (c *ApplyCommand) apply(a *applyArgs, v *view, met *applyMetrics) (code int
 		return ExitOK
 	}
 	if saved == nil && !a.autoApprove {
-		if !c.approve() {
+		if !c.approve(ctx) {
 			fmt.Fprintln(c.Stdout, "\nApply cancelled.")
 			return ExitError
 		}
@@ -252,10 +274,23 @@ func (c *ApplyCommand) apply(a *applyArgs, v *view, met *applyMetrics) (code int
 	return c.run(ctx, v, ws, mgr, p, a, met)
 }
 
-func (c *ApplyCommand) approve() bool {
+// approve asks on the terminal. Ctrl-C (or SIGTERM) while it waits cancels at
+// once: the caller returns, and the lock is released on the way out.
+func (c *ApplyCommand) approve(ctx context.Context) bool {
 	fmt.Fprint(c.Stdout, "\nDo you want to run these batches?\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ")
-	line, _ := bufio.NewReader(c.Stdin).ReadString('\n')
-	return strings.TrimSpace(line) == "yes"
+	answer := make(chan string, 1)
+	go func() {
+		// Left blocked on stdin when cancelled; the process exits soon after.
+		line, _ := bufio.NewReader(c.Stdin).ReadString('\n')
+		answer <- line
+	}()
+	select {
+	case line := <-answer:
+		return strings.TrimSpace(line) == "yes"
+	case <-ctx.Done():
+		fmt.Fprintln(c.Stdout)
+		return false
+	}
 }
 
 // run applies the sinks, up to -parallelism at once, and reports progress and
@@ -340,7 +375,9 @@ func (c *ApplyCommand) run(ctx context.Context, v *view, ws *workspace, mgr *sta
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			sum, err := eng.ApplySink(ctx, es, sp, a.maxBatches)
+			// -max-batches was applied by the planner: the plan holds exactly
+			// the batches to run.
+			sum, err := eng.ApplySink(ctx, es, sp, 0)
 			mu.Lock()
 			defer mu.Unlock()
 			total.Batches += sum.Batches
@@ -397,12 +434,43 @@ func (c *ApplyCommand) run(ctx context.Context, v *view, ws *workspace, mgr *sta
 	}
 	line := fmt.Sprintf("Apply complete! %s batches, %s records, %s files, %s written in %.2fs (%s records/s).",
 		render.Count(total.Batches), render.Count(total.Records), render.Count(total.Files), render.Bytes(total.Bytes), elapsed.Seconds(), render.Count(int64(rate)))
+	if deferred := deferredBatches(p); deferred > 0 {
+		msg := fmt.Sprintf("%s left for a later apply (-max-batches=%d).", render.Plural(deferred, "batch is", "batches are"), p.MaxBatches)
+		if v.json != nil {
+			v.json.Info(msg)
+		} else {
+			fmt.Fprintf(c.Stdout, "\n%s\n", msg)
+		}
+	}
 	if v.json != nil {
 		v.json.Apply(summary, line)
 	} else {
 		fmt.Fprintf(c.Stdout, "\n%s\n", line)
 	}
 	return ExitOK
+}
+
+// deferredBatches counts the pending batches -max-batches left out.
+func deferredBatches(p *planner.Plan) int64 {
+	var n int64
+	for _, s := range p.Sinks {
+		n += s.New.Deferred
+	}
+	return n
+}
+
+// savedSinks narrows the configuration to the sinks a saved plan covers.
+func savedSinks(cfg *config.Config, p *planner.Plan) (*config.Config, error) {
+	c := *cfg
+	c.Sinks = nil
+	for _, s := range p.Sinks {
+		cs := cfg.Sink(s.Name)
+		if cs == nil {
+			return nil, fmt.Errorf("the saved plan has a sink %q that the configuration does not", s.Name)
+		}
+		c.Sinks = append(c.Sinks, cs)
+	}
+	return &c, nil
 }
 
 func sinkDestinations(ws *workspace, sink string) []string {

@@ -203,13 +203,17 @@ func TestSavedPlan(t *testing.T) {
 	if !strings.Contains(o.stderr, "saved plan is stale") {
 		t.Errorf("a stale plan:\n%s", o.stderr)
 	}
+	// A saved plan carries its variables: it applies without them.
 	c.must(ExitOK, "plan", "-out=p3.plan", "-var", "records=1500")
-	o = c.must(ExitError, "apply", "p3.plan")
-	if !strings.Contains(o.stderr, "saved plan is stale: the configuration or its variables changed") {
-		t.Errorf("a plan for other variables:\n%s", o.stderr)
-	}
-	c.must(ExitOK, "apply", "-var", "records=1500", "p3.plan")
+	c.must(ExitOK, "apply", "p3.plan")
 	c.must(ExitOK, "plan", "-detailed-exitcode", "-var", "records=1500")
+	// A plan made before the configuration changed is stale.
+	c.must(ExitOK, "plan", "-out=p4.plan", "-var", "records=1500")
+	os.WriteFile(filepath.Join(c.dir, "extra.hcl"), []byte("locals {\n  unused = 1\n}\n"), 0o644)
+	o = c.must(ExitError, "apply", "p4.plan")
+	if !strings.Contains(o.stderr, "saved plan is stale: the configuration or its variables changed") {
+		t.Errorf("a plan for another configuration:\n%s", o.stderr)
+	}
 }
 
 func TestCorruptStateIsRefusedAndNothingIsWritten(t *testing.T) {

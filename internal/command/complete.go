@@ -55,6 +55,9 @@ func (c *LockCommand) AutocompleteFlags() complete.Flags    { return completeFla
 func (c *ForceUnlockCommand) AutocompleteArgs() complete.Predictor { return complete.PredictAnything }
 func (c *ForceUnlockCommand) AutocompleteFlags() complete.Flags    { return completeFlags(c.FlagSet()) }
 
+func (c *StateMvCommand) AutocompleteArgs() complete.Predictor { return complete.PredictAnything }
+func (c *StateMvCommand) AutocompleteFlags() complete.Flags    { return completeFlags(c.FlagSet()) }
+
 func (c *StateListCommand) AutocompleteArgs() complete.Predictor { return complete.PredictNothing }
 func (c *StateListCommand) AutocompleteFlags() complete.Flags    { return completeFlags(c.FlagSet()) }
 

@@ -154,6 +154,7 @@ func Commands(m *Meta) map[string]cli.CommandFactory {
 		"state list":   func() (cli.Command, error) { return &StateListCommand{Meta: m}, nil },
 		"state show":   func() (cli.Command, error) { return &StateShowCommand{Meta: m}, nil },
 		"state rm":     func() (cli.Command, error) { return &StateRmCommand{Meta: m}, nil },
+		"state mv":     func() (cli.Command, error) { return &StateMvCommand{Meta: m}, nil },
 		"state pull":   func() (cli.Command, error) { return &StatePullCommand{Meta: m}, nil },
 		"force-unlock": func() (cli.Command, error) { return &ForceUnlockCommand{Meta: m}, nil },
 		"lock":         func() (cli.Command, error) { return &LockCommand{Meta: m}, nil },

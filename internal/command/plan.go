@@ -3,6 +3,7 @@ package command
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,8 +13,12 @@ import (
 	"strings"
 	"time"
 
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/streamctl/streamctl/internal/config"
 	"github.com/streamctl/streamctl/internal/render"
 	"github.com/streamctl/streamctl/planner"
+	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/state"
 )
 
@@ -37,6 +42,7 @@ type planArgs struct {
 	markdown         bool
 	markdownOut      string
 	input            bool
+	maxBatches       int64
 }
 
 func (c *PlanCommand) Synopsis() string { return "Show the batches apply would run" }
@@ -63,6 +69,8 @@ Options:
   -markdown-out=FILE  Also write the Markdown rendering to FILE.
   -refresh=false      Do not list the destinations (faster; no cleanup planned).
   -verbose            Show every partition range of every batch.
+  -max-batches=N      Plan at most N new batches per sink; apply of the saved
+                      plan runs exactly those, and a later plan the rest.
   -input=false        Never ask for input (plan asks for none; accepted for
                       scripts written for Terraform).
 `+targetFlagsHelp+"\n"+configFlagsHelp) + "\n"
@@ -82,6 +90,7 @@ func (c *PlanCommand) flags(a *planArgs) *flag.FlagSet {
 	fs.BoolVar(&a.markdown, "markdown", false, "")
 	fs.StringVar(&a.markdownOut, "markdown-out", "", "")
 	fs.BoolVar(&a.input, "input", true, "")
+	fs.Int64Var(&a.maxBatches, "max-batches", 0, "")
 	return fs
 }
 
@@ -96,6 +105,9 @@ func (c *PlanCommand) parse(args []string) (*planArgs, error) {
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q; plan takes only options", fs.Arg(0))
+	}
+	if a.maxBatches < 0 {
+		return nil, fmt.Errorf("-max-batches must not be negative")
 	}
 	if a.json && a.markdown {
 		return nil, fmt.Errorf("-json and -markdown are two renderings of stdout; pick one, and write the other with -json-out or -markdown-out")
@@ -135,11 +147,12 @@ func (c *PlanCommand) Run(args []string) int {
 		return v.errorf("%v", err)
 	}
 	defer ws.Close()
-	p, errs := makePlan(ctx, ws, mgr.State(), a.refresh)
+	p, errs := makePlan(ctx, ws, mgr.State(), planOptions{refresh: a.refresh, maxBatches: a.maxBatches, targeted: a.targetFlags.active()})
 	if len(errs) > 0 {
 		return v.errors(errs)
 	}
-	stampPlan(p, mgr, c.now())
+	stampPlan(p, mgr, cfg, c.now())
+	p.NoRefresh = !a.refresh
 	mdOpts := render.MarkdownOptions{Verbose: a.verbose}
 	switch {
 	case a.json:
@@ -220,13 +233,62 @@ func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
 	return os.Rename(tmp, path)
 }
 
-// stampPlan records what the plan was made from.
-func stampPlan(p *planner.Plan, mgr *state.Manager, now time.Time) {
+// stampPlan records what the plan was made from, the variables' values
+// included (sensitive ones excepted: see config.SavedValues).
+func stampPlan(p *planner.Plan, mgr *state.Manager, cfg *config.Config, now time.Time) {
 	p.Created = now.UTC().Truncate(time.Second)
 	if mgr.Exists() {
 		p.Lineage = mgr.State().Lineage
 		p.Serial = mgr.State().Serial
 	}
+	p.Variables = map[string]json.RawMessage{}
+	for name, v := range cfg.Saved() {
+		data, err := v.MarshalJSON()
+		if err != nil {
+			continue // not representable: apply then needs it given again
+		}
+		p.Variables[name] = data
+	}
+}
+
+// savedValues are the variable values a saved plan was made with.
+func savedValues(p *planner.Plan) (config.SavedValues, error) {
+	out := config.SavedValues{}
+	for name, raw := range p.Variables {
+		var v ctyjson.SimpleJSONValue
+		if err := v.UnmarshalJSON(raw); err != nil {
+			return nil, fmt.Errorf("variable %q: %v", name, err)
+		}
+		out[name] = v
+	}
+	return out, nil
+}
+
+// verifySavedPlan re-plans from the state, the configuration and the source
+// snapshots a saved plan records, and refuses the plan unless it is exactly
+// what the planner gives: a plan file edited by hand or damaged must not run.
+func verifySavedPlan(ctx context.Context, saved *planner.Plan, ws *workspace, mgr *state.Manager) []error {
+	snaps := map[string]providers.Snapshot{}
+	for _, s := range saved.Sinks {
+		snaps[s.Name] = s.Snapshot
+	}
+	fresh, errs := makePlan(ctx, ws, mgr.State(), planOptions{refresh: !saved.NoRefresh, maxBatches: saved.MaxBatches, targeted: true, snapshots: snaps})
+	if len(errs) > 0 {
+		return errs
+	}
+	if len(fresh.Sinks) != len(saved.Sinks) {
+		return []error{fmt.Errorf("the saved plan covers %d sinks, the configuration %d", len(saved.Sinks), len(fresh.Sinks))}
+	}
+	for i, s := range saved.Sinks {
+		f := fresh.Sinks[i]
+		if s.Name != f.Name {
+			return []error{fmt.Errorf("the saved plan has sink %q where the configuration has %q", s.Name, f.Name)}
+		}
+		if err := planner.Verify(s, f); err != nil {
+			errs = append(errs, fmt.Errorf("sink %q: %v", s.Name, err))
+		}
+	}
+	return errs
 }
 
 func writePlanFile(path string, p *planner.Plan) error {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 
@@ -39,6 +40,8 @@ func (v varFlags) Set(s string) error {
 type configFlags struct {
 	vars    []config.VarArg
 	noColor bool
+	// saved are the variable values of a saved plan being applied.
+	saved config.SavedValues
 }
 
 func (f *configFlags) register(fs *flag.FlagSet) {
@@ -75,7 +78,7 @@ func (m *Meta) readConfig(f *configFlags) (*config.Config, hcl.Diagnostics) {
 		}
 		vars[i] = v
 	}
-	cfg, diags := config.Load(m.configDir(), config.Inputs{Args: vars, Environ: m.Environ})
+	cfg, diags := config.Load(m.configDir(), config.Inputs{Args: vars, Environ: m.Environ, Saved: f.saved})
 	m.secrets.add(sensitiveValues(cfg, vars, m.Environ)...)
 	return cfg, diags
 }
@@ -297,15 +300,39 @@ func openWorkspace(ctx context.Context, cfg *config.Config) (*workspace, error) 
 	return w, nil
 }
 
+// planOptions tune makePlan.
+type planOptions struct {
+	refresh    bool
+	maxBatches int64
+	// targeted is set under -target or -exclude: sinks left out are not
+	// reported as removed.
+	targeted bool
+	// snapshots replace the sources' snapshots, by sink: a saved plan is
+	// re-planned from the snapshot it records.
+	snapshots map[string]providers.Snapshot
+}
+
 // makePlan observes the sources and destinations and plans every sink. Sinks
 // are observed in parallel; every sink's error is reported.
-func makePlan(ctx context.Context, w *workspace, st *state.State, refresh bool) (*planner.Plan, []error) {
+func makePlan(ctx context.Context, w *workspace, st *state.State, o planOptions) (*planner.Plan, []error) {
 	plans := make([]*planner.SinkPlan, len(w.sinks))
 	errs := make([]error, len(w.sinks))
 	snapshots := map[string]*snapshotOnce{}
 	for _, s := range w.cfg.Sinks {
 		if snapshots[s.Source] == nil {
 			snapshots[s.Source] = &snapshotOnce{src: w.sources[s.Source]}
+		}
+	}
+	movedFrom := map[string]string{}
+	for _, s := range w.cfg.Sinks {
+		if st.Sinks[s.Name] != nil {
+			continue
+		}
+		for _, old := range w.cfg.MovedFrom(s.Name) {
+			if st.Sinks[old] != nil {
+				movedFrom[s.Name] = old
+				break
+			}
 		}
 	}
 	var wg sync.WaitGroup
@@ -315,13 +342,23 @@ func makePlan(ctx context.Context, w *workspace, st *state.State, refresh bool) 
 			defer wg.Done()
 			cs := w.cfg.Sinks[i]
 			snap, err := snapshots[cs.Source].get(ctx)
+			if saved, ok := o.snapshots[es.Name]; ok {
+				snap, err = saved, nil
+			}
 			if err != nil {
 				errs[i] = fmt.Errorf("sink %q: read source.%s: %w", es.Name, cs.Source, err)
 				return
 			}
+			from := movedFrom[es.Name]
+			sinkState := st.Sinks[es.Name]
+			if from != "" {
+				sinkState = st.Sinks[from]
+			}
 			var observed map[string]*planner.Observation
-			if refresh {
-				if observed, err = engine.Observe(ctx, es, st.Sinks[es.Name]); err != nil {
+			if o.refresh {
+				at := *es
+				at.MovedFrom = from
+				if observed, err = engine.Observe(ctx, &at, sinkState); err != nil {
 					errs[i] = fmt.Errorf("sink %q: %w", es.Name, err)
 					return
 				}
@@ -335,13 +372,16 @@ func makePlan(ctx context.Context, w *workspace, st *state.State, refresh bool) 
 				SourceType:    es.SourceType,
 				SourceName:    es.SourceName,
 				MaxRecords:    cs.MaxRecords,
+				MaxBatches:    o.maxBatches,
 				OnDataLoss:    cs.OnDataLoss,
 				StartAtLatest: startsAtLatest(w.cfg.Sources[cs.Source]),
 				RouteBy:       cs.RouteBy,
 				NoBackfill:    noBackfill(cs),
 				Destinations:  names,
 				Layout:        es.LayoutHash,
-				State:         st.Sinks[es.Name],
+				Lineage:       st.Lineage,
+				MovedFrom:     from,
+				State:         sinkState,
 				Snapshot:      snap,
 				Observed:      observed,
 			})
@@ -354,12 +394,44 @@ func makePlan(ctx context.Context, w *workspace, st *state.State, refresh bool) 
 			failed = append(failed, err)
 		}
 	}
-	return &planner.Plan{
+	p := &planner.Plan{
 		FormatVersion:    planner.FormatVersion,
 		StreamctlVersion: Version,
 		ConfigHash:       w.cfg.Hash,
+		MaxBatches:       o.maxBatches,
 		Sinks:            plans,
-	}, failed
+	}
+	if !o.targeted {
+		p.Removed = removedSinks(w.cfg, st, movedFrom)
+	}
+	return p, failed
+}
+
+// removedSinks lists the sinks the state holds that the configuration does
+// not declare (nor renames with a moved block).
+func removedSinks(cfg *config.Config, st *state.State, movedFrom map[string]string) []planner.RemovedSink {
+	moving := map[string]bool{}
+	for _, from := range movedFrom {
+		moving[from] = true
+	}
+	var out []planner.RemovedSink
+	for _, name := range st.SinkNames() {
+		if cfg.Sink(name) != nil || moving[name] {
+			continue
+		}
+		ss := st.Sinks[name]
+		r := planner.RemovedSink{Name: name, Source: "source." + ss.Source.Type + "." + ss.Source.Name, CommittedBatches: ss.CommittedBatches, CommittedRecords: ss.CommittedRecords, Destinations: []string{}}
+		for d := range ss.Destinations {
+			r.Destinations = append(r.Destinations, d)
+		}
+		sort.Strings(r.Destinations)
+		if ss.InFlight != nil {
+			id := ss.InFlight.ID
+			r.InFlight = &id
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // snapshotOnce snapshots a source shared by several sinks once.

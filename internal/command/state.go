@@ -219,21 +219,11 @@ func (c *StateRmCommand) Run(args []string) int {
 	if err != nil {
 		return c.errorf("%v", err)
 	}
-	if a.lock {
-		unlock, err := state.Lock(ctx, backend, state.NewLockInfo("state rm", Version), a.lockTimeout)
-		if err != nil {
-			return v.lockFailed(err)
-		}
-		defer func() {
-			if err := unlock.Unlock(); err != nil {
-				c.errorf("release the state lock: %v", err)
-			}
-		}()
+	mgr, release, code := c.lockedState(ctx, backend, v, "state rm", a.lock, a.lockTimeout)
+	if mgr == nil {
+		return code
 	}
-	mgr, err := state.Load(ctx, backend, Version)
-	if err != nil {
-		return c.errorf("%v", err)
-	}
+	defer release()
 	for _, name := range names {
 		if mgr.State().Sinks[name] == nil {
 			return c.errorf("the state has no sink %q; streamctl state list shows the sinks it has. Nothing was removed", name)
@@ -355,4 +345,28 @@ func writeSinkState(w io.Writer, name string, s *state.Sink) {
 	for _, d := range dests {
 		fmt.Fprintf(w, "    %-20s last batch %d\n", d, s.Destinations[d].LastBatch)
 	}
+}
+
+// lockedState takes the state lock (unless lock is false) for a state
+// command and reads the state. On failure it reports and returns a nil
+// manager and the exit code; otherwise release frees the lock.
+func (m *Meta) lockedState(ctx context.Context, backend state.Backend, v *view, op string, lock bool, timeout time.Duration) (mgr *state.Manager, release func(), code int) {
+	release = func() {}
+	if lock {
+		unlock, err := state.Lock(ctx, backend, state.NewLockInfo(op, Version), timeout)
+		if err != nil {
+			return nil, nil, v.lockFailed(err)
+		}
+		release = func() {
+			if err := unlock.Unlock(); err != nil {
+				m.errorf("release the state lock: %v", err)
+			}
+		}
+	}
+	mgr, err := state.Load(ctx, backend, Version)
+	if err != nil {
+		release()
+		return nil, nil, m.errorf("%v", err)
+	}
+	return mgr, release, ExitOK
 }

@@ -6,6 +6,7 @@ package config
 
 import (
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/streamctl/streamctl/internal/format"
 )
@@ -21,10 +22,13 @@ type Config struct {
 	Variables map[string]*Variable
 	Sources   map[string]*Source // by Key(): "TYPE.NAME"
 	Sinks     []*Sink            // in name order
+	Moved     []*Moved           // renamed sinks, in declaration order
 
 	// Hash identifies the configuration a plan was made from: the files' bytes and
 	// the non-sensitive variable values.
 	Hash string
+	// values are the variables' final values, unmarked.
+	values map[string]cty.Value
 }
 
 // Sink returns the sink named name, or nil.

@@ -21,6 +21,9 @@ type Inputs struct {
 	Args []VarArg
 	// Environ is the process environment (STREAMCTL_VAR_<name>).
 	Environ []string
+	// Saved are the values a saved plan was made with; they win over every
+	// other source.
+	Saved SavedValues
 }
 
 // VarArg is one -var NAME=VALUE (File false) or -var-file=PATH (File true).
@@ -43,6 +46,7 @@ var topSchema = &hcl.BodySchema{
 		{Type: "locals"},
 		{Type: "source", LabelNames: []string{"type", "name"}},
 		{Type: "sink", LabelNames: []string{"name"}},
+		{Type: "moved"},
 	},
 }
 
@@ -90,7 +94,7 @@ func Load(dir string, in Inputs) (*Config, hcl.Diagnostics) {
 	}
 
 	var (
-		streamctlBlocks, variableBlocks, localsBlocks, sourceBlocks, sinkBlocks []*hcl.Block
+		streamctlBlocks, variableBlocks, localsBlocks, sourceBlocks, sinkBlocks, movedBlocks []*hcl.Block
 	)
 	for _, f := range files {
 		content, diags := f.Body.Content(topSchema)
@@ -110,6 +114,8 @@ func Load(dir string, in Inputs) (*Config, hcl.Diagnostics) {
 				sourceBlocks = append(sourceBlocks, b)
 			case "sink":
 				sinkBlocks = append(sinkBlocks, b)
+			case "moved":
+				movedBlocks = append(movedBlocks, b)
 			}
 		}
 	}
@@ -124,9 +130,14 @@ func Load(dir string, in Inputs) (*Config, hcl.Diagnostics) {
 		l.decodeSink(b)
 	}
 	sort.Slice(l.cfg.Sinks, func(i, j int) bool { return l.cfg.Sinks[i].Name < l.cfg.Sinks[j].Name })
+	for _, b := range movedBlocks {
+		l.decodeMoved(b)
+	}
+	l.checkMoved()
 	l.checkSharedDestinations()
 	l.checkSharedCommitGroups()
 	l.cfg.Hash = l.hash(hashInput)
+	l.cfg.values = l.varValues
 	return l.cfg, l.diags
 }
 

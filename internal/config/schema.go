@@ -140,6 +140,7 @@ func Schema() []*SchemaBlock {
 		filesSchema(),
 		kafkaSchema(),
 		sinkSchemaDoc(),
+		movedSchemaDoc(),
 	}
 	Walk(blocks, func(path []*SchemaBlock) {
 		var ids []string

@@ -374,6 +374,10 @@ func renderProbe(path []*SchemaBlock, extra, omit string) string {
 		}
 		body = header + " {\n" + strings.Join(lines, "\n") + "\n}"
 	}
+	if path[0].Type == "moved" {
+		// A move ends at a declared sink: the one its example names.
+		body += "\nsink \"orders\" {\n  source = source.generate.orders\n  destination \"local\" \"orders\" {\n    path = \"out/orders\"\n  }\n}"
+	}
 	return baseConfig + secretVariables + body + "\n"
 }
 

@@ -137,6 +137,8 @@ func (l *loader) decodeVariables(blocks []*hcl.Block, in Inputs) {
 		set(strings.TrimSpace(name), varSource{flag: a.Value, text: val})
 	}
 
+	l.applySaved(decls, values, in.Saved)
+
 	l.varValues = map[string]cty.Value{}
 	vars := map[string]cty.Value{}
 	for name, d := range decls {

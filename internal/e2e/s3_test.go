@@ -751,6 +751,14 @@ func TestS3IndependentClient(t *testing.T) {
 
 	named := map[string]bool{}
 	counts := map[int64]int{}
+	// The owner record is the one control file beside the manifests.
+	var owner engine.Owner
+	if data, err := os.ReadFile(filepath.Join(downloaded, filepath.FromSlash(engine.OwnerKey))); err != nil {
+		t.Fatalf("the owner record: %v", err)
+	} else if err := json.Unmarshal(data, &owner); err != nil || owner.Sink != "orders" || owner.Lineage == "" {
+		t.Fatalf("the owner record names sink %q, lineage %q (%v)", owner.Sink, owner.Lineage, err)
+	}
+	named[engine.OwnerKey] = true
 	for batch := int64(0); batch < 4; batch++ {
 		key := engine.ManifestKey("orders", batch)
 		if _, ok := listed[key]; !ok {

@@ -52,6 +52,17 @@ type Sink struct {
 	// LayoutHash identifies the output settings; see state.Batch.Layout.
 	LayoutHash string
 	History    int
+	// MovedFrom is the sink's former name while a moved block's rename is
+	// pending: until apply moves them, its manifests are under that name.
+	MovedFrom string
+}
+
+// observedName is the name the sink's manifests are kept under now.
+func (s *Sink) observedName() string {
+	if s.MovedFrom != "" {
+		return s.MovedFrom
+	}
+	return s.Name
 }
 
 func (s *Sink) destination(name string) *Destination {
@@ -114,6 +125,47 @@ func (e *Engine) update(ctx context.Context, change func(*state.State) error) er
 	return e.State.Update(context.WithoutCancel(ctx), change)
 }
 
+// ensureState writes the state if it does not exist yet, so that its lineage,
+// which owner records name, outlives a crash before the first batch.
+func (e *Engine) ensureState(ctx context.Context) error {
+	e.stateMu.Lock()
+	defer e.stateMu.Unlock()
+	if e.State.Exists() {
+		return nil
+	}
+	if err := e.State.Update(context.WithoutCancel(ctx), func(*state.State) error { return nil }); err != nil {
+		return fmt.Errorf("create the state: %w", err)
+	}
+	return nil
+}
+
+// ownership is who this engine writes destinations as.
+func (e *Engine) ownership() Ownership {
+	e.stateMu.Lock()
+	defer e.stateMu.Unlock()
+	return Ownership{Lineage: e.State.State().Lineage, State: e.State.Backend().Describe()}
+}
+
+func (e *Engine) owner(sink *Sink, d *Destination) planner.Owner {
+	own := e.ownership()
+	return planner.Owner{Lineage: own.Lineage, Sink: sink.Name, Destination: d.Name, State: own.State}
+}
+
+// claimAll claims every destination of the sink before anything is staged:
+// a destination owned by another sink or state is refused untouched.
+func (e *Engine) claimAll(ctx context.Context, sink *Sink) error {
+	if err := e.ensureState(ctx); err != nil {
+		return err
+	}
+	for i := range sink.Destinations {
+		d := &sink.Destinations[i]
+		if err := claim(ctx, d, sink.Name, e.owner(sink, d), e.Version, e.now()); err != nil {
+			return fmt.Errorf("destination %s (%s): %w", d.Name, d.Storage.Describe(), err)
+		}
+	}
+	return nil
+}
+
 // Observe lists what each destination of a sink holds: its manifests and its
 // temporaries, with one listing of each folder per destination. st is the
 // sink's checkpoint (nil for a new sink). Indexes are read only for the
@@ -133,8 +185,19 @@ func Observe(ctx context.Context, sink *Sink, st *state.Sink) (map[string]*plann
 	}
 	out := map[string]*planner.Observation{}
 	for _, d := range sink.Destinations {
-		obs, err := observe(ctx, sink.Name, d.Storage, from, next)
+		obs, err := observe(ctx, sink.observedName(), d.Storage, from, next)
 		if err != nil {
+			return nil, fmt.Errorf("observe destination %s (%s): %w", d.Name, d.Storage.Describe(), err)
+		}
+		obs.Location = d.Storage.Describe()
+		owner, _, err := readOwner(ctx, d.Storage)
+		if err != nil {
+			return nil, fmt.Errorf("observe destination %s (%s): %w", d.Name, d.Storage.Describe(), err)
+		}
+		if owner != nil {
+			id := owner.identity()
+			obs.Owner = &id
+		} else if obs.ForeignSinks, err = foreignSinks(ctx, d.Storage, sink.observedName()); err != nil {
 			return nil, fmt.Errorf("observe destination %s (%s): %w", d.Name, d.Storage.Describe(), err)
 		}
 		out[d.Name] = obs
@@ -209,6 +272,14 @@ type Summary struct {
 // maxBatches new batches (0: all).
 func (e *Engine) ApplySink(ctx context.Context, sink *Sink, plan *planner.SinkPlan, maxBatches int64) (Summary, error) {
 	sum := Summary{Sink: sink.Name}
+	if plan.MovedFrom != "" {
+		if err := e.MoveSink(ctx, sink, plan.MovedFrom); err != nil {
+			return sum, err
+		}
+	}
+	if err := e.claimAll(ctx, sink); err != nil {
+		return sum, err
+	}
 	if err := checkWritable(ctx, sink); err != nil {
 		return sum, err
 	}
@@ -609,6 +680,11 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 			m.Records += f.Records
 		}
 		m.Bytes += f.Size
+	}
+	// The owner was checked when the apply started; a record replaced since
+	// (by hand, or a copied configuration) stops the batch before promotion.
+	if err := checkOwner(ctx, d, e.owner(sink, d)); err != nil {
+		return fmt.Errorf("promote batch %d in %s: %w", b.ID, d.Name, err)
 	}
 	if err := promoteFiles(ctx, d.Storage, tmp, m.Files); err != nil {
 		return fmt.Errorf("promote batch %d in %s: %w", b.ID, d.Name, err)

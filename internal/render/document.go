@@ -28,6 +28,9 @@ type PlanDocument struct {
 	Summary    PlanSummary        `json:"summary"`
 	SummaryMsg string             `json:"summary_line"`
 	Sinks      []PlanDocumentSink `json:"sinks"`
+	// RemovedSinks are sinks the state holds and the configuration no longer
+	// declares: nothing is done to them.
+	RemovedSinks []planner.RemovedSink `json:"removed_sinks"`
 }
 
 // PlanDocumentSink is one sink of a PlanDocument.
@@ -59,6 +62,7 @@ func NewPlanDocument(p *planner.Plan) PlanDocument {
 		Summary:           PlanSummary{Operation: "plan", Changes: p.Changes(), Batches: batches, Records: records, Destinations: dests, Cleanups: cleanups},
 		SummaryMsg:        SummaryLine(p),
 		Sinks:             []PlanDocumentSink{},
+		RemovedSinks:      append([]planner.RemovedSink{}, p.Removed...),
 	}
 	for _, s := range p.Sinks {
 		ds := PlanDocumentSink{SinkPlanInfo: sinkPlanInfo(s), Batches: []BatchInfo{}}

@@ -17,7 +17,7 @@ import (
 // minor version; removing or changing one bumps the major version. Consumers
 // must ignore types and fields they do not know. docs/json-output.md is the
 // reference.
-const UIVersion = "1.0"
+const UIVersion = "1.1"
 
 // TimestampFormat is the format of every message's @timestamp.
 const TimestampFormat = "2006-01-02T15:04:05.000000Z07:00"
@@ -139,6 +139,8 @@ type SinkPlanInfo struct {
 	Sink    string     `json:"sink"`
 	Changes bool       `json:"changes"`
 	Source  SourceInfo `json:"source"`
+	// MovedFrom is the sink's former name when a moved block renames it.
+	MovedFrom string `json:"moved_from,omitempty"`
 	// Start are the offsets a new sink starts at (starting_offsets = "latest").
 	Start  []Range `json:"start,omitempty"`
 	Resume *int64  `json:"resume_batch,omitempty"`
@@ -197,10 +199,11 @@ func sourceInfo(s *planner.SinkPlan) SourceInfo {
 
 func sinkPlanInfo(s *planner.SinkPlan) SinkPlanInfo {
 	info := SinkPlanInfo{
-		Sink:    s.Name,
-		Changes: s.Changes(),
-		Source:  sourceInfo(s),
-		Start:   nil,
+		Sink:      s.Name,
+		Changes:   s.Changes(),
+		Source:    sourceInfo(s),
+		MovedFrom: s.MovedFrom,
+		Start:     nil,
 		Pending: PendingInfo{
 			FirstBatch:   s.New.FirstID,
 			Batches:      s.New.Batches,
@@ -289,6 +292,9 @@ func (v *JSONView) Plan(p *planner.Plan, operation string) {
 		for _, w := range s.Warnings {
 			v.Diagnostic(Diagnostic{Severity: SeverityWarning, Summary: w, Address: "sink." + s.Name})
 		}
+	}
+	for _, r := range p.Removed {
+		v.emit("warn", "sink_removed", fmt.Sprintf("sink %q is no longer in the configuration: nothing is applied to it and nothing is deleted: %s", r.Name, RemovedSinkText(r)), "sink", r)
 	}
 	batches, records, dests := p.Totals()
 	v.emit("info", "plan_summary", SummaryLine(p), "changes", PlanSummary{

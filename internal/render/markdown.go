@@ -45,6 +45,9 @@ func PlanMarkdown(p *planner.Plan, o MarkdownOptions) string {
 			warnings = append(warnings, fmt.Sprintf("> - sink `%s`: %s\n", s.Name, html.EscapeString(w)))
 		}
 	}
+	for _, r := range p.Removed {
+		warnings = append(warnings, fmt.Sprintf("> - sink `%s` is no longer in the configuration: nothing is applied to it and nothing is deleted: %s\n", r.Name, html.EscapeString(RemovedSinkText(r))))
+	}
 	var upToDate []string
 	var sections []string
 	for _, s := range p.Sinks {

@@ -49,6 +49,10 @@ func PlanText(w io.Writer, p *planner.Plan, o Options) {
 				fmt.Fprintf(w, "%s sink %q: %s\n", o.paint(yellow, "Warning:"), s.Name, warn)
 			}
 		}
+		if len(p.Removed) > 0 {
+			writeRemovedSinks(w, p.Removed, o)
+			fmt.Fprintln(w)
+		}
 		fmt.Fprintln(w, o.paint(bold, "No changes.")+" All sinks are up to date.")
 		return
 	}
@@ -59,11 +63,40 @@ func PlanText(w io.Writer, p *planner.Plan, o Options) {
 			fmt.Fprintf(w, "  # sink %q is up to date\n", s.Name)
 			continue
 		}
-		fmt.Fprintf(w, "  # sink %q\n", s.Name)
+		if s.MovedFrom != "" {
+			fmt.Fprintf(w, "  # sink %q (moved from %q)\n", s.Name, s.MovedFrom)
+		} else {
+			fmt.Fprintf(w, "  # sink %q\n", s.Name)
+		}
 		writeSinkActions(w, s, o)
+	}
+	if len(p.Removed) > 0 {
+		writeRemovedSinks(w, p.Removed, o)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, SummaryLine(p))
+}
+
+// writeRemovedSinks notes the sinks the configuration no longer declares:
+// nothing is done to them, and what stays is said.
+func writeRemovedSinks(w io.Writer, removed []planner.RemovedSink, o Options) {
+	for _, r := range removed {
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "  # sink %q is no longer in the configuration\n", r.Name)
+		fmt.Fprintf(w, "  %s nothing is applied to it and nothing is deleted: %s\n", o.paint(yellow, "!"), RemovedSinkText(r))
+	}
+}
+
+// RemovedSinkText says what stays of a removed sink and how to forget it.
+func RemovedSinkText(r planner.RemovedSink) string {
+	stays := fmt.Sprintf("its checkpoint stays in the state (%s, %s records committed from %s)", Plural(r.CommittedBatches, "batch", "batches"), Count(r.CommittedRecords), r.Source)
+	if r.InFlight != nil {
+		stays += fmt.Sprintf(", with batch %d in flight", *r.InFlight)
+	}
+	if len(r.Destinations) > 0 {
+		stays += fmt.Sprintf(", and its files stay in %s", strings.Join(r.Destinations, ", "))
+	}
+	return stays + fmt.Sprintf(". If it was renamed, declare the rename: moved { from = sink.%s  to = sink.NEW_NAME }. To forget it: streamctl state rm %s.", r.Name, r.Name)
 }
 
 // writeSinkActions writes the actions of one sink that has changes, one per
@@ -82,6 +115,9 @@ func writeSinkActions(w io.Writer, s *planner.SinkPlan, o Options) {
 	}
 	for _, d := range s.Removed {
 		fmt.Fprintf(w, "  %s destination %s is no longer configured: it receives no more data; its files stay\n", o.paint(red, "-"), d)
+	}
+	if s.MovedFrom != "" {
+		fmt.Fprintf(w, "  %s move sink.%s to sink.%s: its checkpoint, manifests and destination ownership\n", o.paint(yellow, "~"), s.MovedFrom, s.Name)
 	}
 	if b := s.Resume; b != nil {
 		fmt.Fprintf(w, "  %s resume batch %d (in flight): %s records → %s\n",
@@ -117,6 +153,9 @@ func writeSinkActions(w io.Writer, s *planner.SinkPlan, o Options) {
 	})
 	if rest := s.New.Batches - int64(listed); rest > 0 {
 		fmt.Fprintf(w, "  %s … and %s more batches up to batch %d\n", o.paint(green, "+"), Count(rest), s.New.FirstID+s.New.Batches-1)
+	}
+	if s.New.Deferred > 0 {
+		fmt.Fprintf(w, "  %s %s left for a later plan (-max-batches)\n", o.paint(green, "+"), Plural(s.New.Deferred, "pending batch", "pending batches"))
 	}
 	for _, r := range s.Skipped {
 		fmt.Fprintf(w, "  %s skip lost offsets [%d, %d) of partition %s\n", o.paint(red, "!"), r.Start, r.End, r.Partition)

@@ -1,0 +1,191 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/streamctl/streamctl/internal/fault"
+	"github.com/streamctl/streamctl/planner"
+	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/state"
+)
+
+// MoveSink renames sink from to sink.Name, as a moved block or `state mv`
+// asks, in an order that a crash at any point can resume:
+//
+//  1. in every destination, the manifests and indexes under _streamctl/<from>/
+//     are copied under _streamctl/<to>/ (create-only, naming the new sink),
+//     and the owner record is switched to the new sink;
+//  2. the state's checkpoint is renamed: the move's commit point;
+//  3. the manifests under the old name are removed.
+//
+// Until 2 the old name's manifests are complete, so a plan made in between
+// observes them; after it, a rerun only finishes 3. Data files keep their
+// names: they are numbered by batch, and the batch numbers continue.
+func (e *Engine) MoveSink(ctx context.Context, sink *Sink, from string) error {
+	if err := validMove(e.State.State(), from, sink.Name); err != nil {
+		return err
+	}
+	done := e.State.State().Sinks[from] == nil
+	if !done {
+		if err := e.ensureState(ctx); err != nil {
+			return err
+		}
+		own := e.ownership()
+		for i := range sink.Destinations {
+			d := &sink.Destinations[i]
+			want := planner.Owner{Lineage: own.Lineage, Sink: sink.Name, Destination: d.Name, State: own.State}
+			if err := moveDestination(ctx, d, from, want, e.Version, e.now()); err != nil {
+				return fmt.Errorf("move sink %s to %s in destination %s (%s): %w", from, sink.Name, d.Name, d.Storage.Describe(), err)
+			}
+		}
+		fault.Point("before-move-state")
+		err := e.update(ctx, func(s *state.State) error {
+			if err := validMove(s, from, sink.Name); err != nil {
+				return err
+			}
+			if ss := s.Sinks[from]; ss != nil {
+				s.Sinks[sink.Name] = ss
+				delete(s.Sinks, from)
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("move sink %s to %s in the state: %w", from, sink.Name, err)
+		}
+		fault.Point("after-move-state")
+	}
+	for _, d := range sink.Destinations {
+		if err := deletePrefix(ctx, d.Storage, MetadataDir+"/"+from+"/"); err != nil {
+			return fmt.Errorf("move sink %s to %s: remove the old manifests from %s: %w", from, sink.Name, d.Name, err)
+		}
+	}
+	e.emit(Event{Type: "moved", Sink: sink.Name, Message: from})
+	return nil
+}
+
+// validMove refuses a move the state cannot take.
+func validMove(s *state.State, from, to string) error {
+	switch {
+	case from == to:
+		return fmt.Errorf("sink %s cannot be moved to itself", from)
+	case s.Sinks[from] != nil && s.Sinks[to] != nil:
+		return fmt.Errorf("the state holds both sink %s and sink %s: move one aside first (`streamctl state rm %s` forgets the one to drop; its data stays)", from, to, to)
+	case s.Sinks[from] == nil && s.Sinks[to] == nil:
+		return fmt.Errorf("the state holds no sink %s to move", from)
+	}
+	return nil
+}
+
+// moveDestination is step 1 of MoveSink for one destination.
+func moveDestination(ctx context.Context, d *Destination, from string, want planner.Owner, version string, now time.Time) error {
+	o, ov, err := readOwner(ctx, d.Storage)
+	if err != nil {
+		return err
+	}
+	if o == nil {
+		// Written before owner records existed: it may hold only the moved
+		// sink's manifests (and copies of them from an interrupted move).
+		others, err := foreignSinks(ctx, d.Storage, from, want.Sink)
+		if err != nil {
+			return fmt.Errorf("list %s/: %w", MetadataDir, err)
+		}
+		if len(others) > 0 {
+			return &ErrNotOwner{Destination: d.Name, Location: d.Storage.Describe(), Owner: planner.Owner{Sink: others[0]}, Want: want}
+		}
+	} else {
+		have := o.identity()
+		if have.Sink == from {
+			have.Sink = want.Sink
+		}
+		if !planner.SameOwner(have, want) {
+			return &ErrNotOwner{Destination: d.Name, Location: d.Storage.Describe(), Owner: o.identity(), Want: want}
+		}
+	}
+
+	prefix := MetadataDir + "/" + from + "/"
+	var files []string
+	err = d.Storage.List(ctx, prefix, func(info providers.ObjectInfo) error {
+		file := info.Key[len(prefix):]
+		if _, ok := parseBatchKey(file, true); ok {
+			files = append(files, file)
+		} else if n, found := strings.CutPrefix(file, "index-"); found {
+			if _, ok := parseBatchKey(n, true); ok {
+				files = append(files, file)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("list %s: %w", prefix, err)
+	}
+	if err := forEach(len(files), func(i int) error {
+		return copyControlFile(ctx, d.Storage, from, want.Sink, files[i])
+	}); err != nil {
+		return err
+	}
+	fault.Point("after-move-manifests")
+
+	if o != nil && o.Sink == want.Sink {
+		return nil
+	}
+	rec := &Owner{FormatVersion: OwnerVersion, Lineage: want.Lineage, Sink: want.Sink, Destination: want.Destination, State: want.State, Claimed: now.UTC(), Version: version}
+	if o == nil {
+		if _, err := d.Storage.PutIfAbsent(ctx, OwnerKey, encodeOwner(rec)); err != nil {
+			return fmt.Errorf("write %s: %w", OwnerKey, err)
+		}
+		return nil
+	}
+	rec.Claimed = o.Claimed
+	if _, err := d.Storage.PutIfMatch(ctx, OwnerKey, encodeOwner(rec), ov); err != nil {
+		return fmt.Errorf("switch %s to sink %s: %w", OwnerKey, want.Sink, err)
+	}
+	return nil
+}
+
+// copyControlFile copies one manifest or index from the old sink's folder to
+// the new one, naming the new sink. A copy already there must be the same.
+func copyControlFile(ctx context.Context, s providers.Storage, from, to, file string) error {
+	src := MetadataDir + "/" + from + "/" + file
+	dst := MetadataDir + "/" + to + "/" + file
+	data, _, err := providers.ReadAll(ctx, s, src)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", src, err)
+	}
+	var out []byte
+	if strings.HasPrefix(file, "index-") {
+		var ix ManifestIndex
+		if err := json.Unmarshal(data, &ix); err != nil {
+			return fmt.Errorf("read %s: %w", src, err)
+		}
+		ix.Sink = to
+		for _, m := range ix.Manifests {
+			m.Sink = to
+		}
+		out = encodeIndex(&ix)
+	} else {
+		m, err := DecodeManifest(data)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", src, err)
+		}
+		m.Sink = to
+		out = encodeManifest(m)
+	}
+	if _, err := s.PutIfAbsent(ctx, dst, out); err != nil {
+		if !errors.Is(err, providers.ErrExist) {
+			return fmt.Errorf("write %s: %w", dst, err)
+		}
+		theirs, _, rerr := providers.ReadAll(ctx, s, dst)
+		if rerr != nil {
+			return fmt.Errorf("read %s: %w", dst, rerr)
+		}
+		if string(theirs) != string(out) {
+			return fmt.Errorf("%s exists with other contents: sink %s already has batches of its own there; stop every other streamctl on this destination and run streamctl plan", dst, to)
+		}
+	}
+	return nil
+}
