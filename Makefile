@@ -2,7 +2,7 @@
 GO ?= go
 export PATH := $(CURDIR)/.tools/bin:$(CURDIR)/.tools/node/node_modules/.bin:$(PATH)
 
-.PHONY: all build test unit tools bench lint fmt clean website pgo
+.PHONY: all build test unit tools bench lint fmt clean website pgo fuzz
 
 all: build
 
@@ -21,6 +21,13 @@ test: tools
 # Pure-code tests only: no services.
 unit:
 	$(GO) test -race -short ./...
+
+# The Parquet writer against arrow-go's reader on inputs the fuzzer makes
+# (go test runs only the seed corpus). FUZZTIME=10m searches longer. New
+# inputs are minimized briefly: each run writes and reads a whole file.
+FUZZTIME ?= 60s
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzParquetRoundTrip -fuzztime $(FUZZTIME) -fuzzminimizetime 50x ./internal/format/
 
 bench: tools
 	bash scripts/bench.sh

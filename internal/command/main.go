@@ -9,16 +9,36 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/agext/levenshtein"
 	"github.com/hashicorp/cli"
+
+	"github.com/streamctl/streamctl/internal/format"
 )
 
 // Version is streamctl's version, set at build time with -ldflags.
 var Version = "0.1.0-dev"
+
+// The Parquet files name their writer (created_by): this version, and the
+// commit go build stamped into the binary, unless -ldflags set format.Build.
+// Both come with the binary, so it writes the same bytes on every run.
+func init() {
+	format.Version = Version
+	if format.Build != "unknown" {
+		return
+	}
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				format.Build = s.Value[:12]
+			}
+		}
+	}
+}
 
 // Exit codes, documented in docs/exit-codes.md. Scripts rely on them: a
 // code's meaning never changes.

@@ -8,8 +8,10 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go/compress"
@@ -20,9 +22,26 @@ import (
 	pq "github.com/parquet-go/parquet-go/format"
 )
 
-// CreatedBy is the Parquet footer's created_by. It is fixed, so that the
-// bytes do not depend on how the binary was built.
-const CreatedBy = "streamctl"
+// Version and Build name the writer in the footer's created_by, in the
+// form "streamctl version 0.1.0-dev (build 0123abcd)" that readers parse
+// (arrow's and parquet-mr's ApplicationVersion) to tell releases apart and
+// to work around a release's known bugs. internal/command sets them at init
+// (Build can also be set with -ldflags -X); nothing else goes into
+// created_by, so the same binary writes the same bytes.
+var (
+	Version = "0.1.0-dev"
+	Build   = "unknown"
+)
+
+// CreatedBy is the footer's created_by of the files written from now on.
+func CreatedBy() string {
+	// A leading v ("v1.2.3") would not parse as a version.
+	v, b := strings.TrimPrefix(Version, "v"), Build
+	if b == "" {
+		b = "unknown"
+	}
+	return "streamctl version " + v + " (build " + b + ")"
+}
 
 // Compressions lists the Parquet compression names, the default first.
 var Compressions = []string{"zstd", "snappy", "gzip", "none"}
@@ -153,8 +172,9 @@ func (s *spool) release() {
 	s.blocks = s.blocks[:0]
 }
 
-// maxStatBytes bounds the byte-array min and max kept in a column chunk's
-// statistics; a chunk with a longer min or max has none.
+// maxStatBytes bounds the byte-array min and max of a column chunk's
+// statistics: a longer min is cut to a prefix, a longer max to a prefix
+// rounded up, and both are then marked inexact.
 const maxStatBytes = 256
 
 // parquetFormat is the schema and settings shared by the Parquet files of one
@@ -167,15 +187,17 @@ const maxStatBytes = 256
 // pages instead. The files are as plain as Parquet gets, which every reader
 // understands: a flat schema, data pages v1, PLAIN values, RLE definition
 // levels, min/max/null statistics per column chunk. parquet-go's thrift
-// structs encode the page headers and the footer; its reader reads the files
-// back in the tests, as DuckDB does.
+// encodes the page headers and the footer (its structs, and ours for the
+// footer's row groups); its reader, arrow-go's and DuckDB read the files
+// back in the tests.
 type parquetFormat struct {
-	cols     []parquetColumn
-	codec    compress.Codec // nil: uncompressed
-	codecID  pq.CompressionCodec
-	schema   []pq.SchemaElement
-	orders   []pq.ColumnOrder
-	rowGroup int64
+	cols      []parquetColumn
+	createdBy string
+	codec     compress.Codec // nil: uncompressed
+	codecID   pq.CompressionCodec
+	schema    []pq.SchemaElement
+	orders    []pq.ColumnOrder
+	rowGroup  int64
 }
 
 type parquetColumn struct {
@@ -184,6 +206,7 @@ type parquetColumn struct {
 	nullable bool
 	physical pq.Type
 	width    int // bytes of a PLAIN value; 0: a byte array's length prefix and bytes
+	utf8     bool
 }
 
 func newParquetFormat(s *Schema, o Options) (*parquetFormat, error) {
@@ -195,16 +218,21 @@ func newParquetFormat(s *Schema, o Options) (*parquetFormat, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown compression %q (want zstd, snappy, gzip or none)", o.Compression)
 	}
-	f := &parquetFormat{codec: codec, codecID: pq.Uncompressed, rowGroup: o.RowGroupRecords}
+	f := &parquetFormat{codec: codec, codecID: pq.Uncompressed, rowGroup: o.RowGroupRecords, createdBy: CreatedBy()}
 	if codec != nil {
 		f.codecID = codec.CompressionCodec()
 	}
 	if f.rowGroup == 0 {
 		f.rowGroup = DefaultRowGroupRecords
 	}
+	if f.rowGroup > math.MaxInt32 {
+		// A page can hold every row of its row group (nulls take no room),
+		// and a page header counts its rows in an i32.
+		return nil, fmt.Errorf("row_group_records must be at most %d, got %d", math.MaxInt32, f.rowGroup)
+	}
 	f.schema = append(f.schema, pq.SchemaElement{Name: "schema", NumChildren: thrift.New(int32(len(s.Columns)))})
 	for i, c := range s.Columns {
-		col := parquetColumn{name: c.Name, kind: s.Kinds[i], nullable: c.IsNullable()}
+		col := parquetColumn{name: c.Name, kind: s.Kinds[i], nullable: c.IsNullable(), utf8: s.Kinds[i] == KindString || s.Kinds[i] == KindJSON}
 		el := schemaElement(col.kind)
 		el.Name = c.Name
 		el.RepetitionType = thrift.New(pq.Required)
@@ -250,6 +278,71 @@ func schemaElement(k Kind) pq.SchemaElement {
 	panic(fmt.Sprintf("format: no parquet type for kind %s", k))
 }
 
+// ErrTooManyRowGroups is returned by a Parquet encoder asked for one row
+// group more than a file can hold: the file is lost, not written with an
+// ordinal readers refuse.
+var ErrTooManyRowGroups = errors.New("too many row groups in one Parquet file")
+
+// ErrValueTooLarge is returned for a value whose Parquet page would be
+// larger than a page header can say (2 GiB).
+var ErrValueTooLarge = errors.New("value too large for a Parquet page")
+
+// maxRowGroups is the most row groups of a file: RowGroup.ordinal is an
+// i16, and arrow-rs refuses a file with more row groups than that numbers,
+// ordinals written or not.
+const maxRowGroups = math.MaxInt16 + 1
+
+// maxPageBytes bounds a page, levels and values: its header's sizes are
+// i32.
+const maxPageBytes = math.MaxInt32
+
+// The footer's thrift structs: parquet-go's format.FileMetaData and what it
+// holds, cut to the fields this package writes, and with Statistics'
+// is_min_value_exact and is_max_value_exact, which parquet-go's lack and
+// which tell readers whether byte-array bounds were truncated.
+type fileMetaData struct {
+	Version      int32              `thrift:"1,required"`
+	Schema       []pq.SchemaElement `thrift:"2,required"`
+	NumRows      int64              `thrift:"3,required"`
+	RowGroups    []rowGroup         `thrift:"4,required"`
+	CreatedBy    string             `thrift:"6,optional"`
+	ColumnOrders []pq.ColumnOrder   `thrift:"7,optional"`
+}
+
+type rowGroup struct {
+	Columns             []columnChunkMeta `thrift:"1,required"`
+	TotalByteSize       int64             `thrift:"2,required"`
+	NumRows             int64             `thrift:"3,required"`
+	FileOffset          int64             `thrift:"5,optional"`
+	TotalCompressedSize int64             `thrift:"6,optional"`
+	Ordinal             int16             `thrift:"7,optional,writezero"`
+}
+
+type columnChunkMeta struct {
+	FileOffset int64          `thrift:"2,required"`
+	MetaData   columnMetaData `thrift:"3,optional"`
+}
+
+type columnMetaData struct {
+	Type                  pq.Type             `thrift:"1,required"`
+	Encoding              []pq.Encoding       `thrift:"2,required"`
+	PathInSchema          []string            `thrift:"3,required"`
+	Codec                 pq.CompressionCodec `thrift:"4,required"`
+	NumValues             int64               `thrift:"5,required"`
+	TotalUncompressedSize int64               `thrift:"6,required"`
+	TotalCompressedSize   int64               `thrift:"7,required"`
+	DataPageOffset        int64               `thrift:"9,required"`
+	Statistics            statistics          `thrift:"12,optional,writezero"`
+}
+
+type statistics struct {
+	NullCount       int64             `thrift:"3,writezero"`
+	MaxValue        []byte            `thrift:"5"`
+	MinValue        []byte            `thrift:"6"`
+	IsMaxValueExact thrift.Null[bool] `thrift:"7"`
+	IsMinValueExact thrift.Null[bool] `thrift:"8"`
+}
+
 // parquetEncoder writes one Parquet file. Values are PLAIN-encoded into the
 // current page of their column as they are appended; a full page goes to the
 // encoder's compressor goroutine, which adds it, compressed, to its column
@@ -262,7 +355,7 @@ type parquetEncoder struct {
 	offset  int64 // bytes written to w
 	cols    []columnChunk
 	rows    int64 // rows in the current row group
-	meta    pq.FileMetaData
+	meta    fileMetaData
 	header  bytes.Buffer
 	thrift  *thrift.Encoder
 	failed  error
@@ -295,7 +388,7 @@ func (f *parquetFormat) newEncoder(w io.Writer) *parquetEncoder {
 		e.cols[i].parquetColumn = f.cols[i]
 	}
 	e.thrift = thrift.NewEncoder(new(thrift.CompactProtocol).NewWriter(&e.header))
-	e.meta = pq.FileMetaData{Version: 1, Schema: f.schema, CreatedBy: CreatedBy, ColumnOrders: f.orders}
+	e.meta = fileMetaData{Version: 1, Schema: f.schema, CreatedBy: f.createdBy, ColumnOrders: f.orders}
 	return e
 }
 
@@ -364,6 +457,11 @@ const pageRoom = blockSize - 16
 
 // makeRoom cuts c's page, if it has rows, so that a value of n bytes fits.
 func (e *parquetEncoder) makeRoom(c *columnChunk, n int) error {
+	if n > maxPageBytes-levelRoom {
+		// Refused before it is copied: the row is half appended, so the
+		// file is lost.
+		return e.fail(fmt.Errorf("%w: column %q: a value of %d bytes (a page holds at most 2 GiB)", ErrValueTooLarge, c.name, n-4))
+	}
 	if c.pageRows > 0 {
 		if err := e.cutPage(c); err != nil {
 			return err
@@ -549,6 +647,9 @@ func (p *pageCompressor) spool(j pageJob) error {
 		}
 		body = p.zpage
 	}
+	if len(j.page) > maxPageBytes || len(body) > maxPageBytes {
+		return fmt.Errorf("%w: column %q: a page of %d bytes, %d compressed", ErrValueTooLarge, j.c.name, len(j.page), len(body))
+	}
 	p.header.Reset()
 	err := p.thrift.Encode(&pq.PageHeader{
 		Type:                 pq.DataPage,
@@ -627,6 +728,12 @@ func (e *parquetEncoder) Flush() error {
 	if e.rows == 0 {
 		return nil
 	}
+	if len(e.meta.RowGroups) == maxRowGroups {
+		// Rolling to a new file is the pipeline's (it names files): fail
+		// before writing an ordinal readers refuse.
+		return e.fail(fmt.Errorf("%w: a Parquet file holds at most %d row groups; "+
+			"end files sooner (max_file_records) or make row groups larger (row_group_records)", ErrTooManyRowGroups, maxRowGroups))
+	}
 	if err := e.start(); err != nil {
 		return err
 	}
@@ -638,16 +745,16 @@ func (e *parquetEncoder) Flush() error {
 	if err := e.pages.wait(); err != nil {
 		return e.fail(err)
 	}
-	rg := pq.RowGroup{NumRows: e.rows, FileOffset: e.offset, Ordinal: int16(len(e.meta.RowGroups))}
+	rg := rowGroup{NumRows: e.rows, FileOffset: e.offset, Ordinal: int16(len(e.meta.RowGroups))}
 	for i := range e.cols {
 		c := &e.cols[i]
 		encodings := []pq.Encoding{pq.Plain}
 		if c.nullable {
 			encodings = append(encodings, pq.RLE)
 		}
-		rg.Columns = append(rg.Columns, pq.ColumnChunk{
+		rg.Columns = append(rg.Columns, columnChunkMeta{
 			FileOffset: e.offset,
-			MetaData: pq.ColumnMetaData{
+			MetaData: columnMetaData{
 				Type:                  c.physical,
 				Encoding:              encodings,
 				PathInSchema:          []string{c.name},
@@ -656,7 +763,7 @@ func (e *parquetEncoder) Flush() error {
 				TotalUncompressedSize: c.uncompressed,
 				TotalCompressedSize:   c.pages.size(),
 				DataPageOffset:        e.offset,
-				Statistics:            c.stats.parquet(c.physical, c.nulls),
+				Statistics:            c.stats.parquet(c.physical, c.utf8, c.nulls),
 			},
 		})
 		rg.TotalByteSize += c.uncompressed
@@ -746,9 +853,12 @@ type columnStats struct {
 	has                bool
 	minInt, maxInt     int64
 	minFloat, maxFloat float64
-	minBytes, maxBytes []byte // copies
-	minKey, maxKey     uint64 // their first 8 bytes, big-endian, zero-padded
-	bytesTooLong       bool
+	// Byte arrays: copies of the min and max cut to maxStatBytes+1 bytes,
+	// which is all their bounds are made of (values that share that much
+	// have the same bounds), and their first 8 bytes, big-endian,
+	// zero-padded.
+	minBytes, maxBytes []byte
+	minKey, maxKey     uint64
 }
 
 // bytesKey is the first 8 bytes of v, big-endian, zero-padded. Keys that
@@ -790,6 +900,9 @@ func (s *columnStats) observeBytes(v []byte) {
 	// Most values are neither a new min nor a new max, and their first 8
 	// bytes say so without a call to bytes.Compare.
 	k := bytesKey(v)
+	// Cut values order as the values do where they differ, and a large
+	// value is not copied whole.
+	v = v[:min(len(v), maxStatBytes+1)]
 	switch {
 	case !s.has:
 		s.has = true
@@ -799,26 +912,36 @@ func (s *columnStats) observeBytes(v []byte) {
 		s.minBytes, s.minKey = append(s.minBytes[:0], v...), k
 	case k > s.maxKey || k == s.maxKey && bytes.Compare(v, s.maxBytes) > 0:
 		s.maxBytes, s.maxKey = append(s.maxBytes[:0], v...), k
-	default:
-		return
-	}
-	if len(v) > maxStatBytes {
-		s.bytesTooLong = true
 	}
 }
 
-// parquet returns the statistics as the footer stores them.
-func (s *columnStats) parquet(t pq.Type, nulls int64) pq.Statistics {
-	st := pq.Statistics{NullCount: nulls}
+// parquet returns the statistics as the footer stores them. utf says the
+// byte arrays are UTF-8 text, whose bounds must be text too.
+func (s *columnStats) parquet(t pq.Type, utf bool, nulls int64) statistics {
+	st := statistics{NullCount: nulls}
 	if !s.has {
 		return st
 	}
 	switch t {
 	case pq.ByteArray:
-		if !s.bytesTooLong {
-			st.MinValue = bytes.Clone(s.minBytes)
-			st.MaxValue = bytes.Clone(s.maxBytes)
+		lo, hi := s.minBytes, s.maxBytes
+		loExact, hiExact := len(lo) <= maxStatBytes, len(hi) <= maxStatBytes
+		if !loExact {
+			lo = lo[:statCut(lo, utf)]
 		}
+		if !hiExact {
+			var ok bool
+			if hi, ok = roundUp(hi[:statCut(hi, utf)], utf); !ok {
+				// No short bound above the max: neither bound, as readers
+				// disagree on what a min without a max means.
+				return st
+			}
+		}
+		// Copies, never nil: an empty min or max is written.
+		st.MinValue = append([]byte{}, lo...)
+		st.MaxValue = append([]byte{}, hi...)
+		st.IsMinValueExact, st.IsMaxValueExact = thrift.New(loExact), thrift.New(hiExact)
+		return st
 	case pq.Int64:
 		st.MinValue = binary.LittleEndian.AppendUint64(nil, uint64(s.minInt))
 		st.MaxValue = binary.LittleEndian.AppendUint64(nil, uint64(s.maxInt))
@@ -845,5 +968,55 @@ func (s *columnStats) parquet(t pq.Type, nulls int64) pq.Statistics {
 			st.MaxValue = binary.LittleEndian.AppendUint32(nil, math.Float32bits(float32(hi)))
 		}
 	}
+	st.IsMinValueExact, st.IsMaxValueExact = thrift.New(true), thrift.New(true)
 	return st
+}
+
+// statCut is the length of the prefix a bound longer than maxStatBytes is
+// cut to: maxStatBytes, or less for text, so as not to split a character.
+func statCut(v []byte, utf bool) int {
+	n := maxStatBytes
+	if utf {
+		for k := n; k > n-utf8.UTFMax && k > 0; k-- {
+			if utf8.RuneStart(v[k]) {
+				return k
+			}
+		}
+	}
+	return n // not UTF-8 there: bytes
+}
+
+// roundUp returns a bound above every value that starts with prefix, as
+// parquet-mr and arrow-rs make it: the prefix with its last character
+// (text) or byte incremented, after dropping those that cannot be
+// (U+10FFFF, 0xFF). ok is false when none can be.
+func roundUp(prefix []byte, utf bool) (_ []byte, ok bool) {
+	p := append([]byte{}, prefix...)
+	if utf && utf8.Valid(p) {
+		// UTF-8's byte order is its code points' order, and no character's
+		// bytes start another's: a greater last character makes a greater
+		// string than any that starts with the prefix.
+		for len(p) > 0 {
+			r, size := utf8.DecodeLastRune(p)
+			p = p[:len(p)-size]
+			r++
+			if r >= 0xD800 && r <= 0xDFFF { // surrogates are not characters
+				r = 0xE000
+			}
+			// A character one byte longer may not fit: the one before it
+			// is incremented then.
+			if r <= utf8.MaxRune && len(p)+utf8.RuneLen(r) <= maxStatBytes {
+				return utf8.AppendRune(p, r), true
+			}
+		}
+		return nil, false
+	}
+	for len(p) > 0 {
+		if last := len(p) - 1; p[last] != 0xFF {
+			p[last]++
+			return p, true
+		}
+		p = p[:len(p)-1]
+	}
+	return nil, false
 }
