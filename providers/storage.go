@@ -5,6 +5,7 @@
 package providers
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -45,14 +46,25 @@ type Storage interface {
 	// PutIfAbsent writes data at key only if no object exists there. It returns
 	// ErrExist (possibly wrapped) when one does; exactly one of racing writers wins.
 	// It returns the new object's version.
+	//
+	// A conditional write whose answer was lost after the store applied it is
+	// retried by the client and fails its condition against the object it has
+	// just written. The rule, for PutIfAbsent and PutIfMatch alike: a write
+	// whose condition failed while the object holds exactly data has
+	// succeeded. Implementations apply it with SettleCondition. Writers make
+	// their bytes unique (a lock's ID, a state's serial), so that equal bytes
+	// mean their own write.
 	PutIfAbsent(ctx context.Context, key string, data []byte) (version string, err error)
 
 	// PutIfMatch replaces the object at key only if its current version is
 	// version. It returns ErrPrecondition when the object changed and ErrNotExist
-	// when it is missing. It returns the new object's version.
+	// when it is missing. It returns the new object's version. A lost answer is
+	// settled as for PutIfAbsent.
 	PutIfMatch(ctx context.Context, key string, data []byte, version string) (newVersion string, err error)
 
 	// Get opens the object at key. It returns ErrNotExist when it is missing.
+	// Reading the body survives a dropped connection: it resumes where it
+	// stopped while the object is unchanged, and fails otherwise.
 	Get(ctx context.Context, key string) (io.ReadCloser, ObjectInfo, error)
 
 	// Stat describes the object at key. It returns ErrNotExist when it is missing.
@@ -123,4 +135,26 @@ func ReadAll(ctx context.Context, s Storage, key string) ([]byte, ObjectInfo, er
 	defer r.Close()
 	data, err := io.ReadAll(r)
 	return data, info, err
+}
+
+// SettleCondition resolves a conditional write (PutIfAbsent, PutIfMatch) that
+// failed its condition with failed, by the rule of the Storage contract: when
+// the object at key holds exactly data, the write succeeded — its answer was
+// lost after the store applied it, and the client's retry met it — and its
+// version is returned. Otherwise failed is returned.
+func SettleCondition(ctx context.Context, s Storage, key string, data []byte, failed error) (string, error) {
+	info, err := s.Stat(ctx, key)
+	if err != nil || info.Size != int64(len(data)) {
+		return "", failed
+	}
+	r, info, err := s.Get(ctx, key)
+	if err != nil {
+		return "", failed
+	}
+	defer r.Close()
+	got, err := io.ReadAll(io.LimitReader(r, int64(len(data))+1))
+	if err != nil || !bytes.Equal(got, data) {
+		return "", failed
+	}
+	return info.Version, nil
 }

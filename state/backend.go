@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/user"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -84,8 +85,19 @@ func NewLockInfo(operation, version string) *LockInfo {
 type LockedError struct {
 	Holder *LockInfo
 	Path   string
-	// Stale is set when the holder's heartbeat stopped long ago.
-	Stale bool
+	// Leased is set for a lock with a lease (remote backends), and Silent is
+	// then how long the store has not seen it refreshed. Past the lease the
+	// lock is taken over, so a refusal means its holder is alive or died less
+	// than a lease ago.
+	Leased bool
+	Silent time.Duration
+}
+
+// TakenOver is implemented by an Unlocker whose lock was taken over from a
+// holder whose lease had expired: it names that holder, and how long the
+// store had not seen it refresh the lock.
+type TakenOver interface {
+	TookOver() (holder *LockInfo, silent time.Duration)
 }
 
 func (e *LockedError) Error() string {
@@ -96,10 +108,10 @@ func (e *LockedError) Error() string {
 	msg := fmt.Sprintf("the state %s is locked\n\n  ID:        %s\n  Operation: %s\n  Who:       %s (pid %d)\n  Version:   %s\n  Created:   %s (%s ago)",
 		e.Path, h.ID, h.Operation, h.Who, h.PID, h.Version,
 		h.Created.Format(time.RFC3339), time.Since(h.Created).Round(time.Second))
-	if e.Stale {
-		msg += fmt.Sprintf("\n\nIts heartbeat stopped at %s: the holder probably died. If no streamctl runs against this state, remove the lock with `streamctl force-unlock %s`.", h.Heartbeat.Format(time.RFC3339), h.ID)
-	} else {
-		msg += "\n\nWait for it to finish, or retry with -lock-timeout=DURATION."
+	msg += "\n\nWait for it to finish, or retry with -lock-timeout=DURATION."
+	if e.Leased {
+		msg = strings.Replace(msg, "\n\nWait", fmt.Sprintf("\n  Refreshed: %s ago (by the store's clock)\n\nWait", e.Silent.Round(time.Second)), 1)
+		msg += fmt.Sprintf(" A lock whose holder died is taken over once the store has not seen it refreshed for %s.", Lease)
 	}
 	return msg
 }

@@ -195,6 +195,7 @@ func (c *ApplyCommand) apply(a *applyArgs, v *view, met *applyMetrics) (code int
 		if err != nil {
 			return v.lockFailed(err)
 		}
+		v.tookOver(unlock)
 		defer func() {
 			if err := unlock.Unlock(); err != nil {
 				// A lock left behind blocks the next run: say how to remove it,

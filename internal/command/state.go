@@ -357,6 +357,7 @@ func (m *Meta) lockedState(ctx context.Context, backend state.Backend, v *view, 
 		if err != nil {
 			return nil, nil, v.lockFailed(err)
 		}
+		v.tookOver(unlock)
 		release = func() {
 			if err := unlock.Unlock(); err != nil {
 				m.errorf("release the state lock: %v", err)

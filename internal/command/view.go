@@ -3,6 +3,7 @@ package command
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -106,4 +107,21 @@ func (v *view) lockFailed(err error) int {
 	}
 	v.fail("the state is locked by another streamctl", fmt.Sprintf("%v\n\n  streamctl exits with code %d when the state is locked; a scheduled job can treat it as \"another run is in progress\".", err, ExitLocked))
 	return ExitLocked
+}
+
+// tookOver warns when the lock was taken over from a holder whose lease had
+// expired: a run died holding it (OOM-killed, preempted), and this one goes on
+// where it stopped.
+func (v *view) tookOver(u state.Unlocker) {
+	t, ok := u.(state.TakenOver)
+	if !ok {
+		return
+	}
+	h, silent := t.TookOver()
+	if h == nil {
+		return
+	}
+	v.warn("Took over the state lock of a run that died",
+		fmt.Sprintf("The lock %s of %s by %s (pid %d, since %s) was not refreshed for %s, longer than its lease of %s: its holder is gone. This run took it over; the batch it left in flight is finished exactly once, and its state writes can no longer land.",
+			h.ID, h.Operation, h.Who, h.PID, h.Created.UTC().Format(time.RFC3339), silent.Round(time.Second), state.Lease))
 }

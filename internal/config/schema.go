@@ -733,20 +733,21 @@ func destinationCommon() []*SchemaAttribute {
 
 func s3Attributes() []*SchemaAttribute {
 	return structAttributes(s3.Config{}, map[string]attrDoc{
-		"bucket":              {example: `"lake-eu"`},
-		"prefix":              {example: `"orders/prod"`},
-		"region":              {def: "the AWS chain, else `us-east-1`", example: `"eu-west-1"`},
-		"endpoint":            {def: "AWS", example: `"http://127.0.0.1:7070"`},
-		"force_path_style":    {def: "false", example: "true"},
-		"sse":                 {def: "the bucket's default encryption", example: `"aws:kms"`, allowed: quoted("AES256", "aws:kms")},
-		"kms_key_id":          {def: "the account's S3 key", example: `"alias/lake"`},
-		"storage_class":       {def: `"STANDARD"`, example: `"STANDARD_IA"`},
-		"profile":             {def: "the AWS chain", example: `"lake"`},
-		"access_key":          {def: "the AWS chain", example: "var.aws_access_key"},
-		"secret_key":          {def: "the AWS chain", example: "var.aws_secret_key", desc: "The secret of `access_key`. Only accepted from a sensitive variable."},
-		"multipart_threshold": {def: size(s3.DefaultMultipartThreshold), example: "134217728"},
-		"part_size":           {def: size(s3.DefaultPartSize), example: "33554432"},
-		"max_attempts":        {def: strconv.Itoa(s3.DefaultMaxAttempts), example: "10"},
+		"bucket":                       {example: `"lake-eu"`},
+		"prefix":                       {example: `"orders/prod"`},
+		"region":                       {def: "the AWS chain, else `us-east-1`", example: `"eu-west-1"`},
+		"endpoint":                     {def: "AWS", example: `"http://127.0.0.1:7070"`},
+		"force_path_style":             {def: "false", example: "true"},
+		"sse":                          {def: "the bucket's default encryption", example: `"aws:kms"`, allowed: quoted("AES256", "aws:kms")},
+		"kms_key_id":                   {def: "the account's S3 key", example: `"alias/lake"`},
+		"storage_class":                {def: `"STANDARD"`, example: `"STANDARD_IA"`},
+		"profile":                      {def: "the AWS chain", example: `"lake"`},
+		"access_key":                   {def: "the AWS chain", example: "var.aws_access_key"},
+		"secret_key":                   {def: "the AWS chain", example: "var.aws_secret_key", desc: "The secret of `access_key`. Only accepted from a sensitive variable."},
+		"multipart_threshold":          {def: size(s3.DefaultMultipartThreshold), example: "134217728"},
+		"part_size":                    {def: size(s3.DefaultPartSize), example: "33554432"},
+		"max_attempts":                 {def: strconv.Itoa(s3.DefaultMaxAttempts), example: "10"},
+		"skip_conditional_write_check": {def: "false", example: "true"},
 	}, s3Secrets)
 }
 
@@ -765,8 +766,9 @@ func azblobAttributes() []*SchemaAttribute {
 			desc: "The storage account key (base64). Only accepted from a sensitive variable."},
 		"connection_string": {def: "`AZURE_STORAGE_CONNECTION_STRING`", example: "var.lake_connection_string",
 			desc: "A storage connection string with an account key or a SAS. Only accepted from a sensitive variable."},
-		"block_size":   {def: size(azblob.DefaultBlockSize), example: "16777216"},
-		"max_attempts": {def: strconv.Itoa(azblob.DefaultMaxAttempts), example: "10"},
+		"block_size":                   {def: size(azblob.DefaultBlockSize), example: "16777216"},
+		"max_attempts":                 {def: strconv.Itoa(azblob.DefaultMaxAttempts), example: "10"},
+		"skip_conditional_write_check": {def: "false", example: "true"},
 	}, azblobSecrets)
 }
 

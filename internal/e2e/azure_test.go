@@ -101,7 +101,7 @@ func TestAzureCrashAtEveryFaultPoint(t *testing.T) {
 func TestAzureRandomKills(t *testing.T) {
 	t.Parallel()
 	az := testenv.Azurite(t)
-	randomKills(t, azCase(t, az, "kills", 2, 800, 400), 20261202, 20)
+	randomKills(t, azCase(t, az, "kills", 2, 800, 400), 20261202, 20, nil)
 }
 
 // TestAzureConcurrentApplies: two applies on one Azure state.

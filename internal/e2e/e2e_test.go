@@ -46,6 +46,9 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// leaseEnv shortens the remote lock's lease and heartbeat for the tests.
+var leaseEnv = []string{"STREAMCTL_TEST_LOCK_LEASE_MS=2000", "STREAMCTL_TEST_HEARTBEAT_MS=400"}
+
 // result is one finished streamctl run.
 type result struct {
 	code   int
@@ -73,6 +76,9 @@ func command(dir string, env []string, args ...string) *exec.Cmd {
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Env = append(cmd.Env, "GORACE=halt_on_error=1")
+	// Remote locks are leases of a minute; the tests' expire in two seconds, so
+	// that a killed run's lock is taken over without waiting.
+	cmd.Env = append(cmd.Env, leaseEnv...)
 	return cmd
 }
 

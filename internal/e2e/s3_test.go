@@ -164,11 +164,20 @@ func lockHolder(t testing.TB, store providers.Storage) *state.LockInfo {
 	if err != nil {
 		t.Fatalf("read the lock in %s: %v", store.Describe(), err)
 	}
-	var info state.LockInfo
+	var info struct {
+		state.LockInfo
+		Released bool `json:"released"`
+	}
 	if err := json.Unmarshal(data, &info); err != nil {
 		t.Fatalf("the lock in %s is not a lock info: %v\n%s", store.Describe(), err, data)
 	}
-	return &info
+	if info.Released {
+		return nil // freed by force-unlock: the next run takes it
+	}
+	if info.ID == "" {
+		t.Fatalf("the lock in %s has no ID:\n%s", store.Describe(), data)
+	}
+	return &info.LockInfo
 }
 
 // forceUnlock removes the lock with ID id the way a user does, and checks
@@ -184,10 +193,10 @@ func forceUnlock(t *testing.T, c remoteCase, id string) {
 	}
 }
 
-// unlockKilled removes the lock a SIGKILLed apply left behind: a remote lock
-// is an object, which the kernel does not release when its holder dies. It
-// fails the test when the lock belongs to anyone but the killed process.
-func unlockKilled(t *testing.T, c remoteCase, pid int) {
+// recoverKilled runs the apply that follows a SIGKILLed one, as a scheduled
+// job would, with no human step: the lock the dead apply left in the remote
+// state is taken over once its lease expired, with a warning naming it.
+func recoverKilled(t *testing.T, c remoteCase, pid int, args ...string) result {
 	t.Helper()
 	h := lockHolder(t, c.state)
 	if h == nil {
@@ -196,7 +205,13 @@ func unlockKilled(t *testing.T, c remoteCase, pid int) {
 	if h.PID != pid || h.Operation != "apply" {
 		t.Fatalf("the lock is held by pid %d (%s), not by the killed apply %d", h.PID, h.Operation, pid)
 	}
-	forceUnlock(t, c, h.ID)
+	r := mustRun(t, c.dir, 0, c.env, append([]string{"apply", "-auto-approve", "-no-color", "-lock-timeout=30s"}, args...)...)
+	for _, want := range []string{"Took over the state lock of a run that died", h.ID, fmt.Sprintf("(pid %d", pid)} {
+		if !strings.Contains(r.stderr+r.stdout, want) {
+			t.Errorf("the apply after a killed one does not say %q:\n%s", want, r)
+		}
+	}
+	return r
 }
 
 // syncBuffer collects a child's output while the test reads it.
@@ -321,8 +336,8 @@ var remoteFaultPoints = []string{
 }
 
 // crashAndRecover kills an apply with SIGKILL at fault, then recovers as a
-// user would: the lock the dead apply left in the remote state is removed with
-// force-unlock, apply runs again without the fault. Then nothing is pending,
+// scheduled job would: apply runs again without the fault and takes over the
+// lock the dead apply left in the remote state once its lease expired. Then nothing is pending,
 // every destination holds every record exactly once without _temporary
 // objects, the lock is released and the state has committed every batch.
 func crashAndRecover(t *testing.T, c remoteCase, fault string) {
@@ -331,9 +346,7 @@ func crashAndRecover(t *testing.T, c remoteCase, fault string) {
 	if r := crashed.wait(t, 3*time.Minute); !r.killed {
 		t.Fatalf("the fault %s was not reached: %s", fault, r)
 	}
-	unlockKilled(t, c, crashed.pid())
-
-	mustRun(t, c.dir, 0, c.env, "apply", "-auto-approve", "-no-color")
+	recoverKilled(t, c, crashed.pid())
 	mustRun(t, c.dir, 0, c.env, "plan", "-detailed-exitcode", "-no-color")
 	want := expectedIDs(3, 2000)
 	for _, d := range c.dests {
@@ -375,11 +388,14 @@ func TestS3CrashAtEveryFaultPoint(t *testing.T) {
 }
 
 // randomKills kills apply with SIGKILL at random moments while the source
-// grows, as a live stream does, removing the lock each dead apply leaves in
-// the remote state with force-unlock, until kills applies were interrupted;
-// then lets apply finish. Every destination ends with every record exactly
-// once.
-func randomKills(t *testing.T, c remoteCase, seed uint64, kills int) {
+// grows, as a live stream does, until kills applies were interrupted; then
+// lets apply finish. No human step: each apply waits for the lock a dead one
+// left (-lock-timeout) and takes it over once its lease expired. Every
+// destination ends with every record exactly once.
+//
+// calm, when set, is called before that last apply: it ends the network
+// faults of a storm.
+func randomKills(t *testing.T, c remoteCase, seed uint64, kills int, calm func()) {
 	t.Helper()
 	const partitions = 2
 	// Indexes of 3 batches: kills land in manifest compaction too.
@@ -387,13 +403,13 @@ func randomKills(t *testing.T, c remoteCase, seed uint64, kills int) {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	records := int64(500)
 	killed := map[int]bool{}
-	interrupted := 0
+	interrupted, takeovers := 0, 0
 	for attempt := 0; interrupted < kills; attempt++ {
 		if attempt > 8*kills {
 			t.Fatalf("only %d of %d kills interrupted an apply in %d attempts", interrupted, kills, attempt)
 		}
 		records += 1000
-		run := startRun(t, c.dir, c.env, "apply", "-auto-approve", "-no-color", fmt.Sprintf("-var=records=%d", records))
+		run := startRun(t, c.dir, c.env, "apply", "-auto-approve", "-no-color", "-lock-timeout=30s", fmt.Sprintf("-var=records=%d", records))
 		// A quarter of the kills land at any moment from the start (loading,
 		// locking, planning); the others after a random number of progress
 		// lines and a jitter, so that they spread over the batches whatever
@@ -408,14 +424,6 @@ func randomKills(t *testing.T, c remoteCase, seed uint64, kills int) {
 		select {
 		case <-run.done:
 			r := finish(t, run.cmd, run.err, run.stdout.String(), run.stderr.String())
-			if r.code == streamctlcmd.ExitLocked {
-				// A request a killed apply sent just before it died can land
-				// after the test looked for its lock: the lock shows up now.
-				if h := lockHolder(t, c.state); h != nil && killed[h.PID] {
-					forceUnlock(t, c, h.ID)
-					continue
-				}
-			}
 			if r.code != 0 {
 				t.Fatalf("apply failed on its own: %s", r)
 			}
@@ -424,22 +432,23 @@ func randomKills(t *testing.T, c remoteCase, seed uint64, kills int) {
 				interrupted++
 				killed[run.pid()] = true
 			}
+			if strings.Contains(run.stderr.String(), "Took over the state lock") {
+				takeovers++
+			}
 		}
 		// A kill can land before the lock is taken or after it is released;
-		// otherwise the lock outlives the process.
-		if h := lockHolder(t, c.state); h != nil {
-			if !killed[h.PID] {
-				t.Fatalf("the lock is held by pid %d, which is no killed apply: %+v", h.PID, h)
-			}
-			forceUnlock(t, c, h.ID)
+		// otherwise the lock outlives the process, for the next run to take over.
+		if h := lockHolder(t, c.state); h != nil && !killed[h.PID] {
+			t.Fatalf("the lock is held by pid %d, which is no killed apply: %+v", h.PID, h)
 		}
 	}
-	// The same late lock, once more before the last apply.
-	time.Sleep(300 * time.Millisecond)
-	if h := lockHolder(t, c.state); h != nil && killed[h.PID] {
-		forceUnlock(t, c, h.ID)
+	if calm != nil {
+		calm()
 	}
-	mustRun(t, c.dir, 0, c.env, "apply", "-auto-approve", "-no-color", fmt.Sprintf("-var=records=%d", records))
+	mustRun(t, c.dir, 0, c.env, "apply", "-auto-approve", "-no-color", "-lock-timeout=30s", fmt.Sprintf("-var=records=%d", records))
+	if h := lockHolder(t, c.state); h != nil {
+		t.Errorf("the last apply left the lock: %+v", h)
+	}
 	mustRun(t, c.dir, 0, c.env, "plan", "-detailed-exitcode", "-no-color", fmt.Sprintf("-var=records=%d", records))
 	want := expectedIDs(partitions, records)
 	for name, d := range c.dests {
@@ -454,7 +463,7 @@ func randomKills(t *testing.T, c remoteCase, seed uint64, kills int) {
 	}
 	// The manifests and indexes list exactly the files there.
 	mustRun(t, c.dir, 0, c.env, "verify", "-no-color", fmt.Sprintf("-var=records=%d", records))
-	t.Logf("%d kills interrupted an apply; %d records per destination", interrupted, len(want))
+	t.Logf("%d kills interrupted an apply (%d runs took over a dead run's lock before they were killed); %d records per destination", interrupted, takeovers, len(want))
 }
 
 // TestS3RandomKills: 20 random kills of applies writing to S3 with the state
@@ -469,7 +478,7 @@ func TestS3RandomKills(t *testing.T) {
 		env:   srv.Env(),
 		state: s3Storage(t, srv, "lake", ""),
 		dests: map[string]providers.Storage{"lake": s3Storage(t, srv, "lake", "orders")},
-	}, 20261201, 20)
+	}, 20261201, 20, nil)
 }
 
 // concurrentApplies starts an apply, and another while the first holds the
@@ -532,33 +541,12 @@ func TestS3ConcurrentApplies(t *testing.T) {
 	}, 15000)
 }
 
-// ageLock makes the lock look as if its holder's heartbeat stopped age ago,
-// rewriting it by compare-and-swap. The staleness threshold is a minute
-// (state.StaleAfter); the test ages the lock rather than wait for it.
-func ageLock(t *testing.T, store providers.Storage, age time.Duration) {
-	t.Helper()
-	ctx := context.Background()
-	data, info, err := providers.ReadAll(ctx, store, remoteStateKey+".lock")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var l state.LockInfo
-	if err := json.Unmarshal(data, &l); err != nil {
-		t.Fatal(err)
-	}
-	l.Created = l.Created.Add(-age)
-	l.Heartbeat = l.Heartbeat.Add(-age)
-	data, _ = json.Marshal(l)
-	if _, err := store.PutIfMatch(ctx, remoteStateKey+".lock", data, info.Version); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // staleLock kills an apply in the middle of its batches. Its lock stays in
-// the remote state: the next apply is refused naming the dead holder; once
-// the heartbeat is old the refusal says the lock is stale and gives the
-// force-unlock command; force-unlock with another ID is refused; with the
-// right ID the lock goes, and apply completes exactly once.
+// the remote state: the next apply without -lock-timeout is refused naming the
+// holder, which may be alive; once the store has not seen the lock refreshed
+// for the lease, the next apply takes it over with a warning naming the dead
+// holder and completes exactly once — no force-unlock. force-unlock still
+// removes a lock in one step, and refuses another ID.
 func staleLock(t *testing.T, c remoteCase, records int64) {
 	t.Helper()
 	vars := fmt.Sprintf("-var=records=%d", records)
@@ -574,34 +562,17 @@ func staleLock(t *testing.T, c remoteCase, records int64) {
 		t.Fatalf("the killed apply (pid %d) should have left its lock, found %+v", dead.pid(), holder)
 	}
 
-	// Just killed: the heartbeat is fresh, the holder may be alive.
+	// Just killed: the lease runs, the holder may be alive.
 	r := mustRun(t, c.dir, streamctlcmd.ExitLocked, c.env, "apply", "-auto-approve", "-no-color", vars)
-	for _, want := range []string{"is locked", "ID:        " + holder.ID, "Operation: apply", fmt.Sprintf("(pid %d)", dead.pid()), "Wait for it to finish"} {
+	for _, want := range []string{"is locked", "ID:        " + holder.ID, "Operation: apply", fmt.Sprintf("(pid %d)", dead.pid()), "Wait for it to finish", "by the store's clock"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("the apply refused by a fresh lock does not say %q:\n%s", want, r.stderr)
 		}
 	}
 
-	ageLock(t, c.state, 10*time.Minute)
-	r = mustRun(t, c.dir, streamctlcmd.ExitLocked, c.env, "apply", "-auto-approve", "-no-color", vars)
-	for _, want := range []string{"is locked", "ID:        " + holder.ID, "Its heartbeat stopped", "the holder probably died", "streamctl force-unlock " + holder.ID} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("the apply refused by a stale lock does not say %q:\n%s", want, r.stderr)
-		}
-	}
-
-	r = mustRun(t, c.dir, 1, c.env, "force-unlock", "-no-color", "not-"+holder.ID)
-	if !strings.Contains(r.stderr, holder.ID) {
-		t.Errorf("force-unlock with a wrong ID does not name the lock's ID:\n%s", r.stderr)
-	}
-	if h := lockHolder(t, c.state); h == nil || h.ID != holder.ID {
-		t.Fatalf("force-unlock with a wrong ID changed the lock: %+v", h)
-	}
-	forceUnlock(t, c, holder.ID)
-
-	r = mustRun(t, c.dir, 0, c.env, "apply", "-auto-approve", "-no-color", vars)
+	r = recoverKilled(t, c, dead.pid(), vars)
 	if !strings.Contains(r.stdout, "resumed") && !strings.Contains(r.stdout, "started") {
-		t.Errorf("the apply after force-unlock ran no batch:\n%s", r.stdout)
+		t.Errorf("the apply that took over ran no batch:\n%s", r.stdout)
 	}
 	mustRun(t, c.dir, 0, c.env, "plan", "-detailed-exitcode", "-no-color", vars)
 	want := expectedIDs(2, records)
@@ -609,7 +580,31 @@ func staleLock(t *testing.T, c remoteCase, records int64) {
 		assertExactlyOnce(t, d, want)
 	}
 	if h := lockHolder(t, c.state); h != nil {
-		t.Errorf("the apply after force-unlock left its lock: %+v", h)
+		t.Errorf("the apply that took over left its lock: %+v", h)
+	}
+
+	// force-unlock, for the truly ambiguous: a lock held by a live process.
+	held := startRun(t, c.dir, c.env, "apply", "-auto-approve", "-no-color", fmt.Sprintf("-var=records=%d", 4*records))
+	var h *state.LockInfo
+	waitFor(t, time.Minute, "the apply to take the lock", func() bool {
+		h = lockHolder(t, c.state)
+		return h != nil || held.exited()
+	})
+	if h == nil {
+		t.Fatalf("the apply ended before it took the lock: %s", held.stderr.String())
+	}
+	r = mustRun(t, c.dir, 1, c.env, "force-unlock", "-no-color", "not-"+h.ID)
+	if !strings.Contains(r.stderr, h.ID) {
+		t.Errorf("force-unlock with a wrong ID does not name the lock's ID:\n%s", r.stderr)
+	}
+	forceUnlock(t, c, h.ID)
+	lost := held.wait(t, 2*time.Minute)
+	if lost.code != 1 || !strings.Contains(lost.stderr, "the state lock was lost") {
+		t.Errorf("the apply whose lock was force-unlocked: %s", lost)
+	}
+	mustRun(t, c.dir, 0, c.env, "apply", "-auto-approve", "-no-color", fmt.Sprintf("-var=records=%d", 4*records))
+	for _, d := range c.dests {
+		assertExactlyOnce(t, d, expectedIDs(2, 4*records))
 	}
 }
 
@@ -626,8 +621,6 @@ func TestS3StaleLockForceUnlock(t *testing.T) {
 		dests: map[string]providers.Storage{"lake": s3Storage(t, srv, "lake", "orders")},
 	}, 15000)
 }
-
-var lockIDLine = regexp.MustCompile(`ID:\s+(\S+)`)
 
 // outage stops the service under a running apply, once its first batch has
 // committed. The apply must fail on its own (not hang, not be killed) within
@@ -663,15 +656,12 @@ func outage(t *testing.T, c remoteCase, records int64, stop, restart func(), bou
 
 	restart()
 	// The state is on the stopped service: the failed apply could not delete
-	// its lock. The next apply names it; the user removes it.
-	refused := mustRun(t, c.dir, streamctlcmd.ExitLocked, c.env, "apply", "-auto-approve", "-no-color", vars)
-	m := lockIDLine.FindStringSubmatch(refused.stderr)
-	if m == nil || !strings.Contains(refused.stderr, fmt.Sprintf("(pid %d)", failing.pid())) {
-		t.Fatalf("the apply after the outage should be refused by the failed apply's lock (pid %d):\n%s", failing.pid(), refused.stderr)
+	// its lock. The next scheduled apply takes it over once its lease
+	// expired; no human step.
+	r = mustRun(t, c.dir, 0, c.env, "apply", "-auto-approve", "-no-color", "-lock-timeout=30s", vars)
+	if !strings.Contains(r.stderr, "Took over the state lock of a run that died") || !strings.Contains(r.stderr, fmt.Sprintf("(pid %d", failing.pid())) {
+		t.Errorf("the apply after the outage does not say it took over the failed apply's lock (pid %d):\n%s", failing.pid(), r.stderr)
 	}
-	forceUnlock(t, c, m[1])
-
-	mustRun(t, c.dir, 0, c.env, "apply", "-auto-approve", "-no-color", vars)
 	mustRun(t, c.dir, 0, c.env, "plan", "-detailed-exitcode", "-no-color", vars)
 	want := expectedIDs(2, records)
 	for _, d := range c.dests {

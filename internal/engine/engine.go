@@ -85,6 +85,8 @@ type Engine struct {
 	Now func() time.Time
 
 	stateMu sync.Mutex
+	// probe checks each destination's conditional writes once per run.
+	probe providers.ConditionProbe
 }
 
 // Event is a step of an apply, for progress output.
@@ -159,6 +161,11 @@ func (e *Engine) claimAll(ctx context.Context, sink *Sink) error {
 	}
 	for i := range sink.Destinations {
 		d := &sink.Destinations[i]
+		// Owner records and manifests are create-only writes: a store that
+		// ignores the condition would let two writers commit.
+		if err := e.probe.Check(ctx, d.Storage, MetadataDir+"/.conditional-probe"); err != nil {
+			return fmt.Errorf("destination %s: %w", d.Name, err)
+		}
 		if err := claim(ctx, d, sink.Name, e.owner(sink, d), e.Version, e.now()); err != nil {
 			return fmt.Errorf("destination %s (%s): %w", d.Name, d.Storage.Describe(), err)
 		}

@@ -5,6 +5,8 @@
 // the compiler removes.
 package fault
 
+import "time"
+
 // Point marks a place where a crash test may kill the process.
 func Point(name string) {}
 
@@ -13,3 +15,6 @@ const Enabled = false
 
 // Tunable returns def: only test builds let the environment change it.
 func Tunable(name string, def int64) int64 { return def }
+
+// ClockSkew returns 0: only test builds shift the clock.
+func ClockSkew() time.Duration { return 0 }

@@ -61,3 +61,11 @@ func Tunable(name string, def int64) int64 {
 	}
 	return def
 }
+
+// ClockSkew returns STREAMCTL_TEST_CLOCK_SKEW (a Go duration such as "-1h"):
+// how far this process's clock is from true time, for tests of machines whose
+// clocks disagree (faketime does not move a Go binary's clock).
+func ClockSkew() time.Duration {
+	d, _ := time.ParseDuration(os.Getenv("STREAMCTL_TEST_CLOCK_SKEW"))
+	return d
+}

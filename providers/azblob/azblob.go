@@ -45,6 +45,8 @@ type Storage struct {
 	tier      *blob.AccessTier
 	blockSize int
 	attempts  int
+	// unchecked trusts conditional writes without the probe.
+	unchecked bool
 
 	// listPageSize, when set, bounds the listing pages; tests shrink it to
 	// exercise pagination.
@@ -52,6 +54,9 @@ type Storage struct {
 }
 
 var _ providers.Storage = (*Storage)(nil)
+
+// ConditionalWritesUnchecked implements providers.UncheckedConditions.
+func (s *Storage) ConditionalWritesUnchecked() bool { return s.unchecked }
 
 // Timing of the HTTP client. The n-th retry waits (2^n - 1) × retryDelay, with
 // jitter, at most maxRetryDelay: 0.5, 1.5, 3.5, 7.5 s for the default five
@@ -79,6 +84,7 @@ func New(_ context.Context, cfg Config) (*Storage, error) {
 		auth:      r.auth,
 		blockSize: int(r.blockSize),
 		attempts:  r.attempts,
+		unchecked: cfg.SkipConditionalWriteCheck,
 	}
 	if r.tier != "" {
 		s.tier = to.Ptr(blob.AccessTier(r.tier))
@@ -203,9 +209,9 @@ func (s *Storage) Create(ctx context.Context, key string) (providers.ObjectWrite
 // PutIfAbsent implements providers.Storage with If-None-Match: *. The service
 // answers 409 BlobAlreadyExists (412 on some versions) when the blob exists.
 //
-// A retried request whose first try succeeded unseen meets its own blob: when
-// the request was tried more than once and the blob holds exactly data, the
-// write is taken as done.
+// A retried request whose first try succeeded unseen meets its own blob:
+// providers.SettleCondition takes the write as done when the blob holds
+// exactly data.
 func (s *Storage) PutIfAbsent(ctx context.Context, key string, data []byte) (string, error) {
 	const op = "put-if-absent"
 	name, err := s.blobName(key)
@@ -223,12 +229,7 @@ func (s *Storage) PutIfAbsent(ctx context.Context, key string, data []byte) (str
 		return version(resp.ETag), nil
 	}
 	if bloberror.HasCode(err, bloberror.BlobAlreadyExists) || bloberror.HasCode(err, bloberror.ConditionNotMet) {
-		if n.Load() > 1 {
-			if v, ok := s.holds(ctx, name, data); ok {
-				return v, nil
-			}
-		}
-		return "", s.failAs(op, name, err, n, providers.ErrExist)
+		return providers.SettleCondition(ctx, s, key, data, s.failAs(op, name, err, n, providers.ErrExist))
 	}
 	return "", s.fail(op, name, err, n)
 }
@@ -263,10 +264,8 @@ func (s *Storage) PutIfMatch(ctx context.Context, key string, data []byte, ver s
 		return version(resp.ETag), nil
 	}
 	if bloberror.HasCode(err, bloberror.ConditionNotMet) {
-		if n.Load() > 1 {
-			if v, ok := s.holds(ctx, name, data); ok {
-				return v, nil
-			}
+		if v, err := providers.SettleCondition(ctx, s, key, data, providers.ErrPrecondition); err == nil {
+			return v, nil
 		}
 		// The service answers 412 whether the blob changed or is gone.
 		if _, serr := s.Stat(ctx, key); errors.Is(serr, providers.ErrNotExist) {
@@ -285,23 +284,6 @@ func (s *Storage) failAs(op, name string, err error, n *atomic.Int32, sentinel e
 		e.status, e.code, e.cause = re.StatusCode, re.ErrorCode, re
 	}
 	return e
-}
-
-// holds reports whether the blob holds exactly data, and its version.
-func (s *Storage) holds(ctx context.Context, name string, data []byte) (string, bool) {
-	resp, err := s.client.NewBlobClient(name).DownloadStream(ctx, nil)
-	if err != nil {
-		return "", false
-	}
-	defer resp.Body.Close()
-	if resp.ContentLength == nil || *resp.ContentLength != int64(len(data)) {
-		return "", false
-	}
-	got, err := io.ReadAll(io.LimitReader(resp.Body, int64(len(data))+1))
-	if err != nil || !bytes.Equal(got, data) {
-		return "", false
-	}
-	return version(resp.ETag), true
 }
 
 // Get implements providers.Storage. Reading the body resumes after a network

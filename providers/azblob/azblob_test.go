@@ -94,6 +94,14 @@ func TestConformance(t *testing.T) {
 			})
 		})
 	})
+	t.Run("faults", func(t *testing.T) {
+		proxy := testenv.StartFaultProxy(t, srv.BlobURL)
+		storagetest.RunFaults(t, func(t *testing.T) providers.Storage {
+			cfg := keyConfig(t, srv)
+			cfg.AccountURL = proxy.Endpoint + "/" + srv.AccountName
+			return newStorage(t, cfg)
+		}, proxy)
+	})
 	// A connection string from the environment, as the streamctl binary gets it.
 	t.Run("connection-string-env", func(t *testing.T) {
 		t.Setenv(EnvConnectionString, srv.ConnectionString)

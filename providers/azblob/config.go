@@ -69,6 +69,11 @@ type Config struct {
 	// MaxAttempts bounds the tries of one request on throttling, server errors
 	// and network errors (default 5).
 	MaxAttempts int `hcl:"max_attempts,optional"`
+	// SkipConditionalWriteCheck trusts the store's conditional writes
+	// (If-None-Match, If-Match) without the probe streamctl runs before it
+	// takes a lock or commits a batch there. Only for a store with a single
+	// writer: where conditions are ignored, two writers go undetected.
+	SkipConditionalWriteCheck bool `hcl:"skip_conditional_write_check,optional"`
 }
 
 // Validate reports every mistake in the configuration, with the environment

@@ -62,6 +62,11 @@ type Config struct {
 	// MaxAttempts bounds the attempts of each request on throttling and transient
 	// errors. Default 5.
 	MaxAttempts int `hcl:"max_attempts,optional"`
+	// SkipConditionalWriteCheck trusts the store's conditional writes
+	// (If-None-Match, If-Match) without the probe streamctl runs before it
+	// takes a lock or commits a batch there. Only for a store with a single
+	// writer: where conditions are ignored, two writers go undetected.
+	SkipConditionalWriteCheck bool `hcl:"skip_conditional_write_check,optional"`
 }
 
 // ConfigError is one invalid attribute of a Config, named as in HCL so that the

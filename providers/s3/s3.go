@@ -142,6 +142,9 @@ func newStorage(ctx context.Context, cfg Config, optFns ...func(*s3.Options)) (*
 	}, nil
 }
 
+// ConditionalWritesUnchecked implements providers.UncheckedConditions.
+func (s *Storage) ConditionalWritesUnchecked() bool { return s.cfg.SkipConditionalWriteCheck }
+
 // Describe implements providers.Storage: "s3://bucket/prefix".
 func (s *Storage) Describe() string {
 	if s.prefix == "" {
@@ -228,7 +231,7 @@ func (s *Storage) PutIfAbsent(ctx context.Context, key string, data []byte) (str
 	out, err := s.putObject(ctx, ok, data, aws.String("*"), nil)
 	if err != nil {
 		if statusOf(err) == 412 || codeOf(err) == "PreconditionFailed" || codeOf(err) == "ConditionalRequestConflict" {
-			return "", fmt.Errorf("put %s: %w", s.loc(ok), providers.ErrExist)
+			return providers.SettleCondition(ctx, s, key, data, fmt.Errorf("put %s: %w", s.loc(ok), providers.ErrExist))
 		}
 		return "", s.wrapConditional(ok, "If-None-Match", err)
 	}
@@ -254,7 +257,7 @@ func (s *Storage) PutIfMatch(ctx context.Context, key string, data []byte, versi
 	out, err := s.putObject(ctx, ok, data, nil, aws.String(version))
 	if err != nil {
 		if statusOf(err) == 412 || codeOf(err) == "PreconditionFailed" || codeOf(err) == "ConditionalRequestConflict" {
-			return "", fmt.Errorf("put %s: %w", s.loc(ok), providers.ErrPrecondition)
+			return providers.SettleCondition(ctx, s, key, data, fmt.Errorf("put %s: %w", s.loc(ok), providers.ErrPrecondition))
 		}
 		if codeOf(err) == "ObjectParentIsFile" {
 			// versitygw (posix): "a/b" is an object, so "a/b/c" cannot exist.
@@ -276,6 +279,9 @@ func (s *Storage) wrapConditional(key, header string, err error) error {
 }
 
 // Get implements providers.Storage. The object's version is its ETag.
+// Reading the body resumes after a dropped connection with a ranged GET on
+// the same ETag, as Azure's retry reader does: a body cut off half way is not
+// an error while the object is unchanged.
 func (s *Storage) Get(ctx context.Context, key string) (io.ReadCloser, providers.ObjectInfo, error) {
 	ok, err := s.objectKey(key)
 	if err != nil {
@@ -291,21 +297,60 @@ func (s *Storage) Get(ctx context.Context, key string) (io.ReadCloser, providers
 		Version: aws.ToString(out.ETag),
 		ModTime: aws.ToTime(out.LastModified),
 	}
-	return &body{ReadCloser: out.Body, loc: s.loc(ok)}, info, nil
+	return &body{ReadCloser: out.Body, s: s, ctx: ctx, key: ok, etag: info.Version, size: info.Size}, info, nil
 }
 
-// body names the object in errors that happen while it is read.
+// bodyResumes bounds how often one body is reopened after a dropped
+// connection.
+const bodyResumes = 5
+
+// body reads an object, resuming after a dropped connection, and names the
+// object in the errors that happen while it is read.
 type body struct {
 	io.ReadCloser
-	loc string
+	s       *Storage
+	ctx     context.Context
+	key     string
+	etag    string
+	size    int64
+	read    int64
+	resumed int
+	broken  error // the connection dropped after the bytes last returned
 }
 
 func (b *body) Read(p []byte) (int, error) {
-	n, err := b.ReadCloser.Read(p)
-	if err != nil && err != io.EOF {
-		err = fmt.Errorf("get %s: read: %w", b.loc, err)
+	for {
+		var n int
+		err := b.broken
+		if err == nil {
+			n, err = b.ReadCloser.Read(p)
+			b.read += int64(n)
+		}
+		b.broken = nil
+		if err == nil || err == io.EOF {
+			return n, err
+		}
+		if n > 0 {
+			b.broken = err // resume on the next Read
+			return n, nil
+		}
+		if b.resumed >= bodyResumes || b.read >= b.size || b.ctx.Err() != nil {
+			return 0, fmt.Errorf("get %s: read: %w", b.s.loc(b.key), err)
+		}
+		b.resumed++
+		b.ReadCloser.Close()
+		out, rerr := b.s.client.GetObject(b.ctx, &s3.GetObjectInput{
+			Bucket:  aws.String(b.s.bucket),
+			Key:     aws.String(b.key),
+			Range:   aws.String(fmt.Sprintf("bytes=%d-", b.read)),
+			IfMatch: aws.String(b.etag),
+		})
+		if rerr != nil {
+			b.ReadCloser = io.NopCloser(bytes.NewReader(nil))
+			return 0, fmt.Errorf("get %s: read: %w; resuming at byte %d: %w", b.s.loc(b.key), err, b.read, b.s.wrap("get", b.key, rerr))
+		}
+		b.ReadCloser = out.Body
 	}
-	return n, err
 }
 
 // Stat implements providers.Storage with HeadObject.

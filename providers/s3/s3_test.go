@@ -135,6 +135,14 @@ func TestStorage(t *testing.T) {
 	t.Run("IndependentClient", func(t *testing.T) {
 		checkWithAWSCLI(t, srv, mustNew(t, serverConfig(srv, "suite", "")))
 	})
+	t.Run("Faults", func(t *testing.T) {
+		proxy := testenv.StartFaultProxy(t, srv.Endpoint)
+		storagetest.RunFaults(t, func(t *testing.T) providers.Storage {
+			cfg := serverConfig(srv, "suite", "/faults/"+t.Name()+"/")
+			cfg.Endpoint = proxy.Endpoint
+			return mustNew(t, cfg)
+		}, proxy)
+	})
 }
 
 // checkWithAWSCLI lists the bucket of s with Debian's awscli and compares what it

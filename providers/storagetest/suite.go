@@ -48,6 +48,7 @@ func Run(t *testing.T, newStorage func(t *testing.T) providers.Storage) {
 		{"DeletePrefix", testDeletePrefix},
 		{"SpecialKeys", testSpecialKeys},
 		{"Concurrent", testConcurrent},
+		{"ConditionalWritesHonoured", testConditionalWritesHonoured},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -884,4 +885,13 @@ func ManyOpenObjects(t *testing.T, s providers.Storage, maxHeap int64) {
 	if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
 		t.Errorf("TMPDIR holds %d entries after the commits", len(entries))
 	}
+}
+
+// testConditionalWritesHonoured: the probe streamctl runs before it trusts a
+// store for locks and commits passes, and leaves nothing behind.
+func testConditionalWritesHonoured(t *testing.T, s providers.Storage) {
+	if err := providers.ProbeConditionalWrites(context.Background(), s, "probe"); err != nil {
+		t.Fatalf("the conditional-write probe: %v", err)
+	}
+	sameKeys(t, s, "")
 }
