@@ -1,9 +1,9 @@
 package providers
 
 import (
-	"fmt"
 	"context"
 	"errors"
+	"fmt"
 )
 
 // ErrDataLoss marks a source that no longer holds offsets it is asked for: a file
