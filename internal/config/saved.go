@@ -30,9 +30,10 @@ func (c *Config) Saved() SavedValues {
 	return out
 }
 
-// applySaved sets the variables a saved plan fixes, over every other source.
-// A sensitive variable in a plan file (edited by hand) is refused: its value
-// must come from outside.
+// applySaved sets the variables a saved plan fixes. Another value given for
+// one of them is refused rather than silently overridden, as Terraform
+// refuses variables beside a saved plan. A sensitive variable in a plan file
+// (edited by hand) is refused: its value must come from outside.
 func (l *loader) applySaved(decls map[string]*variableDecl, values map[string]cty.Value, saved SavedValues) {
 	names := make([]string, 0, len(saved))
 	for n := range saved {
@@ -56,6 +57,10 @@ func (l *loader) applySaved(decls map[string]*variableDecl, values map[string]ct
 		v, err := convert.Convert(raw, d.typ)
 		if err != nil {
 			l.errorf(nil, "Invalid saved variable", "The plan file's value of variable %q does not match its type %s: %v. Run streamctl plan again.", name, typeexpr.TypeString(d.typ), err)
+			continue
+		}
+		if given, ok := values[name]; ok && !given.RawEquals(v) {
+			l.errorf(nil, "Variable fixed by the saved plan", "The plan file was made with variable %q = %s, and this run gives it %s (-var, -var-file, %s%s or an auto file). A saved plan runs with the values it was made with: drop the other value, or make the plan again with it.", name, renderValue(v), renderValue(given), EnvPrefix, name)
 			continue
 		}
 		values[name] = v

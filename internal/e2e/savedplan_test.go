@@ -162,3 +162,21 @@ func TestEditedPlanIsRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestSavedPlanRefusesAnotherValue: a variable given another value beside a
+// saved plan is refused, not silently overridden either way.
+func TestSavedPlanRefusesAnotherValue(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, driftConfig("", "a"))
+	mustRun(t, dir, 0, nil, "plan", "-var", "records=1500", "-out=tfplan", "-no-color")
+	r := run(t, dir, nil, "apply", "-var", "records=2000", "-no-color", "tfplan")
+	if r.code != 1 || !strings.Contains(r.stderr, `The plan file was made with variable "records" = 1500, and this run gives it 2000`) {
+		t.Fatalf("apply of a saved plan with another -var: %s", r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".streamctl", "state.json")); !os.IsNotExist(err) {
+		t.Errorf("the refused apply wrote a state (%v)", err)
+	}
+	// The same value is no conflict.
+	mustRun(t, dir, 0, nil, "apply", "-var", "records=1500", "-no-color", "tfplan")
+	assertExactlyOnce(t, dest(dir, "a"), expectedIDs(2, 1500))
+}
