@@ -3,7 +3,6 @@ package providers
 import (
 	"context"
 	"errors"
-	"fmt"
 )
 
 // ErrDataLoss marks a source that no longer holds offsets it is asked for: a file
@@ -57,34 +56,6 @@ type Source interface {
 
 	// Close releases connections.
 	Close() error
-}
-
-// Range is [Start, End) of one source partition.
-type Range struct {
-	Partition  string
-	Start, End int64
-}
-
-// RangeReader is the optional capability of a source that reads several
-// ranges in one call, fetching ahead across them (a consumer fetches all its
-// partitions at once): fn gets the records in the ranges' order, each range
-// in offset order, exactly as successive Reads would give them. Memory stays
-// bounded whatever the number of ranges.
-type RangeReader interface {
-	ReadRanges(ctx context.Context, ranges []Range, fn func(*Record) error) error
-}
-
-// ReadRanges reads ranges through s, fetching ahead where s can.
-func ReadRanges(ctx context.Context, s Source, ranges []Range, fn func(*Record) error) error {
-	if rr, ok := s.(RangeReader); ok {
-		return rr.ReadRanges(ctx, ranges, fn)
-	}
-	for _, r := range ranges {
-		if err := s.Read(ctx, r.Partition, r.Start, r.End, fn); err != nil {
-			return fmt.Errorf("read partition %s [%d, %d): %w", r.Partition, r.Start, r.End, err)
-		}
-	}
-	return nil
 }
 
 // OffsetCommitter is the optional capability of a source that can publish the

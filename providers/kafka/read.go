@@ -90,40 +90,17 @@ type chunk struct {
 // run delivers the records fetchLoop decodes ahead: fetching and decoding the
 // next chunks overlaps with fn consuming this one.
 func (r *reader) run(ctx context.Context, start int64, fn func(*providers.Record) error) error {
-	f, err := r.start(ctx, start)
-	if err != nil {
-		return err
-	}
-	defer f.stop()
-	return r.deliver(f.chunks, fn)
-}
-
-// fetching is a reader's fetchLoop running ahead of delivery.
-type fetching struct {
-	chunks <-chan chunk
-	cancel context.CancelFunc
-}
-
-// stop ends the fetches and waits for them: no request outlives a Read.
-func (f *fetching) stop() {
-	f.cancel()
-	for range f.chunks {
-	}
-}
-
-// start locates the partition and starts fetching from start.
-func (r *reader) start(ctx context.Context, start int64) (*fetching, error) {
 	if err := r.locate(ctx, false); err != nil {
-		return nil, err
+		return err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	chunks := make(chan chunk, fetchAhead)
 	go r.fetchLoop(ctx, start, chunks)
-	return &fetching{chunks: chunks, cancel: cancel}, nil
-}
-
-// deliver calls fn for the records of chunks below end, in order.
-func (r *reader) deliver(chunks <-chan chunk, fn func(*providers.Record) error) error {
+	defer func() {
+		cancel()
+		for range chunks { // no request outlives Read
+		}
+	}()
 	for c := range chunks {
 		if c.err != nil {
 			return c.err
@@ -140,60 +117,6 @@ func (r *reader) deliver(chunks <-chan chunk, fn func(*providers.Record) error) 
 		for _, kr := range c.records {
 			kr.Recycle()
 		}
-	}
-	return nil
-}
-
-// partitionsAhead is how many partitions of a batch are fetched at once:
-// while one is delivered, the next ones fill their read-ahead. Memory stays
-// within partitionsAhead × (fetchAhead + 1) fetches of partitionMaxBytes.
-const partitionsAhead = 4
-
-// ReadRanges implements providers.RangeReader: the ranges are fetched up to
-// partitionsAhead at a time and delivered one after another, in order, so
-// that records and output bytes are those of successive Reads.
-func (s *Source) ReadRanges(ctx context.Context, ranges []providers.Range, fn func(*providers.Record) error) error {
-	readers := make([]*reader, 0, len(ranges))
-	for _, rg := range ranges {
-		p, err := parsePartition(rg.Partition)
-		if err != nil {
-			return fmt.Errorf("kafka topic %q: %w", s.cfg.Topic, err)
-		}
-		if rg.Start < 0 || rg.Start > rg.End {
-			return fmt.Errorf("kafka topic %q partition %d: invalid range [%d, %d)", s.cfg.Topic, p, rg.Start, rg.End)
-		}
-		r := &reader{s: s, p: p, end: rg.End}
-		r.rec.Partition = rg.Partition
-		readers = append(readers, r)
-	}
-	started := make([]*fetching, len(ranges))
-	defer func() {
-		for _, f := range started {
-			if f != nil {
-				f.stop()
-			}
-		}
-	}()
-	next := 0 // the next range to start fetching
-	for i, r := range readers {
-		for ; next < len(readers) && next < i+partitionsAhead; next++ {
-			if ranges[next].Start == ranges[next].End {
-				continue
-			}
-			f, err := readers[next].start(ctx, ranges[next].Start)
-			if err != nil {
-				return err
-			}
-			started[next] = f
-		}
-		if started[i] == nil {
-			continue // an empty range
-		}
-		if err := r.deliver(started[i].chunks, fn); err != nil {
-			return err
-		}
-		started[i].stop()
-		started[i] = nil
 	}
 	return nil
 }
