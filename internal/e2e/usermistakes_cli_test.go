@@ -158,7 +158,7 @@ sink "orders" {
 			if m.Records != 0 || m.Rejected != 40 {
 				t.Errorf("destination %s: manifest says %d records, %d rejected; want 0 and all 40", d, m.Records, m.Rejected)
 			}
-			rejects, err := os.ReadFile(filepath.Join(dir, "out", d, "_rejected", "part-00000000-00000.jsonl"))
+			rejects, err := os.ReadFile(filepath.Join(dir, "out", d, "_streamctl", "_rejected", "part-00000000-00000.ndjson"))
 			if err != nil {
 				t.Fatal(err)
 			}

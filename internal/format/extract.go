@@ -273,13 +273,13 @@ func (x *Extractor) object(b []byte, i int, n *node, depth int) (int, error) {
 		if c := n.expect(want); c != nil && c.keyAt(b, i) {
 			child, end = c, i+len(c.quoted)
 		} else {
-			e, esc, err := scanString(b, i)
+			e, esc, _, err := scanString(b, i)
 			if err != nil {
 				return e, err
 			}
 			key := b[i+1 : e-1]
 			if esc {
-				x.keyBuf = appendUnescaped(x.keyBuf[:0], key)
+				x.keyBuf, _ = appendUnescaped(x.keyBuf[:0], key)
 				key = x.keyBuf
 			}
 			child, end = n.find(key), e
@@ -359,8 +359,8 @@ func (x *Extractor) visit(b []byte, i int, n *node, depth int) (int, error) {
 }
 
 // leaf reads the most common values in one pass: a plain integer into an
-// integer or timestamp field, a short decimal into a double field, a string
-// without escapes into a string or timestamp field. Anything else, errors
+// integer or timestamp field, a short decimal into a double field, a UTF-8
+// string without escapes into a string or timestamp field. Anything else, errors
 // included, is left to the general path (scanValue, then convert): ok is
 // false.
 func (x *Extractor) leaf(b []byte, i int, n *node) (end int, ok bool) {
@@ -392,7 +392,7 @@ func (x *Extractor) leaf(b []byte, i int, n *node) (end int, ok bool) {
 		if j < len(b) && (b[j]-'0' <= 9 || b[j] == '.' || b[j] == 'e' || b[j] == 'E') {
 			return i, false
 		}
-		if kind == KindInt32 && u > math.MaxInt32 {
+		if kind == KindInt32 && u > math.MaxInt32 || kind == KindTimestamp && u > uint64(MaxTimestamp) {
 			return i, false
 		}
 		*v = Value{Int: int64(u), Token: TokNumber}
@@ -406,17 +406,17 @@ func (x *Extractor) leaf(b []byte, i int, n *node) (end int, ok bool) {
 		*v = Value{Float: fl, Token: TokNumber}
 		return end, true
 	case c == '"' && (kind == KindString || kind == KindTimestamp):
-		end, esc, err := scanString(b, i)
+		end, esc, ascii, err := scanString(b, i)
 		if err != nil || esc {
 			return i, false
 		}
 		s := b[i+1 : end-1]
-		if kind == KindString {
+		if kind == KindString { // text that is not UTF-8 goes the general way, to fail
 			*v = Value{Bytes: s, Token: TokString}
-			return end, true
+			return end, ascii || utf8.Valid(s)
 		}
 		ms, ok := x.dates.parseTimestamp(s)
-		if !ok {
+		if !ok || !TimestampInRange(ms) {
 			return i, false
 		}
 		*v = Value{Int: ms, Token: TokString}
@@ -471,10 +471,55 @@ func (x *Extractor) str(text []byte, esc bool) []byte {
 		return s
 	}
 	start := len(x.scratch)
-	x.scratch = appendUnescaped(x.scratch, s)
+	x.scratch, _ = appendUnescaped(x.scratch, s)
 	// Later appends may move scratch; this slice keeps pointing at the old
 	// array, which nothing writes again during this record.
 	return x.scratch[start:len(x.scratch):len(x.scratch)]
+}
+
+// text returns the content of the string token text, which field f writes
+// as text: it fails f, and returns false, when the content is not UTF-8 or
+// escapes a lone surrogate (readers refuse a whole file for either).
+func (x *Extractor) text(f int, text []byte, esc bool) ([]byte, bool) {
+	s := text[1 : len(text)-1]
+	if i := invalidUTF8(s); i >= 0 {
+		x.fail(f, invalidUTF8Reason(i))
+		return nil, false
+	}
+	if !esc {
+		return s, true
+	}
+	start := len(x.scratch)
+	var lone int
+	x.scratch, lone = appendUnescaped(x.scratch, s)
+	if lone >= 0 {
+		x.fail(f, loneSurrogateReason(s[lone:lone+6]))
+		return nil, false
+	}
+	return x.scratch[start:len(x.scratch):len(x.scratch)], true
+}
+
+// checkJSON fails field f, and returns false, when the JSON text of its
+// value (an object, an array or a string) is not UTF-8 or escapes a lone
+// surrogate.
+func (x *Extractor) checkJSON(f int, text []byte) bool {
+	if i := invalidUTF8(text); i >= 0 {
+		x.fail(f, invalidUTF8Reason(i))
+		return false
+	}
+	if i := loneSurrogate(text); i >= 0 {
+		x.fail(f, loneSurrogateReason(text[i:i+6]))
+		return false
+	}
+	return true
+}
+
+func invalidUTF8Reason(at int) string {
+	return "invalid UTF-8 at byte " + strconv.Itoa(at) + " of its value"
+}
+
+func loneSurrogateReason(escape []byte) string {
+	return "lone surrogate " + string(escape) + " (half of a UTF-16 pair; UTF-8 text cannot hold it)"
 }
 
 // convert sets field f from a JSON token.
@@ -489,17 +534,24 @@ func (x *Extractor) convert(f int, tok Token, text []byte, esc bool) {
 	kind := x.fields[f].Kind
 	switch kind {
 	case KindAny:
-		if tok == TokString {
-			v.Bytes = x.str(text, esc)
-		} else {
+		switch tok {
+		case TokString:
+			v.Bytes, _ = x.text(f, text, esc)
+		case TokObject, TokArray:
+			if x.checkJSON(f, text) {
+				v.Bytes = text
+			}
+		default:
 			v.Bytes = text
 		}
 	case KindJSON:
-		v.Bytes = text
+		if tok == TokString && !esc && utf8.Valid(text) || x.checkJSON(f, text) {
+			v.Bytes = text
+		}
 	case KindString:
 		switch tok {
 		case TokString:
-			v.Bytes = x.str(text, esc)
+			v.Bytes, _ = x.text(f, text, esc)
 		case TokNumber, TokBool:
 			v.Bytes = text
 		default:
@@ -557,11 +609,19 @@ func (x *Extractor) convert(f int, tok Token, text []byte, esc bool) {
 				x.fail(f, "expected an RFC 3339 timestamp or epoch milliseconds, got "+describe(tok, text))
 				return
 			}
+			if !TimestampInRange(ms) {
+				x.fail(f, describe(tok, text)+" "+OutsideTimestamps)
+				return
+			}
 			v.Int = ms
 		case TokNumber:
 			ms, ok := ParseInt(text)
 			if !ok {
 				x.fail(f, "expected an RFC 3339 timestamp or integer epoch milliseconds, got "+describe(tok, text))
+				return
+			}
+			if !TimestampInRange(ms) {
+				x.fail(f, describe(tok, text)+" "+OutsideTimestamps)
 				return
 			}
 			v.Int = ms
@@ -575,6 +635,8 @@ func (x *Extractor) convert(f int, tok Token, text []byte, esc bool) {
 		}
 		if !ok {
 			x.fail(f, "expected a date (YYYY-MM-DD), got "+describe(tok, text))
+		} else if !DateInRange(v.Int) {
+			x.fail(f, describe(tok, text)+" "+OutsideDates)
 		}
 	case KindBytes:
 		if tok != TokString {
@@ -690,6 +752,12 @@ func (x *Extractor) metaValue(f int, rec *providers.Record) {
 			v.Null = true
 			return
 		}
+		if kind == KindString {
+			if i := invalidUTF8(rec.Key); i >= 0 {
+				x.fail(f, invalidUTF8Reason(i))
+				return
+			}
+		}
 		v.Bytes = rec.Key
 	case MetaPartition:
 		if kind == KindString {
@@ -713,6 +781,10 @@ func (x *Extractor) metaValue(f int, rec *providers.Record) {
 	case MetaTimestamp:
 		if rec.Timestamp == 0 {
 			v.Null = true
+			return
+		}
+		if kind == KindTimestamp && !TimestampInRange(rec.Timestamp) {
+			x.fail(f, strconv.FormatInt(rec.Timestamp, 10)+" "+OutsideTimestamps)
 			return
 		}
 		v.Int = rec.Timestamp

@@ -1,6 +1,7 @@
 package format
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"unicode/utf16"
@@ -59,9 +60,12 @@ func skipSpace(b []byte, i int) int {
 }
 
 // scanString scans the string starting at b[i] == '"'. It returns the index
-// after the closing quote and whether the content holds escapes.
-func scanString(b []byte, i int) (end int, esc bool, err error) {
+// after the closing quote, whether the content holds escapes, and whether
+// it is all ASCII (and so valid UTF-8 without a second pass over it: one OR
+// per eight bytes).
+func scanString(b []byte, i int) (end int, esc, ascii bool, err error) {
 	i++
+	var high uint64
 	for {
 		// Eight bytes at a time while none needs attention (SWAR): most
 		// strings are plain text.
@@ -70,35 +74,37 @@ func scanString(b []byte, i int) (end int, esc bool, err error) {
 			if hasZeroByte(v^(lsb*'"'))|hasZeroByte(v^(lsb*'\\'))|hasByteLess(v, 0x20) != 0 {
 				break
 			}
+			high |= v
 			i += 8
 		}
 		for i < len(b) && strPlain[b[i]] {
+			high |= uint64(b[i])
 			i++
 		}
 		if i >= len(b) {
-			return i, esc, syntaxErr(b, i, "in a string")
+			return i, esc, false, syntaxErr(b, i, "in a string")
 		}
 		switch c := b[i]; {
 		case c == '"':
-			return i + 1, esc, nil
+			return i + 1, esc, high&msb == 0, nil
 		case c == '\\':
 			esc = true
 			if i+1 >= len(b) {
-				return i + 1, esc, syntaxErr(b, i+1, "in a string escape")
+				return i + 1, esc, false, syntaxErr(b, i+1, "in a string escape")
 			}
 			switch b[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
 				if i+6 > len(b) || !isHex4(b[i+2:i+6]) {
-					return i, esc, syntaxErr(b, i, "in a \\u escape")
+					return i, esc, false, syntaxErr(b, i, "in a \\u escape")
 				}
 				i += 6
 			default:
-				return i + 1, esc, syntaxErr(b, i+1, "in a string escape")
+				return i + 1, esc, false, syntaxErr(b, i+1, "in a string escape")
 			}
 		default:
-			return i, esc, syntaxErr(b, i, "in a string (control characters must be escaped)")
+			return i, esc, false, syntaxErr(b, i, "in a string (control characters must be escaped)")
 		}
 	}
 }
@@ -185,7 +191,7 @@ func scanValue(b []byte, i, depth int) (tok Token, end int, esc bool, err error)
 	}
 	switch c := b[i]; {
 	case c == '"':
-		end, esc, err = scanString(b, i)
+		end, esc, _, err = scanString(b, i)
 		return TokString, end, esc, err
 	case c == '{':
 		end, err = skipObject(b, i, depth+1)
@@ -221,7 +227,7 @@ func skipObject(b []byte, i, depth int) (int, error) {
 		if i >= len(b) || b[i] != '"' {
 			return i, syntaxErr(b, i, "expected a string key")
 		}
-		end, _, err := scanString(b, i)
+		end, _, _, err := scanString(b, i)
 		if err != nil {
 			return end, err
 		}
@@ -272,8 +278,10 @@ func skipArray(b []byte, i, depth int) (int, error) {
 
 // appendUnescaped appends the content of a JSON string (without quotes) that
 // scanString accepted, with its escapes decoded. Unpaired surrogates become
-// U+FFFD, as encoding/json does.
-func appendUnescaped(dst, s []byte) []byte {
+// U+FFFD, as encoding/json does; lone is the index in s of the first one's
+// escape, -1 when there is none.
+func appendUnescaped(dst, s []byte) (out []byte, lone int) {
+	lone = -1
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c != '\\' {
@@ -298,6 +306,7 @@ func appendUnescaped(dst, s []byte) []byte {
 			dst = append(dst, '\t')
 		case 'u':
 			r := rune(hex4(s[i+2:]))
+			at := i
 			i += 6
 			if utf16.IsSurrogate(r) {
 				r2 := rune(-1)
@@ -309,6 +318,9 @@ func appendUnescaped(dst, s []byte) []byte {
 					r = dec
 				} else {
 					r = utf8.RuneError
+					if lone < 0 {
+						lone = at
+					}
 				}
 			}
 			dst = utf8.AppendRune(dst, r)
@@ -318,9 +330,90 @@ func appendUnescaped(dst, s []byte) []byte {
 		}
 		i += 2
 	}
-	return dst
+	return dst, lone
 }
 
 func hex4(b []byte) int {
 	return hexVal(b[0])<<12 | hexVal(b[1])<<8 | hexVal(b[2])<<4 | hexVal(b[3])
+}
+
+// TextError is a record passed through byte for byte whose text readers
+// cannot take: bytes that are not UTF-8 (which JSON requires), or the \u
+// escape of a lone surrogate, half of a UTF-16 pair, which no UTF-8 text
+// can hold. DuckDB, arrow-rs and polars refuse a whole file for either.
+type TextError struct {
+	Offset    int    // in the record
+	Surrogate string // the escape as written, e.g. `\ud800`; "" for invalid UTF-8
+}
+
+func (e *TextError) Error() string {
+	if e.Surrogate != "" {
+		return fmt.Sprintf("lone surrogate %s at byte %d of the record", e.Surrogate, e.Offset)
+	}
+	return fmt.Sprintf("invalid UTF-8 at byte %d of the record", e.Offset)
+}
+
+// CheckText returns a *TextError when b, JSON text, is not UTF-8 or holds
+// the escape of a lone surrogate.
+func CheckText(b []byte) error {
+	if i := invalidUTF8(b); i >= 0 {
+		return &TextError{Offset: i}
+	}
+	if i := loneSurrogate(b); i >= 0 {
+		return &TextError{Offset: i, Surrogate: string(b[i : i+6])}
+	}
+	return nil
+}
+
+// invalidUTF8 returns the index of the first byte of b that is not part of
+// valid UTF-8 (surrogates encoded in UTF-8 are not), or -1. Valid text, the
+// common case, costs one utf8.Valid.
+func invalidUTF8(b []byte) int {
+	if utf8.Valid(b) {
+		return -1
+	}
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
+// loneSurrogate returns the index in the JSON text b of the first \u escape
+// of a surrogate that is not half of a pair, or -1. Backslashes occur only
+// in strings, so b may be any JSON value.
+func loneSurrogate(b []byte) int {
+	for i := 0; ; {
+		j := bytes.IndexByte(b[i:], '\\')
+		if j < 0 {
+			return -1
+		}
+		i += j
+		if i+6 > len(b) || b[i+1] != 'u' || !isHex4(b[i+2:i+6]) {
+			i += 2 // another escape, or text the scanner refuses
+			if i >= len(b) {
+				return -1
+			}
+			continue
+		}
+		r := rune(hex4(b[i+2:]))
+		if !utf16.IsSurrogate(r) {
+			i += 6
+			continue
+		}
+		if r < 0xdc00 && i+12 <= len(b) && b[i+6] == '\\' && b[i+7] == 'u' && isHex4(b[i+8:i+12]) {
+			if r2 := rune(hex4(b[i+8:])); r2 >= 0xdc00 && r2 <= 0xdfff {
+				i += 12
+				continue
+			}
+		}
+		return i
+	}
 }

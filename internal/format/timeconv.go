@@ -6,6 +6,31 @@ package format
 
 const msPerDay = 86_400_000
 
+// The timestamps and dates a record may hold: years 0001 to 9999, UTC. Every
+// mainstream reader holds them and prints them as RFC 3339: DuckDB fails a
+// whole Parquet file on a millisecond timestamp at ±2^63 microseconds and
+// reads the largest int64 as infinity, Spark and Java's date types stop at
+// year 9999 (or earlier), and a year after 9999 renders as 10000-…, which
+// is not RFC 3339. Values outside make the record invalid.
+const (
+	MinTimestamp int64 = -62_135_596_800_000 // 0001-01-01T00:00:00.000Z, in ms
+	MaxTimestamp int64 = 253_402_300_799_999 // 9999-12-31T23:59:59.999Z
+	MinDate      int64 = -719_162            // 0001-01-01, in days
+	MaxDate      int64 = 2_932_896           // 9999-12-31
+)
+
+// What a value outside the range is, after its text, in errors.
+const (
+	OutsideTimestamps = "is outside 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z, the timestamps every reader holds"
+	OutsideDates      = "is outside 0001-01-01 to 9999-12-31, the dates every reader holds"
+)
+
+// TimestampInRange reports whether ms is between MinTimestamp and MaxTimestamp.
+func TimestampInRange(ms int64) bool { return ms >= MinTimestamp && ms <= MaxTimestamp }
+
+// DateInRange reports whether days is between MinDate and MaxDate.
+func DateInRange(days int64) bool { return days >= MinDate && days <= MaxDate }
+
 // daysFromCivil returns the days since 1970-01-01 of y-m-d (Howard Hinnant's
 // algorithm, valid for every int64 year that does not overflow).
 func daysFromCivil(y, m, d int64) int64 {

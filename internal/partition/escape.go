@@ -49,8 +49,9 @@ var hiveEscaped = func() (t [256]bool) {
 //   - an escaped value longer than limit bytes is cut to at most limit-17
 //     bytes (never inside an escape or a UTF-8 sequence) and followed by "~"
 //     and 16 hex digits of the SHA-256 of the whole original value, so that
-//     distinct long values stay in distinct folders. Readers then see the
-//     shortened form as the partition value.
+//     distinct long values stay in distinct folders. Readers would see the
+//     shortened form as the partition value, so AppendPath refuses such
+//     values instead (the limit then only bounds names).
 //
 // Other bytes, including UTF-8 text, are kept as they are.
 func AppendEscaped(dst, value []byte, limit int) []byte {

@@ -1,6 +1,7 @@
 package partition
 
 import (
+	"errors"
 	"path"
 	"path/filepath"
 	"strings"
@@ -343,7 +344,13 @@ func TestHostileValuesStayInsideThePrefix(t *testing.T) {
 	for _, h := range hostile {
 		got, err := s.AppendPath(nil, []format.Value{{Bytes: []byte(h)}, {Bytes: []byte(h)}})
 		if err != nil {
-			t.Fatalf("%q: %v", h, err)
+			// Refused, not shortened: too long for a folder, or the
+			// name of the null folder.
+			var ve *ValueError
+			if !errors.As(err, &ve) || !(len(h) > 66 || h == DefaultPartitionName) {
+				t.Fatalf("%q: %v", h, err)
+			}
+			continue
 		}
 		parts := strings.Split(string(got), "/")
 		if len(parts) != 2 || !strings.HasPrefix(parts[0], "country=") || !strings.HasPrefix(parts[1], "name_trunc=") {

@@ -3,10 +3,12 @@ package pipeline
 import (
 	"bytes"
 	"cmp"
+	"encoding/base64"
 	"encoding/json"
 	"slices"
 	"strconv"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/streamctl/streamctl/internal/format"
 	"github.com/streamctl/streamctl/providers"
@@ -136,8 +138,9 @@ func sortedOrder(names []string) []int {
 	return order
 }
 
-// appendRejectLine writes a rejected record as one JSON line. Rejects are
-// rare, so this path favours simplicity over speed.
+// appendRejectLine writes a rejected record as one JSON line that every
+// reader takes (see RejectedDir). Rejects are rare, so this path favours
+// simplicity over speed.
 func appendRejectLine(dst []byte, rec *providers.Record, reason string) []byte {
 	dst = append(dst, `{"partition":`...)
 	dst = format.AppendJSONString(dst, rec.Partition)
@@ -147,10 +150,17 @@ func appendRejectLine(dst []byte, rec *providers.Record, reason string) []byte {
 	dst = format.AppendJSONString(dst, reason)
 	dst = append(dst, `,"record":`...)
 	var compact bytes.Buffer
-	if json.Compact(&compact, rec.Value) == nil {
+	if format.CheckText(rec.Value) == nil && json.Compact(&compact, rec.Value) == nil {
 		dst = append(dst, compact.Bytes()...)
 	} else {
+		// A JSON string: lone surrogate escapes are kept as text, bytes
+		// that are not UTF-8 become U+FFFD, and then are kept in base64.
 		dst = format.AppendJSONString(dst, rec.Value)
+		if !utf8.Valid(rec.Value) {
+			dst = append(dst, `,"record_base64":"`...)
+			dst = base64.StdEncoding.AppendEncode(dst, rec.Value)
+			dst = append(dst, '"')
+		}
 	}
 	return append(dst, '}')
 }

@@ -52,7 +52,7 @@ type Layout struct {
 	// The memory budget of a batch (memoryBudget) may end one earlier.
 	RowGroupRecords int64
 	// OnInvalid is "fail" (default: Write returns an *InvalidRecordError) or
-	// "reject" (the record is written under _rejected/ and counted).
+	// "reject" (the record is written under RejectedDir and counted).
 	OnInvalid string
 	// Sequential encodes on the caller's goroutine instead of a second one.
 	// The files are the same either way.
@@ -62,12 +62,25 @@ type Layout struct {
 }
 
 // RejectedDir is the folder, under a destination's batch root, that holds
-// rejected records (on_invalid = "reject"), one JSON object per line:
+// rejected records (on_invalid = "reject"), in files named like data files
+// with the extension RejectedExt, one JSON object per line:
 //
 //	{"partition":"0","offset":42,"reason":"column \"amount\": …","record":{…}}
 //
-// "record" is the record's JSON, or a JSON string of its bytes when it is not JSON.
-const RejectedDir = "_rejected"
+// "record" is the record's JSON; when the record is not JSON, or not text
+// every reader takes (see format.CheckText), it is a JSON string of the
+// record, and when the record is not UTF-8 "record_base64" holds its bytes.
+//
+// The folder is among streamctl's own (_streamctl/, whose other folders are
+// named after sinks, which start with a letter), so that readers that skip
+// folders starting with '_' (Spark, Hive) skip it, and the extension is not
+// a data file's, so that a glob such as **/*.jsonl, which DuckDB also
+// matches under such folders, does not read rejects as data.
+const RejectedDir = "_streamctl/_rejected"
+
+// RejectedExt is the extension of the files under RejectedDir: JSONL, named
+// so that no data glob matches it.
+const RejectedExt = "ndjson"
 
 // Output receives the files of a batch. Create is called from one goroutine
 // at a time, in an order that depends only on the records, but not
@@ -112,9 +125,9 @@ type DestStats struct {
 type InvalidRecordError struct {
 	Partition string // source partition
 	Offset    int64
-	Column    string // the column or field at fault; "" when the record is not JSON
+	Column    string // the column or field at fault; "" when the record is not JSON, or its text is at fault
 	Reason    string // what is wrong with it
-	Err       error  // *format.FieldError, *format.SyntaxError or *partition.ValueError
+	Err       error  // *format.FieldError, *format.SyntaxError, *format.TextError or *partition.ValueError
 }
 
 func (e *InvalidRecordError) Error() string {
@@ -173,6 +186,7 @@ type target struct {
 	dests  []int
 	dir    string
 	format *format.Format
+	ext    string // of its files' names
 
 	// Encoding side; touched only by the encoder.
 	file     File
@@ -237,6 +251,21 @@ func New(layout Layout, batch int64, active []int, out Output) (*Writer, error) 
 				}
 			}
 		}
+		names := make([]string, len(layout.Columns))
+		for i, c := range layout.Columns {
+			names[i] = c.Name
+		}
+		var pfields []partition.Field
+		if spec != nil {
+			pfields = spec.Fields()
+		}
+		if conflicts := partition.NameConflicts(names, pfields); len(conflicts) > 0 {
+			errs := make([]error, len(conflicts))
+			for i, c := range conflicts {
+				errs[i] = c
+			}
+			return nil, errors.Join(errs...)
+		}
 		encoded = &format.Schema{}
 		var dropped []format.Field
 		for i, f := range all.Fields() {
@@ -289,17 +318,18 @@ func New(layout Layout, batch int64, active []int, out Output) (*Writer, error) 
 	}
 
 	if spec != nil {
-		kinds := make([]format.Kind, len(spec.Fields()))
-		w.pin = make([]int, len(kinds))
+		src := make([]partition.Source, len(spec.Fields()))
+		w.pin = make([]int, len(src))
 		for i, pf := range spec.Fields() {
-			w.pin[i], kinds[i] = field(pf.Source)
+			w.pin[i], src[i].Kind = field(pf.Source)
+			src[i].Column, src[i].Nullable = fields[w.pin[i]].Column, fields[w.pin[i]].Nullable
 		}
-		if err := spec.Bind(kinds); err != nil {
+		if err := spec.BindSources(src); err != nil {
 			return nil, err
 		}
 		w.spec = spec
-		w.pvals = make([]format.Value, len(kinds))
-		if len(kinds) == 1 {
+		w.pvals = make([]format.Value, len(src))
+		if len(src) == 1 {
 			w.folders = &folderCache{}
 		}
 	}
@@ -355,6 +385,12 @@ func (w *Writer) Write(rec *providers.Record) error {
 	if w.x != nil {
 		w.vals = w.cur.slot(w.nfields)
 		if err := w.x.Extract(rec, w.vals); err != nil {
+			return w.invalid(rec, err)
+		}
+	}
+	if w.ncols == 0 {
+		// Passed through byte for byte: readers parse all of it.
+		if err := format.CheckText(rec.Value); err != nil {
 			return w.invalid(rec, err)
 		}
 	}
@@ -421,7 +457,7 @@ func (w *Writer) dataTarget(dest int) (int32, error) {
 }
 
 // invalid handles a record that does not fit: an error with on_invalid =
-// "fail", a line under _rejected/ with "reject".
+// "fail", a line under RejectedDir with "reject".
 func (w *Writer) invalid(rec *providers.Record, cause error) error {
 	ie := &InvalidRecordError{Partition: rec.Partition, Offset: rec.Offset, Reason: cause.Error(), Err: cause}
 	var fe *format.FieldError
@@ -518,9 +554,9 @@ func appendTargetKey(dst []byte, reject bool, dest int) []byte {
 }
 
 func (w *Writer) addTarget(reject bool, dest int, dir string) int32 {
-	t := &target{dir: dir, format: w.data, dests: w.active}
+	t := &target{dir: dir, format: w.data, ext: w.data.Ext(), dests: w.active}
 	if reject {
-		t.format = w.reject
+		t.format, t.ext = w.reject, RejectedExt
 	}
 	if dest >= 0 {
 		t.dests = []int{dest}
@@ -699,7 +735,7 @@ func (e *encoder) bound(targets []*target) error {
 }
 
 func (e *encoder) open(t *target) error {
-	rel := path.Join(t.dir, FileName(e.w.batch, t.seq, t.format.Ext()))
+	rel := path.Join(t.dir, FileName(e.w.batch, t.seq, t.ext))
 	f, err := e.w.out.Create(t.dests, rel)
 	if err != nil {
 		return fmt.Errorf("create %s: %w", rel, err)
@@ -712,7 +748,7 @@ func (e *encoder) open(t *target) error {
 }
 
 func (e *encoder) fileErr(t *target, err error) error {
-	return fmt.Errorf("write %s: %w", path.Join(t.dir, FileName(e.w.batch, t.seq-1, t.format.Ext())), err)
+	return fmt.Errorf("write %s: %w", path.Join(t.dir, FileName(e.w.batch, t.seq-1, t.ext)), err)
 }
 
 // finish completes t's open file.

@@ -428,7 +428,7 @@ func TestOnInvalidReject(t *testing.T) {
 		out, st := run(t, l, []int{0, 1}, badRecords)
 		for d := range 2 {
 			tree := out.tree(t, d)
-			rejected := string(tree["_rejected/part-00000007-00000.jsonl"])
+			rejected := string(tree[RejectedDir+"/part-00000007-00000.ndjson"])
 			want := `{"partition":"1","offset":11,"reason":"column \"amount\": expected a number, got \"abc\"","record":{"id":2,"customer_id":5,"amount":"abc"}}` + "\n" +
 				`{"partition":"2","offset":12,"reason":"column \"amount\": missing, and the column is not nullable","record":{"id":3,"customer_id":6}}` + "\n" +
 				`{"partition":"2","offset":13,"reason":"not JSON: invalid character 'n', expected '{' at byte 0","record":"not json"}` + "\n"
@@ -457,7 +457,7 @@ func TestRejectFollowsRoute(t *testing.T) {
 	out, st := run(t, l, []int{0, 1}, badRecords)
 	d5, d6 := Route([]byte("5"), names), Route([]byte("6"), names)
 	for d := range 2 {
-		rejected := string(out.tree(t, d)["_rejected/part-00000007-00000.jsonl"])
+		rejected := string(out.tree(t, d)[RejectedDir+"/part-00000007-00000.ndjson"])
 		// The record that is not JSON has no route: it goes everywhere.
 		if !strings.Contains(rejected, `"offset":13`) {
 			t.Errorf("destination %d lacks the unroutable reject", d)
@@ -603,7 +603,7 @@ func TestSchemalessPartitioning(t *testing.T) {
 		"c=a%2Fb/ts_day=2026-01-02/part-00000007-00000.jsonl":                                      `{"ts":"2026-01-02T10:00:00Z","c":"a/b"}`,
 		"c=de/ts_day=2026-01-01/part-00000007-00000.jsonl":                                         `{"ts":1767225600000,"c":"de"}`,
 		"c=__HIVE_DEFAULT_PARTITION__/ts_day=__HIVE_DEFAULT_PARTITION__/part-00000007-00000.jsonl": `{"c":null}`,
-		"_rejected/part-00000007-00000.jsonl":                                                      `{"partition":"","offset":3,"reason":"field \"ts\": expected an RFC 3339 timestamp, a date or epoch milliseconds, got \"soon\"","record":{"ts":"soon","c":"x"}}`,
+		RejectedDir + "/part-00000007-00000.ndjson":                                                `{"partition":"","offset":3,"reason":"field \"ts\": expected an RFC 3339 timestamp, a date or epoch milliseconds, got \"soon\"","record":{"ts":"soon","c":"x"}}`,
 	}
 	if len(tree) != len(want) {
 		t.Errorf("files: %v", slices.Sorted(maps.Keys(tree)))

@@ -76,7 +76,7 @@ func TestUnroutableRecordFails(t *testing.T) {
 	}
 }
 
-// With on_invalid = "reject", such a record goes to _rejected/ of every
+// With on_invalid = "reject", such a record goes to RejectedDir of every
 // active destination, like a record that is not JSON, with the reason.
 func TestUnroutableRecordRejected(t *testing.T) {
 	for name, l := range routeLayouts("reject") {
@@ -92,7 +92,7 @@ func TestUnroutableRecordRejected(t *testing.T) {
 					t.Errorf("destination %d: %d rejected, want 2", d, st.Destinations[d].Rejected)
 				}
 				data += int(st.Destinations[d].Records)
-				rejected := string(out.tree(t, d)["_rejected/part-00000007-00000.jsonl"])
+				rejected := string(out.tree(t, d)[RejectedDir+"/part-00000007-00000.ndjson"])
 				noun := map[string]string{"pass-through": "field", "column": "column"}[name]
 				for _, want := range []string{
 					`"offset":11,"reason":"` + noun + ` \"customer_id\": missing, and route_by needs it to choose the record's destination"`,
