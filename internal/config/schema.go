@@ -602,7 +602,9 @@ func sinkSchemaDoc() *SchemaBlock {
 		{Name: "partition_by", Type: "list(string)", Example: `["country", "day(ts)"]`,
 			Description: "Hive-style folders, in order, from fields or Iceberg's partition transforms: `country` (folder `country=de`), " +
 				"`year(ts)`, `month(ts)`, `day(ts)` (`ts_day=2026-01-02`), `hour(ts)`, `bucket(16, id)` (`id_bucket=0`…`15`), `truncate(4, s)` (`s_trunc`). " +
-				"Values are escaped so that no record can make a path leave the destination's prefix; empty and null values become `__HIVE_DEFAULT_PARTITION__`."},
+				"Values are escaped so that no record can make a path leave the destination's prefix; null values (and `\"\"` from a nullable column) become `__HIVE_DEFAULT_PARTITION__`, which readers read as null. " +
+				"An identity partition's column is not written into the files: the folder holds it. A value a folder cannot hold as it is (longer than 200 bytes escaped, `__HIVE_DEFAULT_PARTITION__`, `\"\"` from a column with `nullable = false`) makes the record invalid. " +
+				"`validate` refuses a column named like a transform's folder (`ts_day` beside `day(ts)`) and names differing only in case. See [partition folders](file-formats.md#partition-folders)."},
 		{Name: "route_by", Type: "string", Example: `"customer_id"`,
 			Description: "Shard the records across the destinations: each record goes to exactly one, chosen by a hash of this field modulo the number of destinations (in name order), so a replay routes every record to the same place. Without it every destination gets every record. " +
 				"With `column` blocks it names a column (or record metadata: `_key`, `_partition`, …). A record without the field, or with null in it, cannot be routed: it is invalid (see `on_invalid`)."},
@@ -611,7 +613,8 @@ func sinkSchemaDoc() *SchemaBlock {
 		{Name: "row_group_records", Type: "number", Default: "131072", Example: "131072",
 			Description: "Records per Parquet row group. Memory is bounded by row-group size × open partition folders."},
 		{Name: "on_invalid", Type: "string", Default: `"fail"`, Allowed: quoted(onInvalid...), Example: `"reject"`,
-			Description: "A record that does not fit the columns, or has no `route_by` value: `fail` stops the apply (the batch stays in flight, nothing is promoted); `reject` writes it with the reason as JSONL under `_rejected/`, in the same batch and commit."},
+			Description: "A record that does not fit the columns, holds text that is not UTF-8, a timestamp outside years 0001–9999, a partition value its folder cannot hold, or has no `route_by` value: `fail` stops the apply (the batch stays in flight, nothing is promoted); " +
+				"`reject` writes it with the reason as JSONL under `_streamctl/_rejected/` (files ending in `.ndjson`, out of every data glob), in the same batch and commit. See [data files](file-formats.md#data-files)."},
 		{Name: "on_data_loss", Type: "string", Default: `"fail"`, Allowed: quoted(onDataLoss...), Example: `"skip"`,
 			Description: "When the source no longer holds offsets that were never committed (retention deleted them): `fail` is an error; `skip` skips them and the plan reports the skipped ranges."},
 		{Name: "history", Type: "number", Default: "1000", Example: "1000",

@@ -247,6 +247,7 @@ func (l *loader) decodeSink(b *hcl.Block) {
 			}
 		}
 	}
+	l.checkOutputNames(s, colNames, content.Attributes["partition_by"])
 	if a, ok := content.Attributes["route_by"]; ok && s.RouteBy != "" {
 		// With columns, the records' fields are declared: any other field
 		// would be missing from records the columns describe, and every such
