@@ -211,10 +211,11 @@ func checkFile(ctx context.Context, s providers.Storage, fe engine.FileEntry, de
 }
 
 // countRecords derives a JSONL file's record count from its line count (JSON
-// strings hold no raw newline). CSV fields may, and Parquet keeps its row count
-// in its footer: both are covered by their checksum.
+// strings hold no raw newline); reject files (.ndjson) are JSON lines too.
+// CSV fields may hold newlines, and Parquet keeps its row count in its
+// footer: both are covered by their checksum.
 func countRecords(path string, lines int64) (int64, bool) {
-	if strings.HasSuffix(path, ".jsonl") {
+	if strings.HasSuffix(path, ".jsonl") || strings.HasSuffix(path, ".ndjson") {
 		return lines, true
 	}
 	return 0, false
