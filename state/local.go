@@ -48,8 +48,11 @@ func contentVersion(data []byte) string {
 
 // Write implements Backend: the previous file is kept as "<path>.backup", the
 // new one written to a temp file, synced and renamed into place, and the
-// directory synced. Files are private (0600): states can name accounts.
+// directory synced. New files are private (0600): states can name accounts.
+// A file the user made read-only is not replaced (renaming over it would
+// succeed in a writable folder), and a replaced file keeps its mode.
 func (b *LocalBackend) Write(_ context.Context, data []byte, version string) (string, error) {
+	mode := fs.FileMode(0o600)
 	current, err := os.ReadFile(b.path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -59,6 +62,14 @@ func (b *LocalBackend) Write(_ context.Context, data []byte, version string) (st
 	case err != nil:
 		return "", err
 	default:
+		fi, err := os.Stat(b.path)
+		if err != nil {
+			return "", err
+		}
+		mode = fi.Mode().Perm()
+		if mode&0o200 == 0 {
+			return "", &ReadOnlyError{Path: b.path, Mode: mode}
+		}
 		if contentVersion(current) != version {
 			return "", ErrConflict
 		}
@@ -66,10 +77,20 @@ func (b *LocalBackend) Write(_ context.Context, data []byte, version string) (st
 			return "", fmt.Errorf("keep backup: %w", err)
 		}
 	}
-	if err := writeFileAtomic(b.path, data); err != nil {
+	if err := writeFileAtomic(b.path, data, mode); err != nil {
 		return "", err
 	}
 	return contentVersion(data), nil
+}
+
+// ReadOnlyError is a local state file without the owner's write permission.
+type ReadOnlyError struct {
+	Path string
+	Mode fs.FileMode
+}
+
+func (e *ReadOnlyError) Error() string {
+	return fmt.Sprintf("the state file %s is read-only; make it writable to apply (its mode is %04o: chmod u+w %s). Nothing was written", e.Path, e.Mode, e.Path)
 }
 
 // keepBackup makes the current state file also "<path>.backup", by a hard link
@@ -87,7 +108,7 @@ func keepBackup(path string) error {
 	return nil
 }
 
-func writeFileAtomic(path string, data []byte) error {
+func writeFileAtomic(path string, data []byte, mode fs.FileMode) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -104,7 +125,7 @@ func writeFileAtomic(path string, data []byte) error {
 			os.Remove(tmp)
 		}
 	}()
-	if err := f.Chmod(0o600); err != nil {
+	if err := f.Chmod(mode); err != nil {
 		return err
 	}
 	if _, err := f.Write(data); err != nil {

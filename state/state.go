@@ -21,6 +21,15 @@ const Version = 1
 // DefaultHistory is how many recent batches each sink keeps in its history.
 const DefaultHistory = 1000
 
+// Bounds of the numbers in a state. Batch numbers and offsets are added to
+// (next_batch+1, start+records) and compared; a state edited to hold values
+// near 2^63 would make them wrap, so Decode refuses values above these.
+// 2^53 is also the largest integer JSON readers in JavaScript hold exactly.
+const (
+	MaxBatch  = 1 << 53
+	MaxOffset = 1 << 62
+)
+
 // State is the whole checkpoint of one configuration.
 type State struct {
 	Version          int              `json:"version"`
@@ -190,9 +199,15 @@ func Decode(data []byte) (*State, error) {
 	if s.Sinks == nil {
 		s.Sinks = map[string]*Sink{}
 	}
+	if s.Serial < 0 {
+		return nil, &DecodeError{Reason: fmt.Sprintf("its serial %d is negative", s.Serial)}
+	}
 	for name, sink := range s.Sinks {
 		if sink == nil {
 			return nil, &DecodeError{Reason: fmt.Sprintf("sink %q is null", name)}
+		}
+		if reason := sink.check(); reason != "" {
+			return nil, &DecodeError{Reason: fmt.Sprintf("sink %q: %s", name, reason)}
 		}
 		if sink.Offsets == nil {
 			sink.Offsets = map[string]int64{}
@@ -202,6 +217,56 @@ func Decode(data []byte) (*State, error) {
 		}
 	}
 	return &s, nil
+}
+
+// check returns why the numbers of a decoded sink cannot be used, or "".
+func (s *Sink) check() string {
+	if s.NextBatch < 0 || s.NextBatch > MaxBatch {
+		return fmt.Sprintf("next_batch %d is out of range (0 to %d)", s.NextBatch, int64(MaxBatch))
+	}
+	for p, o := range s.Offsets {
+		if o < 0 || o > MaxOffset {
+			return fmt.Sprintf("the committed offset %d of partition %q is out of range (0 to %d)", o, p, int64(MaxOffset))
+		}
+	}
+	if s.InFlight != nil {
+		if reason := s.InFlight.check(); reason != "" {
+			return "in_flight batch: " + reason
+		}
+	}
+	for i := range s.History {
+		if reason := s.History[i].check(); reason != "" {
+			return fmt.Sprintf("history entry %d: %s", i+1, reason)
+		}
+	}
+	for d, dest := range s.Destinations {
+		if dest == nil {
+			return fmt.Sprintf("destination %q is null", d)
+		}
+		if dest.LastBatch < -1 || dest.LastBatch > MaxBatch || dest.From < 0 || dest.From > MaxBatch {
+			return fmt.Sprintf("destination %q: last_batch %d or from %d is out of range", d, dest.LastBatch, dest.From)
+		}
+	}
+	if s.CommittedBatches < 0 || s.CommittedRecords < 0 {
+		return "the committed batch or record count is negative"
+	}
+	return ""
+}
+
+// check returns why a decoded batch cannot be used, or "".
+func (b *Batch) check() string {
+	if b.ID < 0 || b.ID > MaxBatch {
+		return fmt.Sprintf("id %d is out of range (0 to %d)", b.ID, int64(MaxBatch))
+	}
+	if b.Records < 0 {
+		return fmt.Sprintf("batch %d counts %d records", b.ID, b.Records)
+	}
+	for _, r := range b.Ranges {
+		if r.Start < 0 || r.End < r.Start || r.End > MaxOffset {
+			return fmt.Sprintf("batch %d: the range [%d, %d) of partition %q is not a range of offsets (0 to %d)", b.ID, r.Start, r.End, r.Partition, int64(MaxOffset))
+		}
+	}
+	return ""
 }
 
 // NewSink returns the checkpoint of a sink that has committed nothing.

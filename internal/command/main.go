@@ -74,7 +74,16 @@ type Streams struct {
 
 // Main runs streamctl with args (without the program name) and returns the exit
 // code. A leading -chdir=DIR changes the directory first, as in Terraform.
-func Main(args []string, s Streams) int {
+func Main(args []string, s Streams) (code int) {
+	// A panic would exit 2, which scripts read as "changes pending": it is
+	// reported as the error it is. (A stack overflow cannot be recovered;
+	// the configuration loader bounds nesting so that none happens.)
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(s.Stderr, "Error: internal error: %v\n\nThis is a bug in streamctl v%s; please report it with the stack below. Nothing committed is lost: the next run picks up from the state.\n\n%s", p, Version, debug.Stack())
+			code = ExitError
+		}
+	}()
 	if s.Environ == nil {
 		s.Environ = os.Environ()
 	}
@@ -100,8 +109,8 @@ func Main(args []string, s Streams) int {
 	// Everything printed goes through the redactor, which masks the values of
 	// sensitive variables once the configuration is loaded.
 	secrets := &secretSet{}
-	s.Stdout = &redactor{w: s.Stdout, secrets: secrets}
-	s.Stderr = &redactor{w: s.Stderr, secrets: secrets}
+	s.Stdout = &redactor{w: s.Stdout, secrets: secrets, terminal: s.IsTerminal}
+	s.Stderr = &redactor{w: s.Stderr, secrets: secrets, terminal: s.IsTerminal}
 	m := &Meta{Streams: s, Dir: dir, secrets: secrets}
 	commands := Commands(m)
 	c := &cli.CLI{

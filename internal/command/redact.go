@@ -2,10 +2,12 @@ package command
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -78,21 +80,112 @@ func (s *secretSet) empty() bool {
 	return len(s.values) == 0
 }
 
-// redactor masks secrets in everything written through it. Commands write
-// whole lines or messages per call, so a value is never split across writes.
+// redactor masks secrets, and escapes control characters, in everything
+// written through it: it is the one boundary all output crosses, and values
+// of variables, records, file names and manifests reach messages in many
+// ways. Commands write whole lines or messages per call, so a value is never
+// split across writes.
 type redactor struct {
 	w       io.Writer
 	secrets *secretSet
+	// terminal lets streamctl's own colour and line-clearing sequences
+	// through (they are only written to a terminal); anything else that a
+	// terminal would act on is shown escaped.
+	terminal bool
 }
 
 func (r *redactor) Write(p []byte) (int, error) {
-	if r.secrets.empty() {
+	if r.secrets.empty() && clean(p) {
 		return r.w.Write(p)
 	}
-	if _, err := io.WriteString(r.w, r.secrets.mask(string(p))); err != nil {
+	text := string(p)
+	if !r.secrets.empty() {
+		text = r.secrets.mask(text)
+	}
+	if _, err := io.WriteString(r.w, escapeControls(text, r.terminal)); err != nil {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// ownSequences are the escape sequences streamctl itself writes to a
+// terminal: the colours of plans, status and HCL's diagnostics, and the
+// progress line's "return and clear".
+var ownSequences = []string{"\x1b[0m", "\x1b[1m", "\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[1;4m", "\r\x1b[K"}
+
+// clean reports whether p holds nothing escapeControls would change.
+func clean(p []byte) bool {
+	for _, b := range p {
+		if b < 0x20 && b != '\n' && b != '\t' || b >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// escapeControls shows the control characters of text (but newlines and
+// tabs, which format the output) as Go escapes, so that a value can neither
+// move the cursor, retitle the window, clear the screen nor hide text: C0
+// controls and DEL as \x1b, \r, \a…; C1 controls, which some terminals
+// obey as well, as \u009b. With terminal, streamctl's own sequences pass.
+func escapeControls(text string, terminal bool) string {
+	var b strings.Builder
+	for i := 0; i < len(text); {
+		c := text[i]
+		if terminal && (c == 0x1b || c == '\r') {
+			if seq := ownSequence(text[i:]); seq != "" {
+				b.WriteString(seq)
+				i += len(seq)
+				continue
+			}
+		}
+		if c < utf8.RuneSelf {
+			if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
+				b.WriteString(escapeByte(c))
+			} else {
+				b.WriteByte(c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case r >= 0x80 && r <= 0x9f:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		case r == utf8.RuneError && size == 1 && c <= 0x9f:
+			// A lone byte a terminal in an 8-bit mode reads as C1.
+			b.WriteString(escapeByte(c))
+		default:
+			b.WriteString(text[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+func ownSequence(s string) string {
+	for _, seq := range ownSequences {
+		if strings.HasPrefix(s, seq) {
+			return seq
+		}
+	}
+	return ""
+}
+
+func escapeByte(c byte) string {
+	switch c {
+	case '\a':
+		return `\a`
+	case '\b':
+		return `\b`
+	case '\f':
+		return `\f`
+	case '\r':
+		return `\r`
+	case '\v':
+		return `\v`
+	}
+	return fmt.Sprintf(`\x%02x`, c)
 }
 
 // sensitiveValues finds every value given to a sensitive variable: its

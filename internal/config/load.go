@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -63,6 +64,8 @@ type loader struct {
 	varValues   map[string]cty.Value
 	pendingRefs []sourceRefCheck
 	environ     []string
+	// budget bounds what evaluating the configuration produces.
+	budget budget
 }
 
 // getenv reads the environment given to Load, not the process's, so that
@@ -91,6 +94,20 @@ func Load(dir string, in Inputs) (*Config, hcl.Diagnostics) {
 	files, hashInput := l.parseDir(abs)
 	if l.diags.HasErrors() {
 		return l.cfg, l.diags
+	}
+	if l.checkInputNesting(in); l.diags.HasErrors() {
+		return l.cfg, l.diags
+	}
+	for _, f := range files {
+		if body, ok := f.Body.(*hclsyntax.Body); ok {
+			for _, b := range body.Blocks {
+				// Variable blocks are evaluated without functions (and read
+				// again so by the output's masking): left as they are.
+				if b.Type != "variable" {
+					guardExpressions(b.Body)
+				}
+			}
+		}
 	}
 
 	var (
@@ -121,7 +138,13 @@ func Load(dir string, in Inputs) (*Config, hcl.Diagnostics) {
 	}
 
 	l.decodeVariables(variableBlocks, in)
+	l.guard(l.ctx.Functions) // l.plain shares the map
 	l.evalLocals(localsBlocks)
+	if !l.checkLocals(localsBlocks) || l.budget.used > maxEvalBytes {
+		// Decoding the rest would only repeat the refusal, or decode a
+		// value too large to hold.
+		return l.cfg, tidyTooLarge(l.diags)
+	}
 	l.decodeStreamctl(streamctlBlocks)
 	for _, b := range sourceBlocks {
 		l.decodeSource(b)
@@ -138,7 +161,7 @@ func Load(dir string, in Inputs) (*Config, hcl.Diagnostics) {
 	l.checkSharedCommitGroups()
 	l.cfg.Hash = l.hash(hashInput)
 	l.cfg.values = l.varValues
-	return l.cfg, l.diags
+	return l.cfg, tidyTooLarge(l.diags)
 }
 
 // parseDir parses every *.hcl file of dir, in name order.
@@ -163,6 +186,10 @@ func (l *loader) parseDir(dir string) ([]*hcl.File, []byte) {
 		}
 		fmt.Fprintf(h, "%s\x00%d\x00", filepath.Base(name), len(src))
 		h.Write(src)
+		if d := checkNesting(src, l.relName(name), "The file "+l.relName(name)); d != nil {
+			l.diags = append(l.diags, d)
+			continue
+		}
 		f, diags := l.parser.ParseHCL(src, l.relName(name))
 		l.diags = append(l.diags, diags...)
 		if f != nil {
@@ -250,6 +277,7 @@ func (l *loader) decodeState(b *hcl.Block) {
 		l.errorf(&b.LabelRanges[0], "Unknown state backend", "There is no state backend %q. Use one of: %s.", typ, strings.Join(sortedKeys(stateTypes), ", "))
 		return
 	}
+	l.checkSensitivePaths(b.Body, fmt.Sprintf("the %s state", typ))
 	dec(l, b)
 }
 

@@ -227,6 +227,7 @@ func (l *loader) decodeSink(b *hcl.Block) {
 				continue
 			}
 			d.NoBackfill = common.Backfill != nil && !*common.Backfill
+			l.checkSensitivePaths(blk.Body, fmt.Sprintf("destination %q %q", typ, dname))
 			inner := *blk
 			inner.Body = common.Remain
 			d.Config = dec(l, &inner)
@@ -358,6 +359,37 @@ func quoteList(list []string) string {
 		q[i] = fmt.Sprintf("%q", s)
 	}
 	return strings.Join(q, ", ")
+}
+
+// pathAttributes name where a destination or the state writes. Their values
+// become file names, object keys and the locations plan, status and errors
+// print: output masking cannot hide them there, and every reader of the data
+// sees them.
+var pathAttributes = []string{"path", "prefix", "bucket", "container", "key"}
+
+// checkSensitivePaths refuses values of sensitive variables in the path
+// attributes of body, the body of block.
+func (l *loader) checkSensitivePaths(body hcl.Body, block string) {
+	schema := &hcl.BodySchema{}
+	for _, n := range pathAttributes {
+		schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: n})
+	}
+	content, _, _ := body.PartialContent(schema)
+	if content == nil {
+		return
+	}
+	for _, n := range pathAttributes {
+		a, ok := content.Attributes[n]
+		if !ok {
+			continue
+		}
+		v, diags := a.Expr.Value(l.ctx)
+		if diags.HasErrors() || !v.HasMarkDeep(SensitiveMark) {
+			continue // errors are reported when the block is decoded
+		}
+		l.errorf(a.Expr.Range().Ptr(), "Sensitive value in a path",
+			"The %s of %s comes from a sensitive variable. It would become part of file names or object keys, written in clear for every reader of the data and in the locations streamctl prints, where masking cannot hide it. Use a variable that is not sensitive here, or keep the secret out of the %s.", n, block, n)
+	}
 }
 
 // checkSharedDestinations refuses sources that do not exist and two sinks

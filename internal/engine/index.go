@@ -126,6 +126,9 @@ func readIndex(ctx context.Context, s providers.Storage, sink string, first int6
 		if m.FormatVersion < 1 || m.FormatVersion > ManifestVersion {
 			return nil, fmt.Errorf("read manifest index %s: batch %d: unsupported manifest format version %d", key, m.Batch, m.FormatVersion)
 		}
+		if err := validateManifest(m); err != nil {
+			return nil, fmt.Errorf("read manifest index %s: batch %d: %w", key, m.Batch, err)
+		}
 	}
 	return &ix, nil
 }

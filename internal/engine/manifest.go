@@ -2,12 +2,14 @@ package engine
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/streamctl/streamctl/internal/pipeline"
 	"github.com/streamctl/streamctl/state"
 )
 
@@ -86,7 +88,8 @@ func encodeManifest(m *Manifest) []byte {
 	return append(data, '\n')
 }
 
-// DecodeManifest parses a manifest.
+// DecodeManifest parses a manifest, refusing one that names files streamctl
+// never writes (see validateManifest).
 func DecodeManifest(data []byte) (*Manifest, error) {
 	var m Manifest
 	if err := json.Unmarshal(data, &m); err != nil {
@@ -95,7 +98,80 @@ func DecodeManifest(data []byte) (*Manifest, error) {
 	if m.FormatVersion < 1 || m.FormatVersion > ManifestVersion {
 		return nil, fmt.Errorf("unsupported manifest format version %d", m.FormatVersion)
 	}
+	if err := validateManifest(&m); err != nil {
+		return nil, err
+	}
 	return &m, nil
+}
+
+// validateManifest refuses a manifest that could not have been written by
+// streamctl: its paths are printed (files), read (verify) and handed to
+// readers as the files to read, so a path out of the destination, into its
+// control folders or holding terminal escapes must never pass as committed.
+func validateManifest(m *Manifest) error {
+	if m.Batch < 0 || m.Batch > state.MaxBatch {
+		return tampered(fmt.Sprintf("its batch number %d is out of range (0 to %d)", m.Batch, int64(state.MaxBatch)))
+	}
+	for i, r := range m.Ranges {
+		if r.Start < 0 || r.End < r.Start || r.End > state.MaxOffset {
+			return tampered(fmt.Sprintf("range %d of partition %q, [%d, %d), is not a range of offsets", i+1, r.Partition, r.Start, r.End))
+		}
+	}
+	if m.Records < 0 || m.Rejected < 0 || m.Bytes < 0 {
+		return tampered("it counts a negative number of records or bytes")
+	}
+	for i, f := range m.Files {
+		if err := ValidateFilePath(f.Path); err != nil {
+			return tampered(fmt.Sprintf("file %d has the path %s: it %v", i+1, strconv.Quote(f.Path), err))
+		}
+		if f.Size < 0 || f.Records < 0 {
+			return tampered(fmt.Sprintf("file %d (%s) has a negative size or record count", i+1, f.Path))
+		}
+	}
+	return nil
+}
+
+func tampered(why string) error {
+	return fmt.Errorf("%s: manifests name only files streamctl wrote inside the destination, so this one was edited or is corrupt. Restore it from a copy, or move it away and run streamctl plan to have the batch rewritten", why)
+}
+
+// maxFilePath bounds a file path of a manifest: partition folders are at most
+// 255 bytes each, and no file system takes paths much longer than 4 KiB.
+const maxFilePath = 4096
+
+// ValidateFilePath checks a file path of a manifest: relative to the
+// destination, clean, inside it, not in its control folders (rejected
+// records aside), and printable.
+// The error completes "it … " (said of the path).
+func ValidateFilePath(p string) error {
+	switch {
+	case p == "":
+		return errors.New("is empty")
+	case len(p) > maxFilePath:
+		return fmt.Errorf("is longer than %d bytes", maxFilePath)
+	case strings.HasPrefix(p, "/"):
+		return errors.New("is absolute")
+	}
+	for _, r := range p {
+		// Partition values are escaped (%XX) for all of these, so no file
+		// streamctl wrote has them; '\\' is a separator to Windows readers.
+		if r < 0x20 || r == 0x7f || r == '\\' {
+			return fmt.Errorf("holds the character %s", strconv.QuoteRune(r))
+		}
+	}
+	for _, part := range strings.Split(p, "/") {
+		switch part {
+		case "":
+			return errors.New("has an empty component")
+		case ".", "..":
+			return fmt.Errorf("has a %q component, leading out of its folder", part)
+		}
+	}
+	first, _, _ := strings.Cut(p, "/")
+	if first == TemporaryDir || first == MetadataDir && !strings.HasPrefix(p, pipeline.RejectedDir+"/") {
+		return fmt.Errorf("is in the destination's %s/ folder, which holds no committed files (but the rejects, under %s/)", first, pipeline.RejectedDir)
+	}
+	return nil
 }
 
 // sameBatch reports whether two manifests commit the same data: same ranges and

@@ -1,6 +1,8 @@
 // Package local implements providers.Storage on a local or mounted filesystem.
 // Writes are durable (fsync of file and directory) and appear atomically (a temp
-// file beside the target, then rename).
+// file beside the target, then rename). Every operation goes through an
+// os.Root of the destination folder, so no key, and no symbolic link planted
+// in the folder, can make a write, a read or a deletion reach outside it.
 package local
 
 import (
@@ -27,6 +29,10 @@ import (
 // tempPrefix marks files being written; List never shows them.
 const tempPrefix = ".streamctl-tmp-"
 
+// casLock is the lock file of PutIfMatch in each folder; tempPrefix keeps it
+// out of listings.
+const casLock = tempPrefix + "cas.lock"
+
 // Storage is a directory tree used as an object store.
 type Storage struct {
 	root string
@@ -49,8 +55,22 @@ func (s *Storage) Describe() string { return s.root }
 // Root is the directory the storage is rooted at.
 func (s *Storage) Root() string { return s.root }
 
-// path maps a key to a file path, refusing keys that would leave the root.
-func (s *Storage) path(key string) (string, error) {
+// LinkError is an operation refused because a path of the destination is a
+// symbolic link that leads out of it: writing, reading or deleting through
+// it would touch files that are not the destination's.
+type LinkError struct {
+	Path   string // the link, absolute
+	Target string // what it points to
+	Root   string // the destination folder
+}
+
+func (e *LinkError) Error() string {
+	return fmt.Sprintf("%s is a symbolic link to %s, out of the destination %s: streamctl never writes, reads or deletes through a link that leaves a destination; replace the link with a real folder, or point the destination's path at the folder it leads to", e.Path, e.Target, e.Root)
+}
+
+// name maps a key to a path relative to the root, refusing keys that would
+// leave it. The os.Root the path is used with refuses the rest: links out.
+func (s *Storage) name(key string) (string, error) {
 	if key == "" || strings.HasPrefix(key, "/") || strings.ContainsRune(key, 0) {
 		return "", fmt.Errorf("invalid key %q", key)
 	}
@@ -59,38 +79,93 @@ func (s *Storage) path(key string) (string, error) {
 			return "", fmt.Errorf("invalid key %q", key)
 		}
 	}
-	return filepath.Join(s.root, filepath.FromSlash(key)), nil
+	return filepath.FromSlash(key), nil
+}
+
+// full is the absolute path of a name, for messages.
+func (s *Storage) full(name string) string { return filepath.Join(s.root, name) }
+
+// open opens the root. With create, a missing root is created first (with
+// plain os calls: the root's own path is the user's to choose, links and all).
+func (s *Storage) open(create bool) (*os.Root, error) {
+	r, err := os.OpenRoot(s.root)
+	if err == nil || !create || !errors.Is(err, fs.ErrNotExist) {
+		return r, err
+	}
+	if err := mkdirAllOS(s.root); err != nil {
+		return nil, err
+	}
+	return os.OpenRoot(s.root)
+}
+
+// fail explains a failed operation on name: a link out of the root on the
+// way is named as such; otherwise err is mapped as mapErr does.
+func (s *Storage) fail(r *os.Root, op, name string, err error) error {
+	if le := s.linkOut(r, name); le != nil {
+		return fmt.Errorf("%s %s: %w", op, s.full(name), le)
+	}
+	return mapErr(op, s.full(name), err)
+}
+
+// linkOut finds the first component of name that is a symbolic link leading
+// out of the root (or an absolute one, which os.Root never follows).
+func (s *Storage) linkOut(r *os.Root, name string) *LinkError {
+	if r == nil {
+		return nil
+	}
+	parts := strings.Split(filepath.ToSlash(name), "/")
+	for i := range parts {
+		p := filepath.Join(parts[:i+1]...)
+		fi, err := r.Lstat(p)
+		if err != nil {
+			return nil // missing, or behind a component reported already
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			continue
+		}
+		if _, err := r.Stat(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			target, _ := r.Readlink(p)
+			return &LinkError{Path: s.full(p), Target: target, Root: s.root}
+		}
+	}
+	return nil
 }
 
 // Create implements providers.Storage.
 func (s *Storage) Create(_ context.Context, key string) (providers.ObjectWriter, error) {
-	target, err := s.path(key)
+	target, err := s.name(key)
 	if err != nil {
 		return nil, err
 	}
-	f, err := s.tempFile(target)
+	r, err := s.open(true)
 	if err != nil {
+		return nil, fmt.Errorf("create %s: %w", s.full(target), err)
+	}
+	f, tmp, err := s.tempFile(r, target)
+	if err != nil {
+		r.Close()
 		return nil, err
 	}
-	return &writer{f: f, target: target}, nil
+	return &writer{s: s, r: r, f: f, tmp: tmp, target: target}, nil
 }
 
 // tempFile creates a temporary file in target's directory, creating the
-// directory if needed. A concurrent Delete removes directories it leaves empty,
-// possibly between the mkdir and the create: then it tries again.
-func (s *Storage) tempFile(target string) (*os.File, error) {
+// directory if needed, and returns it with its name. A concurrent Delete
+// removes directories it leaves empty, possibly between the mkdir and the
+// create: then it tries again.
+func (s *Storage) tempFile(r *os.Root, target string) (*os.File, string, error) {
 	dir := filepath.Dir(target)
 	for attempt := 1; ; attempt++ {
-		err := s.mkdirAll(dir)
+		err := s.mkdirAll(r, dir)
 		if err == nil {
-			var f *os.File
-			if f, err = createTemp(dir); err == nil {
-				return f, nil
+			f, tmp, cerr := createTemp(r, dir)
+			if cerr == nil {
+				return f, tmp, nil
 			}
-			err = fmt.Errorf("create %s: %w", target, err)
+			err = s.fail(r, "create", target, cerr)
 		}
-		if !errors.Is(err, fs.ErrNotExist) || attempt == maxDirRaces {
-			return nil, err
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, providers.ErrNotExist) || attempt == maxDirRaces {
+			return nil, "", err
 		}
 	}
 }
@@ -98,14 +173,14 @@ func (s *Storage) tempFile(target string) (*os.File, error) {
 // createTemp creates a new temp file in dir. Unlike os.CreateTemp (always
 // 0600) it asks for 0666, so that the renamed file gets the mode the umask
 // gives shared data (0644 under 022), as files of other tools do.
-func createTemp(dir string) (*os.File, error) {
+func createTemp(r *os.Root, dir string) (*os.File, string, error) {
 	for attempt := 1; ; attempt++ {
 		name := filepath.Join(dir, tempPrefix+strconv.FormatUint(rand.Uint64(), 36))
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		f, err := r.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
 		if errors.Is(err, fs.ErrExist) && attempt < 100 {
 			continue // a name another writer took: draw again
 		}
-		return f, err
+		return f, name, err
 	}
 }
 
@@ -113,30 +188,62 @@ func createTemp(dir string) (*os.File, error) {
 // Delete removed: each retry means another goroutine made progress.
 const maxDirRaces = 100
 
-// mkdirAll creates dir and its missing parents, syncing each parent so that the
-// new entries survive a crash.
-func (s *Storage) mkdirAll(dir string) error {
+// mkdirAll creates dir (relative to the root) and its missing parents,
+// syncing each parent so that the new entries survive a crash.
+func (s *Storage) mkdirAll(r *os.Root, dir string) error {
+	if dir == "." {
+		return nil
+	}
+	if fi, err := r.Stat(dir); err == nil && fi.IsDir() {
+		return nil
+	}
+	parent := filepath.Dir(dir)
+	if err := s.mkdirAll(r, parent); err != nil {
+		return err
+	}
+	// 0777: the umask decides, as for mkdir(1) (0755 under 022).
+	if err := r.Mkdir(dir, 0o777); err != nil && !errors.Is(err, fs.ErrExist) {
+		if le := s.linkOut(r, dir); le != nil {
+			return fmt.Errorf("create directory %s: %w", s.full(dir), le)
+		}
+		return fmt.Errorf("create directory %s: %w", s.full(dir), err)
+	}
+	return s.syncDir(r, parent)
+}
+
+// mkdirAllOS creates the root folder itself and its missing parents, syncing
+// each parent.
+func mkdirAllOS(dir string) error {
 	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
 		return nil
 	}
 	parent := filepath.Dir(dir)
 	if parent != dir {
-		if err := s.mkdirAll(parent); err != nil {
+		if err := mkdirAllOS(parent); err != nil {
 			return err
 		}
 	}
-	// 0777: the umask decides, as for mkdir(1) (0755 under 022).
 	if err := os.Mkdir(dir, 0o777); err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("create directory %s: %w", dir, err)
 	}
-	return syncDir(parent)
+	d, err := os.Open(parent)
+	if err != nil {
+		return fmt.Errorf("sync directory %s: %w", parent, err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return fmt.Errorf("sync directory %s: %w", parent, err)
+	}
+	return nil
 }
 
 type writer struct {
-	f      *os.File
-	target string
-	done   bool
-	err    error // the first failed Write: Commit must not publish a short file
+	s           *Storage
+	r           *os.Root // closed when the writer finishes
+	f           *os.File
+	tmp, target string // relative to the root
+	done        bool
+	err         error // the first failed Write: Commit must not publish a short file
 }
 
 func (w *writer) Write(p []byte) (int, error) {
@@ -145,7 +252,7 @@ func (w *writer) Write(p []byte) (int, error) {
 	}
 	n, err := w.f.Write(p)
 	if err != nil {
-		w.err = fmt.Errorf("write %s: %w", w.target, err)
+		w.err = fmt.Errorf("write %s: %w", w.s.full(w.target), err)
 		return n, w.err
 	}
 	return n, nil
@@ -156,21 +263,21 @@ func (w *writer) Commit() error {
 		return errors.New("commit of a finished object")
 	}
 	w.done = true
-	tmp := w.f.Name()
+	defer w.r.Close()
 	if w.err != nil {
 		w.f.Close()
-		os.Remove(tmp)
+		w.r.Remove(w.tmp)
 		return w.err
 	}
 	if err := syncAndClose(w.f); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", w.target, err)
+		w.r.Remove(w.tmp)
+		return fmt.Errorf("write %s: %w", w.s.full(w.target), err)
 	}
-	if err := os.Rename(tmp, w.target); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", w.target, err)
+	if err := w.r.Rename(w.tmp, w.target); err != nil {
+		w.r.Remove(w.tmp)
+		return w.s.fail(w.r, "write", w.target, err)
 	}
-	return syncDir(filepath.Dir(w.target))
+	return w.s.syncDir(w.r, filepath.Dir(w.target))
 }
 
 func (w *writer) Abort() error {
@@ -178,121 +285,145 @@ func (w *writer) Abort() error {
 		return nil
 	}
 	w.done = true
+	defer w.r.Close()
 	w.f.Close()
-	return os.Remove(w.f.Name())
+	return w.r.Remove(w.tmp)
 }
 
 // PutIfAbsent implements providers.Storage with link(2), which fails atomically
 // when the target exists, so the object appears whole or not at all.
 func (s *Storage) PutIfAbsent(_ context.Context, key string, data []byte) (string, error) {
-	target, err := s.path(key)
+	target, err := s.name(key)
 	if err != nil {
 		return "", err
 	}
-	tmp, err := s.writeTemp(target, data)
+	r, err := s.open(true)
+	if err != nil {
+		return "", fmt.Errorf("create %s: %w", s.full(target), err)
+	}
+	defer r.Close()
+	tmp, err := s.writeTemp(r, target, data)
 	if err != nil {
 		return "", err
 	}
-	defer os.Remove(tmp)
-	if err := os.Link(tmp, target); err != nil {
+	defer r.Remove(tmp)
+	if err := r.Link(tmp, target); err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return "", fmt.Errorf("create %s: %w", target, providers.ErrExist)
+			return "", fmt.Errorf("create %s: %w", s.full(target), providers.ErrExist)
 		}
-		return "", fmt.Errorf("create %s: %w", target, err)
+		return "", s.fail(r, "create", target, err)
 	}
-	if err := syncDir(filepath.Dir(target)); err != nil {
+	if err := s.syncDir(r, filepath.Dir(target)); err != nil {
 		return "", err
 	}
 	return version(data), nil
 }
 
 // PutIfMatch implements providers.Storage. The check and the rename happen under
-// an exclusive flock on a sibling lock file, so racing processes serialize.
+// an exclusive flock on a lock file of the key's folder, so racing processes
+// serialize. One lock file per folder, not per key: it is never removed
+// (removing a lock file lets two holders in), so a lock file per key would
+// pile up, one for every key ever written (the conditional-write probe
+// writes a new one each run).
 func (s *Storage) PutIfMatch(_ context.Context, key string, data []byte, want string) (string, error) {
-	target, err := s.path(key)
+	target, err := s.name(key)
 	if err != nil {
 		return "", err
 	}
+	r, err := s.open(false)
+	if err != nil {
+		return "", mapErr("replace", s.full(target), err)
+	}
+	defer r.Close()
 	// No mkdir: a missing directory means a missing object, and the lock file
 	// keeps the directory from being removed while it is held.
-	lockPath := filepath.Join(filepath.Dir(target), tempPrefix+filepath.Base(target)+".cas")
-	lf, err := os.OpenFile(lockPath, os.O_CREATE|os.O_RDWR, 0o600)
+	lockName := filepath.Join(filepath.Dir(target), casLock)
+	// 0666: the umask decides, as for the data beside it; the file is empty.
+	lf, err := r.OpenFile(lockName, os.O_CREATE|os.O_RDWR, 0o666)
 	if err != nil {
-		return "", mapErr("replace", target, err)
+		return "", s.fail(r, "replace", target, err)
 	}
 	defer lf.Close()
 	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX); err != nil {
-		return "", fmt.Errorf("replace %s: lock: %w", target, err)
+		return "", fmt.Errorf("replace %s: lock: %w", s.full(target), err)
 	}
-	current, err := os.ReadFile(target)
+	current, err := r.ReadFile(target)
 	if errors.Is(err, syscall.EISDIR) {
 		err = fs.ErrNotExist
 	}
 	if err != nil {
-		return "", mapErr("replace", target, err)
+		return "", s.fail(r, "replace", target, err)
 	}
 	if version(current) != want {
-		return "", fmt.Errorf("replace %s: %w", target, providers.ErrPrecondition)
+		return "", fmt.Errorf("replace %s: %w", s.full(target), providers.ErrPrecondition)
 	}
-	tmp, err := s.writeTemp(target, data)
+	tmp, err := s.writeTemp(r, target, data)
 	if err != nil {
 		return "", err
 	}
-	if err := os.Rename(tmp, target); err != nil {
-		os.Remove(tmp)
-		return "", fmt.Errorf("replace %s: %w", target, err)
+	if err := r.Rename(tmp, target); err != nil {
+		r.Remove(tmp)
+		return "", s.fail(r, "replace", target, err)
 	}
-	if err := syncDir(filepath.Dir(target)); err != nil {
+	if err := s.syncDir(r, filepath.Dir(target)); err != nil {
 		return "", err
 	}
 	return version(data), nil
 }
 
-func (s *Storage) writeTemp(target string, data []byte) (string, error) {
-	f, err := s.tempFile(target)
+// writeTemp writes data to a synced temp file beside target and returns its
+// name.
+func (s *Storage) writeTemp(r *os.Root, target string, data []byte) (string, error) {
+	f, tmp, err := s.tempFile(r, target)
 	if err != nil {
 		return "", err
 	}
 	if _, err := f.Write(data); err != nil {
 		f.Close()
-		os.Remove(f.Name())
-		return "", fmt.Errorf("write %s: %w", target, err)
+		r.Remove(tmp)
+		return "", fmt.Errorf("write %s: %w", s.full(target), err)
 	}
 	if err := syncAndClose(f); err != nil {
-		os.Remove(f.Name())
-		return "", fmt.Errorf("write %s: %w", target, err)
+		r.Remove(tmp)
+		return "", fmt.Errorf("write %s: %w", s.full(target), err)
 	}
-	return f.Name(), nil
+	return tmp, nil
 }
 
 // Get implements providers.Storage. The version of a local object is a hash of
 // its content, so Get reads small objects whole to compute it; large ones report
 // no version.
 func (s *Storage) Get(_ context.Context, key string) (io.ReadCloser, providers.ObjectInfo, error) {
-	p, err := s.path(key)
+	name, err := s.name(key)
 	if err != nil {
 		return nil, providers.ObjectInfo{}, err
 	}
-	f, err := os.Open(p)
+	r, err := s.open(false)
 	if err != nil {
-		return nil, providers.ObjectInfo{}, mapErr("read", p, err)
+		return nil, providers.ObjectInfo{}, mapErr("read", s.full(name), err)
+	}
+	// Files opened through the root stay open when it closes.
+	defer r.Close()
+	f, err := r.Open(name)
+	if err != nil {
+		return nil, providers.ObjectInfo{}, s.fail(r, "read", name, err)
 	}
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, providers.ObjectInfo{}, mapErr("read", p, err)
+		return nil, providers.ObjectInfo{}, mapErr("read", s.full(name), err)
 	}
 	if !fi.Mode().IsRegular() {
 		// A directory holds other keys; it is not an object itself.
 		f.Close()
-		return nil, providers.ObjectInfo{}, fmt.Errorf("read %s: %w", p, providers.ErrNotExist)
+		return nil, providers.ObjectInfo{}, fmt.Errorf("read %s: %w", s.full(name), providers.ErrNotExist)
 	}
 	info := providers.ObjectInfo{Key: key, Size: fi.Size(), ModTime: fi.ModTime()}
 	if fi.Size() <= versionedSize {
 		data, err := io.ReadAll(f)
 		f.Close()
 		if err != nil {
-			return nil, info, fmt.Errorf("read %s: %w", p, err)
+			return nil, info, fmt.Errorf("read %s: %w", s.full(name), err)
 		}
 		info.Version = version(data)
 		return io.NopCloser(bytes.NewReader(data)), info, nil
@@ -316,17 +447,24 @@ func (s *Storage) Stat(ctx context.Context, key string) (providers.ObjectInfo, e
 
 // Copy implements providers.Storage.
 func (s *Storage) Copy(ctx context.Context, src, dst string) error {
-	sp, err := s.path(src)
+	sp, err := s.name(src)
 	if err != nil {
 		return err
 	}
-	in, err := os.Open(sp)
+	r, err := s.open(false)
 	if err != nil {
-		return mapErr("copy", sp, err)
+		return mapErr("copy", s.full(sp), err)
 	}
+	in, err := r.Open(sp)
+	if err != nil {
+		err = s.fail(r, "copy", sp, err)
+		r.Close()
+		return err
+	}
+	r.Close() // the file stays open
 	defer in.Close()
 	if fi, err := in.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return fmt.Errorf("copy %s: %w", sp, providers.ErrNotExist)
+		return fmt.Errorf("copy %s: %w", s.full(sp), providers.ErrNotExist)
 	}
 	w, err := s.Create(ctx, dst)
 	if err != nil {
@@ -334,138 +472,185 @@ func (s *Storage) Copy(ctx context.Context, src, dst string) error {
 	}
 	if _, err := io.Copy(w, in); err != nil {
 		w.Abort()
-		return fmt.Errorf("copy %s: %w", sp, err)
+		return fmt.Errorf("copy %s: %w", s.full(sp), err)
 	}
 	return w.Commit()
 }
 
 // Rename implements providers.Renamer.
 func (s *Storage) Rename(_ context.Context, src, dst string) error {
-	sp, err := s.path(src)
+	sp, err := s.name(src)
 	if err != nil {
 		return err
 	}
-	dp, err := s.path(dst)
+	dp, err := s.name(dst)
 	if err != nil {
 		return err
 	}
-	if fi, err := os.Lstat(sp); err != nil || !fi.Mode().IsRegular() {
+	r, err := s.open(false)
+	if err != nil {
+		return mapErr("rename", s.full(sp), err)
+	}
+	defer r.Close()
+	if fi, err := r.Lstat(sp); err != nil || !fi.Mode().IsRegular() {
 		// A directory holds other keys; renaming it would move them all.
 		if err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-			return fmt.Errorf("rename %s: %w", sp, providers.ErrNotExist)
+			return fmt.Errorf("rename %s: %w", s.full(sp), providers.ErrNotExist)
 		}
-		return fmt.Errorf("rename %s: %w", sp, err)
+		return s.fail(r, "rename", sp, err)
 	}
 	for attempt := 1; ; attempt++ {
-		err := s.mkdirAll(filepath.Dir(dp))
+		err := s.mkdirAll(r, filepath.Dir(dp))
 		if err == nil {
-			if err = os.Rename(sp, dp); err == nil {
+			if err = r.Rename(sp, dp); err == nil {
 				break
 			}
+			err = s.fail(r, "rename", dp, err)
 		}
 		// ENOENT: src is missing, or a concurrent Delete removed dst's
 		// directory after the mkdir.
-		if !errors.Is(err, fs.ErrNotExist) {
-			return mapErr("rename", sp, err)
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, providers.ErrNotExist) {
+			return err
 		}
-		if fi, serr := os.Lstat(sp); serr != nil || !fi.Mode().IsRegular() || attempt == maxDirRaces {
-			return fmt.Errorf("rename %s: %w", sp, providers.ErrNotExist)
+		if fi, serr := r.Lstat(sp); serr != nil || !fi.Mode().IsRegular() || attempt == maxDirRaces {
+			return fmt.Errorf("rename %s: %w", s.full(sp), providers.ErrNotExist)
 		}
 	}
-	if err := syncDir(filepath.Dir(dp)); err != nil {
+	if err := s.syncDir(r, filepath.Dir(dp)); err != nil {
 		return err
 	}
 	if filepath.Dir(sp) != filepath.Dir(dp) {
-		if err := syncDir(filepath.Dir(sp)); err != nil {
+		if err := s.syncDir(r, filepath.Dir(sp)); err != nil {
 			return err
 		}
-		s.removeEmptyParents(sp)
+		removeEmptyParents(r, sp)
 	}
 	return nil
 }
 
 // Delete implements providers.Storage. Directories it leaves empty are removed.
 func (s *Storage) Delete(_ context.Context, key string) error {
-	p, err := s.path(key)
+	p, err := s.name(key)
 	if err != nil {
 		return err
 	}
-	if fi, err := os.Lstat(p); err != nil || fi.IsDir() {
+	r, err := s.open(false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("delete %s: %w", s.full(p), err)
+	}
+	defer r.Close()
+	if fi, err := r.Lstat(p); err != nil || fi.IsDir() {
 		// Missing, or a directory holding other keys: no object to delete.
 		if err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 			return nil
 		}
-		return fmt.Errorf("delete %s: %w", p, err)
+		return s.fail(r, "delete", p, err)
 	}
-	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("delete %s: %w", p, err)
+	// A link itself is removed, never what it points to.
+	if err := r.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return s.fail(r, "delete", p, err)
 	}
-	s.removeEmptyParents(p)
+	removeEmptyParents(r, p)
 	return nil
 }
 
-// removeEmptyParents removes the directories above p that are left empty, up to
-// the root, so that a cleaned-up prefix leaves no trace.
-func (s *Storage) removeEmptyParents(p string) {
-	for dir := filepath.Dir(p); dir != s.root && strings.HasPrefix(dir, s.root+string(filepath.Separator)); dir = filepath.Dir(dir) {
-		if os.Remove(dir) != nil {
+// removeEmptyParents removes the directories above name that are left
+// empty, up to the root, so that a cleaned-up prefix leaves no trace.
+func removeEmptyParents(r *os.Root, name string) {
+	for dir := filepath.Dir(name); dir != "." && dir != string(filepath.Separator); dir = filepath.Dir(dir) {
+		// Only a real, empty folder: a link in its place is not removed.
+		if fi, err := r.Lstat(dir); err != nil || !fi.IsDir() || r.Remove(dir) != nil {
 			break
 		}
 	}
 }
 
 // DeletePrefix implements providers.PrefixDeleter: the folder goes whole, with
-// the temp files a killed writer left in it.
+// the temp files a killed writer left in it. Links inside it are removed, not
+// followed; a link in its place or on the way to it is refused.
 func (s *Storage) DeletePrefix(_ context.Context, prefix string) error {
 	if !strings.HasSuffix(prefix, "/") {
 		return fmt.Errorf("delete prefix %q: it must end with '/'", prefix)
 	}
-	p, err := s.path(strings.TrimSuffix(prefix, "/"))
+	p, err := s.name(strings.TrimSuffix(prefix, "/"))
 	if err != nil {
 		return err
 	}
-	if err := os.RemoveAll(p); err != nil {
-		return fmt.Errorf("delete %s: %w", p, err)
+	r, err := s.open(false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
 	}
-	if err := syncDir(filepath.Dir(p)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err != nil {
+		return fmt.Errorf("delete %s: %w", s.full(p), err)
+	}
+	defer r.Close()
+	if le := s.linkOut(r, p); le != nil {
+		return fmt.Errorf("delete %s: %w", s.full(p), le)
+	}
+	if err := r.RemoveAll(p); err != nil {
+		return s.fail(r, "delete", p, err)
+	}
+	if err := s.syncDir(r, filepath.Dir(p)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	s.removeEmptyParents(p)
+	removeEmptyParents(r, p)
 	return nil
 }
 
-// List implements providers.Storage.
+// List implements providers.Storage. A link out of the root met on the way is
+// an error: the listing would otherwise describe files that are not the
+// destination's. Links within the root are listed as the files they lead to.
 func (s *Storage) List(ctx context.Context, prefix string, fn func(providers.ObjectInfo) error) error {
 	// Walk the deepest directory the prefix names whole, then filter by prefix.
-	dirKey := ""
+	dirKey := "."
 	if i := strings.LastIndexByte(prefix, '/'); i >= 0 {
-		dirKey = prefix[:i]
+		dirKey = path.Clean(prefix[:i])
 	}
-	if strings.Contains("/"+dirKey+"/", "/../") {
+	if !fs.ValidPath(dirKey) || strings.ContainsRune(prefix, 0) {
 		return fmt.Errorf("invalid prefix %q", prefix)
 	}
-	start := filepath.Join(s.root, filepath.FromSlash(dirKey))
+	r, err := s.open(false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("list %s: %w", path.Join(s.root, prefix), err)
+	}
+	defer r.Close()
 	var infos []providers.ObjectInfo
-	err := filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
+	err = fs.WalkDir(r.FS(), dirKey, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
+			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 				return nil
+			}
+			if le := s.linkOut(r, filepath.FromSlash(p)); le != nil {
+				return le
 			}
 			return err
 		}
 		if d.IsDir() || strings.HasPrefix(d.Name(), tempPrefix) {
 			return nil
 		}
-		rel, err := filepath.Rel(s.root, p)
-		if err != nil {
-			return err
-		}
-		key := filepath.ToSlash(rel)
+		key := p
 		if !strings.HasPrefix(key, prefix) {
 			return nil
 		}
-		fi, err := d.Info()
-		if err != nil {
+		var fi fs.FileInfo
+		if d.Type()&fs.ModeSymlink != 0 {
+			fi, err = r.Stat(filepath.FromSlash(p))
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				if le := s.linkOut(r, filepath.FromSlash(p)); le != nil {
+					return le
+				}
+				return err
+			}
+			if err != nil || !fi.Mode().IsRegular() {
+				return nil // dangling, or a folder listed under its own path
+			}
+		} else if fi, err = d.Info(); err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil
 			}
@@ -513,14 +698,14 @@ func syncAndClose(f *os.File) error {
 
 // syncDir makes a directory's new entries durable. Filesystems that cannot sync
 // a directory (EINVAL) are tolerated.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
+func (s *Storage) syncDir(r *os.Root, dir string) error {
+	d, err := r.Open(dir)
 	if err != nil {
-		return fmt.Errorf("sync directory %s: %w", dir, err)
+		return fmt.Errorf("sync directory %s: %w", s.full(dir), err)
 	}
 	defer d.Close()
 	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
-		return fmt.Errorf("sync directory %s: %w", dir, err)
+		return fmt.Errorf("sync directory %s: %w", s.full(dir), err)
 	}
 	return nil
 }
