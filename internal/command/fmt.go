@@ -15,6 +15,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 
+	"github.com/streamctl/streamctl/internal/config"
+
 	"github.com/streamctl/streamctl/internal/render"
 )
 
@@ -167,6 +169,11 @@ func (c *FmtCommand) Run(args []string) int {
 
 // format returns src in the canonical style, or reports its syntax errors.
 func (c *FmtCommand) format(src []byte, name string, noColor bool) ([]byte, bool) {
+	if d := config.CheckNesting(src, name); d != nil {
+		w := hcl.NewDiagnosticTextWriter(c.Stderr, nil, 100, c.color(noColor))
+		w.WriteDiagnostic(d)
+		return nil, false
+	}
 	f, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 	if diags.HasErrors() {
 		files := map[string]*hcl.File{name: f}

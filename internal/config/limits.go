@@ -611,3 +611,10 @@ func tidyTooLarge(diags hcl.Diagnostics) hcl.Diagnostics {
 	}
 	return out
 }
+
+// CheckNesting is checkNesting for code outside the loader that parses HCL
+// itself (fmt): a source nested deeper than maxNesting would overflow the
+// parser's stack, a crash whose exit code would read as a result.
+func CheckNesting(src []byte, filename string) *hcl.Diagnostic {
+	return checkNesting(src, filename, filename)
+}

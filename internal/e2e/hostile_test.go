@@ -578,3 +578,16 @@ func TestHostileReadOnlyState(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileFmtNesting: fmt parses files itself; 100,000 nested brackets
+// are refused with exit 1, not a stack overflow that exits 2.
+func TestHostileFmtNesting(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, "locals {\n  x = "+strings.Repeat("[", 100000)+strings.Repeat("]", 100000)+"\n}\n")
+	for _, args := range [][]string{{"fmt", "-check", "-no-color"}, {"fmt", "-no-color"}} {
+		r := run(t, dir, nil, args...)
+		if r.code != 1 || r.killed || !strings.Contains(r.stderr, "nested too deeply") {
+			t.Errorf("%s of a deeply nested file: want exit 1 and the nesting named, got exit %d\n%s", strings.Join(args, " "), r.code, firstLines(r.stderr, 10))
+		}
+	}
+}
