@@ -1,0 +1,17 @@
+package mem
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/providers/storagetest"
+)
+
+// TestConformance: the in-memory storage keeps the contract the real stores
+// keep, so that engine tests over it mean something.
+func TestConformance(t *testing.T) {
+	storagetest.Run(t, func(t *testing.T) providers.Storage {
+		return New(strings.ReplaceAll(t.Name(), "/", "-"))
+	})
+}
