@@ -284,7 +284,7 @@ func openWorkspace(ctx context.Context, cfg *config.Config) (*workspace, error) 
 			SourceName: decl.Name,
 			Source:     src,
 			Layout:     layoutOf(s),
-			LayoutHash: layoutHash(s),
+			LayoutHash: layoutOf(s).Hash(),
 			History:    s.History,
 		}
 		for _, d := range s.Destinations {

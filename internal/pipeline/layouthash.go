@@ -1,0 +1,35 @@
+package pipeline
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+
+	"github.com/streamctl/streamctl/internal/format"
+)
+
+// Hash identifies the settings that decide which files a batch gives. A
+// batch in flight records it (state.Batch.Layout), and a retry under another
+// hash is refused: it would write other files than those already promoted.
+//
+// The encoding is fixed: an in-flight batch logged by an older streamctl
+// must still match. A field added to Layout must be hashed here or listed in
+// hashExempt with the reason (TestLayoutHashCoversEveryField).
+func (l Layout) Hash() string {
+	data, _ := json.Marshal(struct {
+		Format, Compression, RouteBy, OnInvalid string
+		PartitionBy                             []string
+		MaxFileRecords                          int64
+		RowGroupRecords                         int
+		Columns                                 []format.Column
+	}{l.Format, l.Compression, l.RouteBy, l.OnInvalid, l.PartitionBy, l.MaxFileRecords, int(l.RowGroupRecords), l.Columns})
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:8])
+}
+
+// hashExempt are the Layout fields Hash leaves out, and why.
+var hashExempt = map[string]string{
+	"Destinations": "a batch's destinations are logged with it (state.Batch.Destinations) and checked on their own",
+	"Sequential":   "the files are the same on one goroutine or two",
+	"budget":       "memory bounds where row groups end only within the row-group size: tests lower it",
+}
