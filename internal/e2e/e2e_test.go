@@ -74,11 +74,12 @@ func run(t *testing.T, dir string, env []string, args ...string) result {
 func command(dir string, env []string, args ...string) *exec.Cmd {
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	cmd.Env = append(cmd.Env, "GORACE=halt_on_error=1")
 	// Remote locks are leases of a minute; the tests' expire in two seconds, so
-	// that a killed run's lock is taken over without waiting.
-	cmd.Env = append(cmd.Env, leaseEnv...)
+	// that a killed run's lock is taken over without waiting. A test's own env
+	// comes after, and wins.
+	cmd.Env = append(os.Environ(), leaseEnv...)
+	cmd.Env = append(cmd.Env, env...)
+	cmd.Env = append(cmd.Env, "GORACE=halt_on_error=1")
 	return cmd
 }
 

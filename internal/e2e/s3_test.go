@@ -630,6 +630,10 @@ func TestS3StaleLockForceUnlock(t *testing.T) {
 func outage(t *testing.T, c remoteCase, records int64, stop, restart func(), bound time.Duration, wantErr ...string) {
 	t.Helper()
 	vars := fmt.Sprintf("-var=records=%d", records)
+	// A lease long enough that the client gives up on the stopped service
+	// before the heartbeat gives up the lock, short enough for the recovery
+	// to take it over soon.
+	c.env = append(slices.Clip(c.env), "STREAMCTL_TEST_LOCK_LEASE_MS=10000", "STREAMCTL_TEST_HEARTBEAT_MS=1000")
 	failing := startRun(t, c.dir, c.env, "apply", "-auto-approve", "-no-color", vars)
 	if !failing.waitOutput(t, 2*time.Minute, "committed in") {
 		t.Fatalf("the apply ended before its first batch committed: %s", failing.stderr.String())
