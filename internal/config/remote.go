@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/streamctl/streamctl/providers/azblob"
 	"github.com/streamctl/streamctl/providers/kafka"
@@ -116,6 +117,17 @@ func (l *loader) setRemoteState(b *hcl.Block, key string, cfg any) {
 
 // checkSecrets refuses secret attributes whose value is not marked sensitive.
 func (l *loader) checkSecrets(body hcl.Body, names []string) {
+	l.eachValue(body, names, func(n string, a *hcl.Attribute, v cty.Value) {
+		if !v.IsNull() && !v.HasMark(SensitiveMark) {
+			l.errorf(a.Expr.Range().Ptr(), "Secret from plain text", "%s is a secret and must come from a variable declared with sensitive = true (or from the environment), so that it is never written in a configuration file nor shown in output.", n)
+		}
+	})
+}
+
+// eachValue evaluates the attributes names of body that are set, and calls
+// fn with each value, marks kept. Errors are left to the block's decoding,
+// which reports them.
+func (l *loader) eachValue(body hcl.Body, names []string, fn func(name string, a *hcl.Attribute, v cty.Value)) {
 	schema := &hcl.BodySchema{}
 	for _, n := range names {
 		schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: n})
@@ -129,12 +141,8 @@ func (l *loader) checkSecrets(body hcl.Body, names []string) {
 		if !ok {
 			continue
 		}
-		v, diags := a.Expr.Value(l.ctx)
-		if diags.HasErrors() || v.IsNull() {
-			continue
-		}
-		if !v.HasMark(SensitiveMark) {
-			l.errorf(a.Expr.Range().Ptr(), "Secret from plain text", "%s is a secret and must come from a variable declared with sensitive = true (or from the environment), so that it is never written in a configuration file nor shown in output.", n)
+		if v, diags := a.Expr.Value(l.ctx); !diags.HasErrors() {
+			fn(n, a, v)
 		}
 	}
 }

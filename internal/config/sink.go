@@ -370,26 +370,12 @@ var pathAttributes = []string{"path", "prefix", "bucket", "container", "key"}
 // checkSensitivePaths refuses values of sensitive variables in the path
 // attributes of body, the body of block.
 func (l *loader) checkSensitivePaths(body hcl.Body, block string) {
-	schema := &hcl.BodySchema{}
-	for _, n := range pathAttributes {
-		schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: n})
-	}
-	content, _, _ := body.PartialContent(schema)
-	if content == nil {
-		return
-	}
-	for _, n := range pathAttributes {
-		a, ok := content.Attributes[n]
-		if !ok {
-			continue
+	l.eachValue(body, pathAttributes, func(n string, a *hcl.Attribute, v cty.Value) {
+		if v.HasMarkDeep(SensitiveMark) {
+			l.errorf(a.Expr.Range().Ptr(), "Sensitive value in a path",
+				"The %s of %s comes from a sensitive variable. It would become part of file names or object keys, written in clear for every reader of the data and in the locations streamctl prints, where masking cannot hide it. Use a variable that is not sensitive here, or keep the secret out of the %s.", n, block, n)
 		}
-		v, diags := a.Expr.Value(l.ctx)
-		if diags.HasErrors() || !v.HasMarkDeep(SensitiveMark) {
-			continue // errors are reported when the block is decoded
-		}
-		l.errorf(a.Expr.Range().Ptr(), "Sensitive value in a path",
-			"The %s of %s comes from a sensitive variable. It would become part of file names or object keys, written in clear for every reader of the data and in the locations streamctl prints, where masking cannot hide it. Use a variable that is not sensitive here, or keep the secret out of the %s.", n, block, n)
-	}
+	})
 }
 
 // checkSharedDestinations refuses sources that do not exist and two sinks
