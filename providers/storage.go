@@ -99,6 +99,61 @@ type Renamer interface {
 	Rename(ctx context.Context, src, dst string) error
 }
 
+// Stager is the optional capability of an object store that uploads an object
+// under its final key and publishes it later with one request that moves no
+// data: S3 completes a multipart upload, Azure commits a block list. The engine
+// stages batches this way instead of writing under _temporary/<N>/ and copying
+// into place, so that every byte crosses the network once.
+//
+// A staged upload is invisible to every reader (Get, Stat, List) until it is
+// published, and publishing replaces the object at its key atomically.
+type Stager interface {
+	// Stage returns a writer for key. Its Finish uploads every byte and returns
+	// the staged upload; key holds what it held before until Publish.
+	Stage(ctx context.Context, key string) (StagedWriter, error)
+}
+
+// StagedLister is the capability of a Stager whose staged uploads outlive a
+// crash as stored (and billed) bytes until they are discarded: S3's multipart
+// uploads. The engine lists them as it lists _temporary/<N>/, and discards a
+// batch's before redoing it.
+type StagedLister interface {
+	// ListStaged calls fn for every upload staged under prefix that was
+	// neither published nor discarded: a crashed run's leftovers.
+	ListStaged(ctx context.Context, prefix string, fn func(StagedUpload) error) error
+	// Discard removes a staged upload and the bytes the store keeps for it.
+	// The object at its key is untouched. Discarding an upload that is gone
+	// is not an error.
+	Discard(ctx context.Context, u StagedUpload) error
+}
+
+// StagedUpload names an upload staged and not published.
+type StagedUpload struct {
+	Key     string // the key it publishes to, relative to the storage's root
+	ID      string // the store's name for the upload (an S3 upload ID)
+	Started time.Time
+}
+
+// StagedWriter streams one staged object. See Stager.Stage.
+type StagedWriter interface {
+	io.Writer
+	// Finish uploads what is left and returns the upload, still invisible.
+	// It may be called once.
+	Finish() (Staged, error)
+	// Abort stops the upload and discards what was staged. It is safe after
+	// Finish (then it does nothing: the upload is the caller's).
+	Abort() error
+}
+
+// Staged is an upload whose bytes are all stored and which nobody sees yet.
+type Staged interface {
+	Upload() StagedUpload
+	// Publish makes the object visible at its key, replacing what is there,
+	// atomically and without moving its bytes. A publish whose answer was
+	// lost after the store applied it has succeeded (see SettleCondition).
+	Publish(ctx context.Context) error
+}
+
 // PrefixDeleter is the optional capability of a Storage that can remove a
 // whole prefix at once, including partial writes it keeps there (a local
 // folder with the temp files of a killed writer). Without it the engine lists

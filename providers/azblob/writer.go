@@ -6,176 +6,111 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
-	"sync"
-	"sync/atomic"
+	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/streaming"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blockblob"
 
-	"github.com/streamctl/streamctl/internal/spill"
+	"github.com/streamctl/streamctl/internal/upload"
+	"github.com/streamctl/streamctl/providers"
 )
 
 // maxInFlight bounds the blocks being staged at once.
 const maxInFlight = 2
 
-// writer streams one blob. See Storage.Create.
+// blocks is one blob being written as staged blocks (internal/upload), which
+// one Put Block List commits.
+type blocks struct {
+	s    *Storage
+	name string
+	blob *blockblob.Client
+	up   *upload.Writer
+}
+
+func (s *Storage) newBlocks(ctx context.Context, name string, threshold int64) *blocks {
+	b := &blocks{s: s, name: name, blob: s.blockBlob(name)}
+	b.up = upload.New(ctx, upload.Options{
+		PartSize:  int64(s.blockSize),
+		Threshold: threshold,
+		MaxParts:  maxBlocks,
+		InFlight:  maxInFlight,
+		Part:      b.stage,
+		Name:      s.location(name),
+		Hint:      "block_size",
+	})
+	return b
+}
+
+// stage sends one block. Block IDs are the block's index and a hash of its
+// bytes: the same object staged twice uses the same IDs, and two writers
+// racing on one blob never mix their blocks.
+func (b *blocks) stage(ctx context.Context, index int, block io.ReadSeeker, _ int64) (string, error) {
+	h := sha256.New()
+	if _, err := io.Copy(h, block); err != nil {
+		return "", fmt.Errorf("stage block of %s: read the buffer: %w", b.s.location(b.name), err)
+	}
+	if _, err := block.Seek(0, io.SeekStart); err != nil {
+		return "", fmt.Errorf("stage block of %s: read the buffer: %w", b.s.location(b.name), err)
+	}
+	id := base64.StdEncoding.EncodeToString(fmt.Appendf(nil, "%08d-%x", index, h.Sum(nil)[:16]))
+	actx, n := withAttempts(ctx)
+	if _, err := b.blob.StageBlock(actx, id, streaming.NopCloser(block), nil); err != nil {
+		return "", b.s.fail("stage block of", b.name, err, n)
+	}
+	return id, nil
+}
+
+// commit makes the blocks the blob. A retry of a commit whose answer was lost
+// commits the same list again: the blocks are then committed ones, which the
+// default "latest" list type takes as well, so the retry is harmless.
+func (b *blocks) commit(ctx context.Context, ids []string) error {
+	actx, n := withAttempts(ctx)
+	_, err := b.blob.CommitBlockList(actx, ids, &blockblob.CommitBlockListOptions{Tier: b.s.tier})
+	if err != nil {
+		return b.s.fail("commit block list of", b.name, err, n)
+	}
+	return nil
+}
+
+// writer is the ObjectWriter of Storage.Create: one Put Blob for an object
+// smaller than a block, else staged blocks that Commit commits.
 type writer struct {
-	s      *Storage
-	name   string
-	blob   *blockblob.Client
-	ctx    context.Context
-	cancel context.CancelFunc
-
-	// The whole blob: in memory while small, then in a temporary file. The
-	// block uploads read sections of it.
-	buf    spill.Buffer
-	staged int64         // bytes handed to block uploads
-	slot   chan struct{} // one token per block in flight
-	wg     sync.WaitGroup
-
-	mu  sync.Mutex
-	ids []string // block IDs in order; set by the staging goroutines
-	err error    // the first staging error
-
+	b    *blocks
 	done bool
 }
 
 func newWriter(ctx context.Context, s *Storage, name string) *writer {
-	ctx, cancel := context.WithCancel(ctx)
-	return &writer{
-		s:      s,
-		name:   name,
-		blob:   s.blockBlob(name),
-		ctx:    ctx,
-		cancel: cancel,
-		slot:   make(chan struct{}, maxInFlight),
-	}
+	return &writer{b: s.newBlocks(ctx, name, int64(s.blockSize))}
 }
 
-func (w *writer) failed() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.err
-}
-
-// fail records err as the writer's failure, so that Commit refuses to publish
-// a blob that lost bytes, and returns it.
-func (w *writer) fail(err error) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.err == nil {
-		w.err = err
-	}
-	return err
-}
-
-// Write implements io.Writer: it buffers p and stages every full block. It
-// blocks while two blocks are in flight.
-func (w *writer) Write(p []byte) (int, error) {
-	if w.done {
-		return 0, fmt.Errorf("write %s: the object is already committed or aborted", w.s.location(w.name))
-	}
-	if err := w.failed(); err != nil {
-		return 0, err
-	}
-	n, err := w.buf.Write(p)
-	if err != nil {
-		return n, w.fail(fmt.Errorf("write %s: %w", w.s.location(w.name), err))
-	}
-	// A block is staged once a byte follows it: an object of exactly one
-	// block still goes in one Put Blob.
-	for w.buf.Size()-w.staged > int64(w.s.blockSize) {
-		if err := w.stage(int64(w.s.blockSize)); err != nil {
-			return n, w.fail(err)
-		}
-	}
-	return n, nil
-}
-
-// stage sends the next n buffered bytes to the service as a block, in the
-// background. Block IDs are the block's index and a hash of its bytes: the
-// same object staged twice uses the same IDs, and two writers racing on one
-// blob never mix their blocks.
-func (w *writer) stage(n int64) error {
-	if len(w.ids) >= maxBlocks {
-		return fmt.Errorf("write %s: more than %d blocks of %d bytes: raise block_size", w.s.location(w.name), maxBlocks, w.s.blockSize)
-	}
-	select {
-	case w.slot <- struct{}{}:
-	case <-w.ctx.Done():
-		return fmt.Errorf("write %s: %w", w.s.location(w.name), w.ctx.Err())
-	}
-	block := w.buf.Section(w.staged, n)
-	w.staged += n
-	index := len(w.ids)
-	w.mu.Lock()
-	w.ids = append(w.ids, "")
-	w.mu.Unlock()
-
-	w.wg.Go(func() {
-		defer func() { <-w.slot }()
-		h := sha256.New()
-		_, err := io.Copy(h, block)
-		var id string
-		if err == nil {
-			id = base64.StdEncoding.EncodeToString(fmt.Appendf(nil, "%08d-%x", index, h.Sum(nil)[:16]))
-			_, err = block.Seek(0, io.SeekStart)
-		}
-		if err != nil {
-			err = fmt.Errorf("stage block of %s: read the buffer: %w", w.s.location(w.name), err)
-		}
-		var n *atomic.Int32
-		if err == nil {
-			var actx context.Context
-			actx, n = withAttempts(w.ctx)
-			if _, err = w.blob.StageBlock(actx, id, streaming.NopCloser(block), nil); err != nil {
-				err = w.s.fail("stage block of", w.name, err, n)
-			}
-		}
-		w.mu.Lock()
-		w.ids[index] = id
-		if err != nil && w.err == nil {
-			w.err = err
-		}
-		w.mu.Unlock()
-	})
-	return nil
-}
+// Write implements io.Writer: it buffers p and stages every full block that a
+// byte follows, so that an object of exactly one block goes in one Put Blob.
+func (w *writer) Write(p []byte) (int, error) { return w.b.up.Write(p) }
 
 // Commit implements providers.ObjectWriter: one Put Blob for an object smaller
 // than a block, else one Put Block List of the staged blocks.
 func (w *writer) Commit() error {
 	if w.done {
-		return fmt.Errorf("commit %s: the object is already committed or aborted", w.s.location(w.name))
+		return fmt.Errorf("commit %s: the object is already committed or aborted", w.b.s.location(w.b.name))
 	}
 	w.done = true
-	defer w.cancel()
-	defer w.buf.Close()
-	if err := w.failed(); err != nil {
-		w.wg.Wait()
+	b := w.b
+	defer b.up.Close()
+	if err := b.up.Err(); err != nil {
 		return err
 	}
-	if len(w.ids) == 0 {
-		actx, n := withAttempts(w.ctx)
-		size := w.buf.Size()
-		_, err := w.blob.Upload(actx, streaming.NopCloser(w.buf.Section(0, size)), &blockblob.UploadOptions{Tier: w.s.tier})
-		if err != nil {
-			return w.s.fail("put", w.name, err, n)
+	if body, _, ok := b.up.Small(); ok {
+		actx, n := withAttempts(b.up.Context())
+		if _, err := b.blob.Upload(actx, streaming.NopCloser(body), &blockblob.UploadOptions{Tier: b.s.tier}); err != nil {
+			return b.s.fail("put", b.name, err, n)
 		}
 		return nil
 	}
-	if err := w.stageAll(); err != nil {
-		return err
-	}
-	if err := w.failed(); err != nil {
-		return err
-	}
-	actx, n := withAttempts(w.ctx)
-	_, err := w.blob.CommitBlockList(actx, w.ids, &blockblob.CommitBlockListOptions{Tier: w.s.tier})
+	ids, err := b.up.Flush()
 	if err != nil {
-		return w.s.fail("commit block list of", w.name, err, n)
+		return err
 	}
-	return nil
+	return b.commit(b.up.Context(), ids)
 }
 
 // Abort implements providers.ObjectWriter. It stops the blocks in flight; the
@@ -185,22 +120,60 @@ func (w *writer) Abort() error {
 		return nil
 	}
 	w.done = true
-	w.cancel()
-	w.wg.Wait() // the block uploads read the buffer
-	w.buf.Close()
+	w.b.up.Abort()
 	return nil
 }
 
-// stageAll stages everything written so far, the last partial block included,
-// without committing; Commit then only commits the block list. The promotion
-// benchmark times the two halves apart.
-func (w *writer) stageAll() error {
-	if rest := w.buf.Size() - w.staged; rest > 0 {
-		if err := w.stage(rest); err != nil {
-			w.wg.Wait()
-			return err
-		}
+// stagedWriter is the StagedWriter of Storage.Stage: blocks staged on the
+// final blob, which Publish commits with one Put Block List.
+type stagedWriter struct {
+	b    *blocks
+	done bool
+}
+
+func (w *stagedWriter) Write(p []byte) (int, error) { return w.b.up.Write(p) }
+
+func (w *stagedWriter) Finish() (providers.Staged, error) {
+	if w.done {
+		return nil, fmt.Errorf("stage %s: the object is already finished or aborted", w.b.s.location(w.b.name))
 	}
-	w.wg.Wait()
-	return w.failed()
+	w.done = true
+	defer w.b.up.Close()
+	ids, err := w.b.up.Flush()
+	if err != nil {
+		return nil, err
+	}
+	return &staged{b: w.b, ids: ids, started: time.Now()}, nil
+}
+
+// Abort stops the blocks in flight. The staged ones stay uncommitted: the
+// next commit of the blob drops them, or the service after a week.
+func (w *stagedWriter) Abort() error {
+	if w.done {
+		return nil
+	}
+	w.done = true
+	w.b.up.Abort()
+	return nil
+}
+
+type staged struct {
+	b       *blocks
+	ids     []string
+	started time.Time
+}
+
+func (u *staged) Upload() providers.StagedUpload {
+	return providers.StagedUpload{Key: u.b.s.key(u.b.name), Started: u.started}
+}
+
+// Publish commits the block list; an empty object commits an empty list.
+func (u *staged) Publish(ctx context.Context) error { return u.b.commit(ctx, u.ids) }
+
+// stageAll stages everything written so far, the last partial block included,
+// without committing; Commit then only commits the block list. Tests use it to
+// see staged blocks, and the promotion benchmark to time the two halves apart.
+func (w *writer) stageAll() error {
+	_, err := w.b.up.Flush()
+	return err
 }

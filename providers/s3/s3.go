@@ -52,6 +52,8 @@ type Storage struct {
 var (
 	_ providers.Storage       = (*Storage)(nil)
 	_ providers.PrefixDeleter = (*Storage)(nil)
+	_ providers.Stager        = (*Storage)(nil)
+	_ providers.StagedLister  = (*Storage)(nil)
 )
 
 // retryBaseDelay is the first backoff before a retry of a transient error; it
@@ -197,8 +199,67 @@ func (s *Storage) Create(ctx context.Context, key string) (providers.ObjectWrite
 	if err != nil {
 		return nil, fmt.Errorf("put %s: %w", s.Describe(), err)
 	}
-	wctx, cancel := context.WithCancel(ctx)
-	return &writer{s: s, ctx: wctx, cancel: cancel, key: ok, sem: make(chan struct{}, 2)}, nil
+	return &writer{m: s.newMultipart(ctx, ok, s.threshold)}, nil
+}
+
+// Stage implements providers.Stager: a multipart upload on the final key, its
+// parts sent while writing, which Publish completes. Completing moves no
+// data, where promoting a staged copy would copy every byte once more.
+func (s *Storage) Stage(ctx context.Context, key string) (providers.StagedWriter, error) {
+	ok, err := s.objectKey(key)
+	if err != nil {
+		return nil, fmt.Errorf("stage %s: %w", s.Describe(), err)
+	}
+	return &stagedWriter{m: s.newMultipart(ctx, ok, 0)}, nil
+}
+
+// ListStaged implements providers.Stager with ListMultipartUploads, page by
+// page: the uploads begun and neither completed nor aborted.
+func (s *Storage) ListStaged(ctx context.Context, prefix string, fn func(providers.StagedUpload) error) error {
+	full := s.relativeRoot() + prefix
+	in := &s3.ListMultipartUploadsInput{Bucket: aws.String(s.bucket), Prefix: aws.String(full)}
+	for {
+		page, err := s.client.ListMultipartUploads(ctx, in)
+		if err != nil {
+			return wrapErr("list uploads", s.loc(full), s.bucket, err)
+		}
+		for _, u := range page.Uploads {
+			err := fn(providers.StagedUpload{
+				Key:     s.relative(aws.ToString(u.Key)),
+				ID:      aws.ToString(u.UploadId),
+				Started: aws.ToTime(u.Initiated),
+			})
+			if err != nil {
+				return err
+			}
+		}
+		if !aws.ToBool(page.IsTruncated) {
+			return nil
+		}
+		in.KeyMarker, in.UploadIdMarker = page.NextKeyMarker, page.NextUploadIdMarker
+	}
+}
+
+// Discard implements providers.Stager with AbortMultipartUpload.
+func (s *Storage) Discard(ctx context.Context, u providers.StagedUpload) error {
+	ok, err := s.objectKey(u.Key)
+	if err != nil {
+		return fmt.Errorf("discard %s: %w", s.Describe(), err)
+	}
+	return s.abortUpload(ctx, ok, u.ID)
+}
+
+// relativeRoot is what relative strips: the prefix and its slash.
+func (s *Storage) relativeRoot() string {
+	if s.prefix == "" {
+		return ""
+	}
+	return s.prefix + "/"
+}
+
+// relative maps an S3 key under the prefix back to a storage key.
+func (s *Storage) relative(objectKey string) string {
+	return strings.TrimPrefix(objectKey, s.relativeRoot())
 }
 
 func (s *Storage) putObject(ctx context.Context, key string, data []byte, ifNoneMatch, ifMatch *string) (*s3.PutObjectOutput, error) {

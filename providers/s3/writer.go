@@ -2,191 +2,205 @@ package s3
 
 import (
 	"context"
+	"crypto/md5"
+	"encoding/hex"
 	"fmt"
-	"slices"
-	"sync"
+	"io"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
-	"github.com/streamctl/streamctl/internal/spill"
+	"github.com/streamctl/streamctl/internal/upload"
+	"github.com/streamctl/streamctl/providers"
 )
 
-// writer is the ObjectWriter of Storage.Create. It is not safe for concurrent
-// use, like any io.Writer; its part uploads run in the background.
-type writer struct {
-	s      *Storage
-	ctx    context.Context // cancelled by Abort and at the end of Commit
-	cancel context.CancelFunc
-	key    string // the S3 key
-	done   bool
-
-	// The whole object: in memory while small, then in a temporary file.
-	// Uploads read sections of it.
-	buf  spill.Buffer
-	sent int64 // bytes handed to part uploads
-
-	// The multipart upload, once the object outgrew threshold.
+// multipart is one multipart upload being written: the parts go out while the
+// object is written (internal/upload), into the upload created before the
+// first of them.
+type multipart struct {
+	s        *Storage
+	key      string // the S3 key
 	uploadID *string
-	next     int32         // the number of the last part sent
-	sem      chan struct{} // one token per part in flight
-	wg       sync.WaitGroup
-
-	mu    sync.Mutex // guards the fields below, written by the part uploads
-	parts []types.CompletedPart
-	err   error // the first failed part
+	up       *upload.Writer
 }
 
-func (w *writer) failed() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.err
+func (s *Storage) newMultipart(ctx context.Context, key string, threshold int64) *multipart {
+	m := &multipart{s: s, key: key}
+	m.up = upload.New(ctx, upload.Options{
+		PartSize:  s.partSize,
+		Threshold: threshold,
+		MaxParts:  maxParts,
+		Begin:     m.begin,
+		Part:      m.part,
+		Name:      s.loc(key),
+		Hint:      "part_size",
+	})
+	return m
 }
 
-// fail records err as the writer's failure, so that Commit refuses to publish
-// an object that lost bytes, and returns it.
-func (w *writer) fail(err error) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.err == nil {
-		w.err = err
+// begin creates the multipart upload; the parts then follow.
+func (m *multipart) begin(ctx context.Context) error {
+	enc, kms := m.s.sse()
+	out, err := m.s.client.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{
+		Bucket:               aws.String(m.s.bucket),
+		Key:                  aws.String(m.key),
+		ServerSideEncryption: enc,
+		SSEKMSKeyId:          kms,
+		StorageClass:         types.StorageClass(m.s.cfg.StorageClass),
+	})
+	if err != nil {
+		return m.s.wrap("put", m.key, err)
+	}
+	m.uploadID = out.UploadId
+	return nil
+}
+
+func (m *multipart) part(ctx context.Context, index int, body io.ReadSeeker, size int64) (string, error) {
+	num := int32(index + 1)
+	out, err := m.s.client.UploadPart(ctx, &s3.UploadPartInput{
+		Bucket:        aws.String(m.s.bucket),
+		Key:           aws.String(m.key),
+		UploadId:      m.uploadID,
+		PartNumber:    aws.Int32(num),
+		Body:          body,
+		ContentLength: aws.Int64(size),
+	})
+	if err != nil {
+		return "", wrapErr("put", fmt.Sprintf("%s (part %d)", m.s.loc(m.key), num), m.s.bucket, err)
+	}
+	return aws.ToString(out.ETag), nil
+}
+
+// flush sends the last part and waits for all of them. An empty object is
+// one empty part: an upload cannot complete without parts.
+func (m *multipart) flush() ([]types.CompletedPart, error) {
+	etags, err := m.up.Flush()
+	if err != nil {
+		return nil, err
+	}
+	if len(etags) == 0 {
+		if err := m.begin(m.up.Context()); err != nil {
+			return nil, err
+		}
+		etag, err := m.part(m.up.Context(), 0, strings.NewReader(""), 0)
+		if err != nil {
+			return nil, err
+		}
+		etags = []string{etag}
+	}
+	parts := make([]types.CompletedPart, len(etags))
+	for i, etag := range etags {
+		parts[i] = types.CompletedPart{ETag: aws.String(etag), PartNumber: aws.Int32(int32(i + 1))}
+	}
+	return parts, nil
+}
+
+// complete makes the upload the object at its key.
+func (m *multipart) complete(ctx context.Context, parts []types.CompletedPart) error {
+	_, err := m.s.client.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{
+		Bucket:          aws.String(m.s.bucket),
+		Key:             aws.String(m.key),
+		UploadId:        m.uploadID,
+		MultipartUpload: &types.CompletedMultipartUpload{Parts: parts},
+	})
+	if err == nil {
+		return nil
+	}
+	// The retry of a completion whose answer was lost finds no upload: it is
+	// done when the object is the one these parts make.
+	if codeOf(err) == "NoSuchUpload" {
+		if info, serr := m.s.Stat(ctx, m.s.relative(m.key)); serr == nil && info.Version == multipartETag(parts) {
+			return nil
+		}
+	}
+	return m.s.wrap("put", m.key, err)
+}
+
+// abort aborts the multipart upload even when the writer's context is
+// cancelled: an interrupted run must not leave parts behind.
+func (m *multipart) abort() error {
+	if m.uploadID == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(m.up.Context()), time.Minute)
+	defer cancel()
+	return m.s.abortUpload(ctx, m.key, aws.ToString(m.uploadID))
+}
+
+// abortAfter aborts the upload after err, and says so when the abort fails too.
+func (m *multipart) abortAfter(err error) error {
+	if aerr := m.abort(); aerr != nil {
+		return fmt.Errorf("%w; %v", err, aerr)
 	}
 	return err
 }
 
-// Write buffers p, and once the object outgrows the threshold, sends every full
-// part. It blocks while two parts are in flight.
-func (w *writer) Write(p []byte) (int, error) {
-	if w.done {
-		return 0, fmt.Errorf("put %s: write to a finished object", w.s.loc(w.key))
-	}
-	if err := w.failed(); err != nil {
-		return 0, err
-	}
-	n, err := w.buf.Write(p)
-	if err != nil {
-		return n, w.fail(fmt.Errorf("put %s: %w", w.s.loc(w.key), err))
-	}
-	if w.uploadID == nil {
-		if w.buf.Size() <= w.s.threshold {
-			return n, nil
-		}
-		if err := w.startMultipart(); err != nil {
-			return n, w.fail(err)
-		}
-	}
-	for w.buf.Size()-w.sent >= w.s.partSize {
-		if err := w.send(w.s.partSize); err != nil {
-			return n, w.fail(err)
-		}
-	}
-	return n, nil
-}
-
-// startMultipart creates the multipart upload; Write then sends the buffered
-// bytes as its first parts.
-func (w *writer) startMultipart() error {
-	enc, kms := w.s.sse()
-	out, err := w.s.client.CreateMultipartUpload(w.ctx, &s3.CreateMultipartUploadInput{
-		Bucket:               aws.String(w.s.bucket),
-		Key:                  aws.String(w.key),
-		ServerSideEncryption: enc,
-		SSEKMSKeyId:          kms,
-		StorageClass:         types.StorageClass(w.s.cfg.StorageClass),
+func (s *Storage) abortUpload(ctx context.Context, key, uploadID string) error {
+	_, err := s.client.AbortMultipartUpload(ctx, &s3.AbortMultipartUploadInput{
+		Bucket:   aws.String(s.bucket),
+		Key:      aws.String(key),
+		UploadId: aws.String(uploadID),
 	})
-	if err != nil {
-		return w.s.wrap("put", w.key, err)
+	if err != nil && codeOf(err) != "NoSuchUpload" {
+		return fmt.Errorf("abort upload of %s (id %s): %w (its parts stay stored until aborted; "+
+			"a bucket lifecycle rule AbortIncompleteMultipartUpload removes them)", s.loc(key), uploadID, err)
 	}
-	w.uploadID = out.UploadId
 	return nil
 }
 
-// send uploads the next n buffered bytes as the next part in the background,
-// once fewer than two parts are in flight.
-func (w *writer) send(n int64) error {
-	if w.next == maxParts {
-		return fmt.Errorf("put %s: the object exceeds %d parts of %d bytes: raise part_size", w.s.loc(w.key), maxParts, w.s.partSize)
-	}
-	select {
-	case w.sem <- struct{}{}:
-	case <-w.ctx.Done():
-		return fmt.Errorf("put %s: %w", w.s.loc(w.key), w.ctx.Err())
-	}
-	if err := w.failed(); err != nil {
-		<-w.sem
-		return err
-	}
-	w.next++
-	num := w.next
-	body := w.buf.Section(w.sent, n)
-	w.sent += n
-	w.wg.Go(func() {
-		defer func() { <-w.sem }()
-		out, err := w.s.client.UploadPart(w.ctx, &s3.UploadPartInput{
-			Bucket:        aws.String(w.s.bucket),
-			Key:           aws.String(w.key),
-			UploadId:      w.uploadID,
-			PartNumber:    aws.Int32(num),
-			Body:          body,
-			ContentLength: aws.Int64(n),
-		})
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		if err != nil {
-			if w.err == nil {
-				w.err = wrapErr("put", fmt.Sprintf("%s (part %d)", w.s.loc(w.key), num), w.s.bucket, err)
-			}
-			return
+// multipartETag is the ETag S3 gives the object completed from parts: the MD5
+// of the parts' MD5s, and their count. Parts encrypted with SSE-KMS have other
+// ETags, and then a lost completion is not recognised: the batch is redone.
+func multipartETag(parts []types.CompletedPart) string {
+	h := md5.New()
+	for _, p := range parts {
+		sum, err := hex.DecodeString(strings.Trim(aws.ToString(p.ETag), `"`))
+		if err != nil || len(sum) != md5.Size {
+			return ""
 		}
-		w.parts = append(w.parts, types.CompletedPart{ETag: out.ETag, PartNumber: aws.Int32(num)})
-	})
-	return nil
+		h.Write(sum)
+	}
+	return `"` + hex.EncodeToString(h.Sum(nil)) + "-" + strconv.Itoa(len(parts)) + `"`
 }
+
+// writer is the ObjectWriter of Storage.Create: one PutObject for an object
+// of at most multipart_threshold bytes, else a multipart upload that Commit
+// completes.
+type writer struct {
+	m    *multipart
+	done bool
+}
+
+func (w *writer) Write(p []byte) (int, error) { return w.m.up.Write(p) }
 
 // Commit sends the object with one PutObject, or sends the last part and
 // completes the multipart upload. After a failed Commit the upload is aborted
 // and the key holds what it held before.
 func (w *writer) Commit() error {
 	if w.done {
-		return fmt.Errorf("put %s: commit of a finished object", w.s.loc(w.key))
+		return fmt.Errorf("put %s: commit of a finished object", w.m.s.loc(w.m.key))
 	}
 	w.done = true
-	defer w.cancel()
-	defer w.buf.Close()
-	if err := w.failed(); err != nil {
-		if w.uploadID != nil {
-			w.wg.Wait()
-			return w.abortAfter(err)
-		}
-		return err
+	m := w.m
+	defer m.up.Close()
+	if err := m.up.Err(); err != nil {
+		m.up.Abort()
+		return m.abortAfter(err)
 	}
-	if w.uploadID == nil {
-		size := w.buf.Size()
-		_, err := w.s.putObjectFrom(w.ctx, w.key, w.buf.Section(0, size), size, nil, nil)
-		return w.s.wrap("put", w.key, err)
+	if body, size, ok := m.up.Small(); ok {
+		_, err := m.s.putObjectFrom(m.up.Context(), m.key, body, size, nil, nil)
+		return m.s.wrap("put", m.key, err)
 	}
-	var err error
-	if rest := w.buf.Size() - w.sent; rest > 0 {
-		err = w.send(rest)
-	}
-	w.wg.Wait()
+	parts, err := m.flush()
 	if err == nil {
-		err = w.failed()
+		err = m.complete(m.up.Context(), parts)
 	}
 	if err != nil {
-		return w.abortAfter(err)
-	}
-	slices.SortFunc(w.parts, func(a, b types.CompletedPart) int { return int(*a.PartNumber - *b.PartNumber) })
-	_, err = w.s.client.CompleteMultipartUpload(w.ctx, &s3.CompleteMultipartUploadInput{
-		Bucket:          aws.String(w.s.bucket),
-		Key:             aws.String(w.key),
-		UploadId:        w.uploadID,
-		MultipartUpload: &types.CompletedMultipartUpload{Parts: w.parts},
-	})
-	if err != nil {
-		return w.abortAfter(w.s.wrap("put", w.key, err))
+		return m.abortAfter(err)
 	}
 	return nil
 }
@@ -198,36 +212,50 @@ func (w *writer) Abort() error {
 		return nil
 	}
 	w.done = true
-	w.cancel()
-	w.wg.Wait() // the part uploads read the buffer
-	w.buf.Close()
-	if w.uploadID == nil {
+	w.m.up.Abort()
+	return w.m.abort()
+}
+
+// stagedWriter is the StagedWriter of Storage.Stage: always a multipart
+// upload, which Finish leaves open and Publish completes.
+type stagedWriter struct {
+	m    *multipart
+	done bool
+}
+
+func (w *stagedWriter) Write(p []byte) (int, error) { return w.m.up.Write(p) }
+
+func (w *stagedWriter) Finish() (providers.Staged, error) {
+	if w.done {
+		return nil, fmt.Errorf("stage %s: finish of a finished object", w.m.s.loc(w.m.key))
+	}
+	w.done = true
+	m := w.m
+	defer m.up.Close()
+	parts, err := m.flush()
+	if err != nil {
+		return nil, m.abortAfter(err)
+	}
+	return &staged{m: m, parts: parts, started: time.Now()}, nil
+}
+
+func (w *stagedWriter) Abort() error {
+	if w.done {
 		return nil
 	}
-	return w.abortUpload()
+	w.done = true
+	w.m.up.Abort()
+	return w.m.abort()
 }
 
-// abortAfter aborts the upload after err, and says so when the abort fails too.
-func (w *writer) abortAfter(err error) error {
-	if aerr := w.abortUpload(); aerr != nil {
-		return fmt.Errorf("%w; %v", err, aerr)
-	}
-	return err
+type staged struct {
+	m       *multipart
+	parts   []types.CompletedPart
+	started time.Time
 }
 
-// abortUpload aborts the multipart upload even when the writer's context is
-// cancelled: an interrupted run must not leave parts behind.
-func (w *writer) abortUpload() error {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(w.ctx), time.Minute)
-	defer cancel()
-	_, err := w.s.client.AbortMultipartUpload(ctx, &s3.AbortMultipartUploadInput{
-		Bucket:   aws.String(w.s.bucket),
-		Key:      aws.String(w.key),
-		UploadId: w.uploadID,
-	})
-	if err != nil && codeOf(err) != "NoSuchUpload" {
-		return fmt.Errorf("abort upload of %s (id %s): %w (its parts stay stored until aborted; "+
-			"a bucket lifecycle rule AbortIncompleteMultipartUpload removes them)", w.s.loc(w.key), aws.ToString(w.uploadID), err)
-	}
-	return nil
+func (u *staged) Upload() providers.StagedUpload {
+	return providers.StagedUpload{Key: u.m.s.relative(u.m.key), ID: aws.ToString(u.m.uploadID), Started: u.started}
 }
+
+func (u *staged) Publish(ctx context.Context) error { return u.m.complete(ctx, u.parts) }

@@ -1,0 +1,142 @@
+package upload
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// parts records what a Writer uploads.
+type parts struct {
+	mu    sync.Mutex
+	got   map[int][]byte
+	fail  int // the index whose upload fails; -1 for none
+	begun int
+}
+
+func (p *parts) options(partSize, threshold int64, maxParts int) Options {
+	return Options{
+		PartSize: partSize, Threshold: threshold, MaxParts: maxParts, Name: "mem://x", Hint: "part_size",
+		Begin: func(context.Context) error { p.begun++; return nil },
+		Part: func(_ context.Context, index int, body io.ReadSeeker, size int64) (string, error) {
+			data, err := io.ReadAll(body)
+			if err != nil || int64(len(data)) != size {
+				return "", fmt.Errorf("part %d: read %d of %d bytes: %v", index, len(data), size, err)
+			}
+			if index == p.fail {
+				return "", errors.New("injected")
+			}
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			p.got[index] = data
+			return fmt.Sprintf("tag-%d", index), nil
+		},
+	}
+}
+
+func TestWriterParts(t *testing.T) {
+	for _, tc := range []struct {
+		name                string
+		size                int
+		partSize, threshold int64
+		wantSizes           []int // nil: the object goes in one request (Small)
+	}{
+		{"small stays whole", 100, 10, 100, nil},
+		{"one byte over the threshold", 101, 10, 100, []int{10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 1}},
+		{"exact parts", 30, 10, 0, []int{10, 10, 10}},
+		{"threshold above part size", 25, 10, 20, []int{10, 10, 5}},
+		{"empty", 0, 10, 0, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &parts{got: map[int][]byte{}, fail: -1}
+			w := New(t.Context(), p.options(tc.partSize, tc.threshold, 0))
+			data := bytes.Repeat([]byte("abcdefg"), tc.size/7+1)[:tc.size]
+			for rest := data; len(rest) > 0; rest = rest[min(3, len(rest)):] {
+				if _, err := w.Write(rest[:min(3, len(rest))]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.wantSizes == nil && tc.threshold > 0 {
+				body, size, ok := w.Small()
+				if !ok || size != int64(tc.size) {
+					t.Fatalf("Small: ok=%v size=%d", ok, size)
+				}
+				got, _ := io.ReadAll(body)
+				if !bytes.Equal(got, data) {
+					t.Errorf("Small holds other bytes")
+				}
+				w.Close()
+				return
+			}
+			tags, err := w.Flush()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sizes []int
+			var joined []byte
+			for i := range tags {
+				if tags[i] != fmt.Sprintf("tag-%d", i) {
+					t.Errorf("token %d is %q", i, tags[i])
+				}
+				sizes = append(sizes, len(p.got[i]))
+				joined = append(joined, p.got[i]...)
+			}
+			if fmt.Sprint(sizes) != fmt.Sprint(tc.wantSizes) && !(len(sizes) == 0 && tc.wantSizes == nil) {
+				t.Errorf("part sizes %v, want %v", sizes, tc.wantSizes)
+			}
+			if !bytes.Equal(joined, data) {
+				t.Error("the parts do not make the object")
+			}
+			if len(tags) > 0 && p.begun != 1 {
+				t.Errorf("Begin called %d times", p.begun)
+			}
+			w.Close()
+		})
+	}
+}
+
+func TestWriterFailures(t *testing.T) {
+	t.Run("a failed part fails the object", func(t *testing.T) {
+		p := &parts{got: map[int][]byte{}, fail: 1}
+		w := New(t.Context(), p.options(10, 0, 0))
+		w.Write(make([]byte, 35))
+		if _, err := w.Flush(); err == nil || !strings.Contains(err.Error(), "injected") {
+			t.Fatalf("Flush: %v, want the part's failure", err)
+		}
+		if _, err := w.Write([]byte("x")); err == nil {
+			t.Error("Write after a failed part succeeded")
+		}
+		w.Close()
+	})
+	t.Run("too many parts", func(t *testing.T) {
+		p := &parts{got: map[int][]byte{}, fail: -1}
+		w := New(t.Context(), p.options(10, 0, 2))
+		_, err := w.Write(make([]byte, 31))
+		if err == nil {
+			_, err = w.Flush()
+		}
+		if err == nil || !strings.Contains(err.Error(), "raise part_size") {
+			t.Fatalf("got %v, want the hint to raise part_size", err)
+		}
+		w.Close()
+	})
+	t.Run("abort", func(t *testing.T) {
+		p := &parts{got: map[int][]byte{}, fail: -1}
+		w := New(t.Context(), p.options(10, 0, 0))
+		w.Write(make([]byte, 25))
+		if !w.Abort() {
+			t.Error("Abort of an open writer says it was closed")
+		}
+		if _, err := w.Flush(); err == nil {
+			t.Error("Flush after Abort succeeded")
+		}
+		if w.Abort() {
+			t.Error("a second Abort says the writer was open")
+		}
+	})
+}

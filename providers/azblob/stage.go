@@ -1,0 +1,31 @@
+package azblob
+
+import (
+	"context"
+	"strings"
+
+	"github.com/streamctl/streamctl/providers"
+)
+
+var _ providers.Stager = (*Storage)(nil)
+
+// Stage implements providers.Stager: blocks staged on the final blob while
+// writing, which Publish commits with one Put Block List. Staged blocks are
+// invisible until then, and committing them moves no data, where promoting a
+// staged copy would copy every byte once more.
+//
+// Storage is not a providers.StagedLister: Azure has no call that drops the
+// uncommitted blocks of a blob, and finds them only by listing every blob of
+// the container. Nothing needs to: they are invisible to every reader, a
+// redone batch commits the same blob names (which drops them), and the
+// service deletes the rest after a week.
+func (s *Storage) Stage(ctx context.Context, key string) (providers.StagedWriter, error) {
+	name, err := s.blobName(key)
+	if err != nil {
+		return nil, err
+	}
+	return &stagedWriter{b: s.newBlocks(ctx, name, 0)}, nil
+}
+
+// key maps a blob name back to a storage key.
+func (s *Storage) key(name string) string { return strings.TrimPrefix(name, s.prefix) }
