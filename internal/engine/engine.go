@@ -3,11 +3,14 @@
 //
 //  1. intent: the batch's ranges are written into the state as in flight,
 //     before any destination is touched; a retry replays exactly these ranges;
-//  2. stage: the records are encoded once and written under
-//     <dest>/_temporary/<N>/ in every destination that still needs the batch;
-//  3. promote: each staged file is renamed (local) or copied then deleted
-//     (object stores) into place, then the batch manifest is written
-//     create-only: the destination's commit point; _temporary/<N> is removed;
+//  2. stage: the records are encoded once and written, in every destination
+//     that still needs the batch, under <dest>/_temporary/<N>/ — or, on a
+//     store that stages uploads (providers.Stager: S3 multipart uploads,
+//     Azure blocks), on the files' final keys, invisible until published;
+//  3. promote: each staged file is renamed (local), published (a Stager:
+//     one request that moves no data) or copied then deleted (other object
+//     stores) into place, then the batch manifest is written create-only:
+//     the destination's commit point; _temporary/<N> is removed;
 //  4. commit: once every destination has its manifest, the state marks the
 //     batch committed.
 //
@@ -22,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"io"
 	"slices"
 	"sort"
 	"strings"
@@ -261,7 +265,24 @@ func observe(ctx context.Context, sink string, s providers.Storage, from, next i
 		}
 		return nil
 	})
-	return obs, err
+	if err != nil {
+		return nil, err
+	}
+	// Uploads staged on their final keys by a run that died before
+	// publishing them are a batch's leftovers as well.
+	if l, ok := s.(providers.StagedLister); ok {
+		err = l.ListStaged(ctx, "", func(u providers.StagedUpload) error {
+			if n, ok := pipeline.FileBatch(u.Key); ok && !seen[n] {
+				seen[n] = true
+				obs.Temporaries = append(obs.Temporaries, n)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("list staged uploads: %w", err)
+		}
+	}
+	return obs, nil
 }
 
 // Summary is what an apply of one sink did.
@@ -311,7 +332,7 @@ func (e *Engine) ApplySink(ctx context.Context, sink *Sink, plan *planner.SinkPl
 		if d == nil {
 			continue
 		}
-		if err := deletePrefix(ctx, d.Storage, TemporaryPrefix(c.Batch)); err != nil {
+		if err := clearStaging(ctx, d.Storage, c.Batch); err != nil {
 			return sum, fmt.Errorf("remove orphan %s%d from %s: %w", TemporaryPrefix(0)[:len(TemporaryDir)+1], c.Batch, d.Name, err)
 		}
 		e.emit(Event{Type: "cleanup", Sink: sink.Name, Batch: c.Batch, Destination: c.Destination})
@@ -436,7 +457,7 @@ func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b pl
 				return fmt.Errorf("batch %d in %s: its manifest covers other ranges than the state's in-flight batch; the destination was written under another state", b.ID, name)
 			}
 			// Committed there; a crash may have come before its cleanup.
-			if err := deletePrefix(ctx, d.Storage, TemporaryPrefix(b.ID)); err != nil {
+			if err := clearStaging(ctx, d.Storage, b.ID); err != nil {
 				return fmt.Errorf("clean up batch %d in %s: %w", b.ID, name, err)
 			}
 			continue
@@ -445,17 +466,17 @@ func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b pl
 	}
 
 	if len(pending) > 0 {
-		files, stats, err := e.stage(ctx, sink, b, pending)
+		st, stats, err := e.stage(ctx, sink, b, pending)
 		if err != nil {
 			return err
 		}
 		fault.Point("after-stage")
-		if err := e.promoteAll(ctx, sink, identity, b, pending, files); err != nil {
+		if err := e.promoteAll(ctx, sink, identity, b, pending, st); err != nil {
 			return err
 		}
 		sum.Records += stats.Records
 		sum.Rejected += stats.Rejected
-		for _, fl := range files {
+		for _, fl := range st.files {
 			for _, f := range fl {
 				sum.Files++
 				sum.Bytes += f.Size
@@ -545,16 +566,19 @@ func readManifest(ctx context.Context, s providers.Storage, sink string, batch i
 // stage encodes the batch once and writes it under _temporary/<N>/ of every
 // pending destination. It returns each destination's files (indexed like
 // b.Destinations).
-func (e *Engine) stage(ctx context.Context, sink *Sink, b planner.Batch, pending []int) ([][]FileEntry, pipeline.Stats, error) {
+func (e *Engine) stage(ctx context.Context, sink *Sink, b planner.Batch, pending []int) (*staging, pipeline.Stats, error) {
 	tmp := TemporaryPrefix(b.ID)
 	for _, i := range pending {
 		d := sink.destination(b.Destinations[i])
 		// Leftovers of a crashed attempt are not trusted: staging starts clean.
-		if err := deletePrefix(ctx, d.Storage, tmp); err != nil {
+		if err := clearStaging(ctx, d.Storage, b.ID); err != nil {
 			return nil, pipeline.Stats{}, fmt.Errorf("stage batch %d to %s: clear %s: %w", b.ID, d.Name, tmp, err)
 		}
 	}
-	out := &stagingOutput{ctx: ctx, sink: sink, batch: b, prefix: tmp, files: make([][]FileEntry, len(b.Destinations))}
+	out := &stagingOutput{ctx: ctx, sink: sink, batch: b, prefix: tmp, staging: staging{
+		files:  make([][]FileEntry, len(b.Destinations)),
+		staged: make([][]providers.Staged, len(b.Destinations)),
+	}}
 	layout := sink.Layout
 	layout.Destinations = b.Destinations
 	w, err := pipeline.New(layout, b.ID, pending, out)
@@ -565,15 +589,25 @@ func (e *Engine) stage(ctx context.Context, sink *Sink, b planner.Batch, pending
 		err := sink.Source.Read(ctx, r.Partition, r.Start, r.End, w.Write)
 		if err != nil {
 			w.Abort()
+			out.discard(sink)
 			return nil, pipeline.Stats{}, fmt.Errorf("stage batch %d of sink %s: read partition %s [%d, %d): %w", b.ID, sink.Name, r.Partition, r.Start, r.End, err)
 		}
 	}
 	stats, err := w.Close()
 	if err != nil {
 		w.Abort()
+		out.discard(sink)
 		return nil, stats, fmt.Errorf("stage batch %d of sink %s: %w", b.ID, sink.Name, err)
 	}
-	return out.files, stats, nil
+	return &out.staging, stats, nil
+}
+
+// staging is what a batch staged, per destination (indexed like
+// b.Destinations): the manifest's files, and the uploads that publishing
+// makes them, on a providers.Stager.
+type staging struct {
+	files  [][]FileEntry
+	staged [][]providers.Staged
 }
 
 // stagingOutput is the pipeline's Output: each file is written once and teed
@@ -584,15 +618,27 @@ type stagingOutput struct {
 	batch  planner.Batch
 	prefix string
 
-	mu    sync.Mutex
-	files [][]FileEntry
+	mu sync.Mutex
+	staging
 }
 
 func (o *stagingOutput) Create(dests []int, relPath string) (pipeline.File, error) {
 	f := &stagedFile{out: o, rel: relPath, dests: dests, hash: sha256.New()}
 	for _, i := range dests {
 		d := o.sink.destination(o.batch.Destinations[i])
-		w, err := d.Storage.Create(o.ctx, o.prefix+relPath)
+		var (
+			w   fileWriter
+			err error
+		)
+		if st, ok := d.Storage.(providers.Stager); ok {
+			var sw providers.StagedWriter
+			sw, err = st.Stage(o.ctx, relPath)
+			w = stagedWriter{sw}
+		} else {
+			var ow providers.ObjectWriter
+			ow, err = d.Storage.Create(o.ctx, o.prefix+relPath)
+			w = temporaryWriter{ow}
+		}
 		if err != nil {
 			f.Abort()
 			return nil, fmt.Errorf("stage batch %d to %s: %w", o.batch.ID, d.Name, err)
@@ -602,11 +648,46 @@ func (o *stagingOutput) Create(dests []int, relPath string) (pipeline.File, erro
 	return f, nil
 }
 
+// discard drops the uploads staged before a failure, so that a failed run
+// leaves no billed parts behind; what it misses, the next attempt's
+// clearStaging removes.
+func (o *stagingOutput) discard(sink *Sink) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	ctx := context.WithoutCancel(o.ctx)
+	for i, uploads := range o.staged {
+		d := sink.destination(o.batch.Destinations[i])
+		if l, ok := d.Storage.(providers.StagedLister); ok {
+			for _, u := range uploads {
+				_ = l.Discard(ctx, u.Upload())
+			}
+		}
+	}
+}
+
+// fileWriter writes one staged file to one destination: under _temporary/<N>/
+// (promoted by rename or copy), or staged on its final key (published).
+type fileWriter interface {
+	io.Writer
+	finish() (providers.Staged, error)
+	abort()
+}
+
+type temporaryWriter struct{ providers.ObjectWriter }
+
+func (w temporaryWriter) finish() (providers.Staged, error) { return nil, w.Commit() }
+func (w temporaryWriter) abort()                            { _ = w.Abort() }
+
+type stagedWriter struct{ providers.StagedWriter }
+
+func (w stagedWriter) finish() (providers.Staged, error) { return w.Finish() }
+func (w stagedWriter) abort()                            { _ = w.Abort() }
+
 type stagedFile struct {
 	out     *stagingOutput
 	rel     string
 	dests   []int
-	writers []providers.ObjectWriter
+	writers []fileWriter
 	hash    hash.Hash
 	size    int64
 }
@@ -627,11 +708,15 @@ func (f *stagedFile) Finish(records int64) error {
 	sum := hex.EncodeToString(f.hash.Sum(nil))
 	for k, w := range f.writers {
 		i := f.dests[k]
-		if err := w.Commit(); err != nil {
+		staged, err := w.finish()
+		if err != nil {
 			return fmt.Errorf("stage batch %d to %s: write %s: %w", f.out.batch.ID, f.out.batch.Destinations[i], f.rel, err)
 		}
 		f.out.mu.Lock()
 		f.out.files[i] = append(f.out.files[i], FileEntry{Path: f.rel, Size: f.size, Records: records, SHA256: sum})
+		if staged != nil {
+			f.out.staged[i] = append(f.out.staged[i], staged)
+		}
 		f.out.mu.Unlock()
 		fault.Point("after-stage-file")
 	}
@@ -640,12 +725,12 @@ func (f *stagedFile) Finish(records int64) error {
 
 func (f *stagedFile) Abort() {
 	for _, w := range f.writers {
-		w.Abort()
+		w.abort()
 	}
 }
 
 // promoteAll promotes and commits every pending destination, in parallel.
-func (e *Engine) promoteAll(ctx context.Context, sink *Sink, identity string, b planner.Batch, pending []int, files [][]FileEntry) error {
+func (e *Engine) promoteAll(ctx context.Context, sink *Sink, identity string, b planner.Batch, pending []int, st *staging) error {
 	var (
 		wg   sync.WaitGroup
 		errs = make([]error, len(pending))
@@ -655,7 +740,7 @@ func (e *Engine) promoteAll(ctx context.Context, sink *Sink, identity string, b 
 		go func() {
 			defer wg.Done()
 			d := sink.destination(b.Destinations[i])
-			errs[k] = e.promote(ctx, sink, identity, b, d, files[i])
+			errs[k] = e.promote(ctx, sink, identity, b, d, st.files[i], st.staged[i])
 		}()
 	}
 	wg.Wait()
@@ -664,7 +749,7 @@ func (e *Engine) promoteAll(ctx context.Context, sink *Sink, identity string, b 
 
 // promote moves one destination's staged files into place and writes its
 // manifest: the destination's commit point.
-func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b planner.Batch, d *Destination, files []FileEntry) error {
+func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b planner.Batch, d *Destination, files []FileEntry, staged []providers.Staged) error {
 	tmp := TemporaryPrefix(b.ID)
 	m := &Manifest{
 		FormatVersion: ManifestVersion,
@@ -693,7 +778,7 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 	if err := checkOwner(ctx, d, e.owner(sink, d)); err != nil {
 		return fmt.Errorf("promote batch %d in %s: %w", b.ID, d.Name, err)
 	}
-	if err := promoteFiles(ctx, d.Storage, tmp, m.Files); err != nil {
+	if err := promoteFiles(ctx, d.Storage, tmp, m.Files, staged); err != nil {
 		return fmt.Errorf("promote batch %d in %s: %w", b.ID, d.Name, err)
 	}
 	m.Committed = e.now().UTC()
@@ -712,8 +797,12 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 		}
 	}
 	fault.Point("after-manifest")
-	if err := deletePrefix(ctx, d.Storage, tmp); err != nil {
-		return fmt.Errorf("clean up batch %d in %s: %w", b.ID, d.Name, err)
+	// Staged uploads are all published, and staging cleared _temporary/<N>
+	// before it began: only a copy-promoted batch has copies to remove.
+	if _, ok := d.Storage.(providers.Stager); !ok {
+		if err := deletePrefix(ctx, d.Storage, tmp); err != nil {
+			return fmt.Errorf("clean up batch %d in %s: %w", b.ID, d.Name, err)
+		}
 	}
 	e.emit(Event{Type: "destination_committed", Sink: sink.Name, Batch: b.ID, Destination: d.Name, Records: m.Records, Rejected: m.Rejected, Bytes: m.Bytes, Files: len(m.Files)})
 	return nil
@@ -730,7 +819,10 @@ const copyConcurrency = 8
 // the manifest (one listing and a batch delete where the store has one). A
 // crash in between leaves both copies; recovery removes _temporary/<N> like
 // any other, before redoing the batch or after finding its manifest.
-func promoteFiles(ctx context.Context, s providers.Storage, tmp string, files []FileEntry) error {
+func promoteFiles(ctx context.Context, s providers.Storage, tmp string, files []FileEntry, staged []providers.Staged) error {
+	if _, ok := s.(providers.Stager); ok {
+		return publishAll(ctx, staged)
+	}
 	if r, ok := s.(providers.Renamer); ok {
 		for _, f := range files {
 			if err := r.Rename(ctx, tmp+f.Path, f.Path); err != nil {
@@ -762,6 +854,61 @@ func promoteFiles(ctx context.Context, s providers.Storage, tmp string, files []
 	}
 	wg.Wait()
 	return context.Cause(ctx)
+}
+
+// publishAll publishes a destination's staged uploads, several at once: each
+// is one request that moves no data.
+func publishAll(ctx context.Context, staged []providers.Staged) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, copyConcurrency)
+	for _, u := range staged {
+		sem <- struct{}{}
+		if ctx.Err() != nil {
+			<-sem
+			break
+		}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			if err := u.Publish(ctx); err != nil {
+				cancel(fmt.Errorf("%s: %w", u.Upload().Key, err))
+				return
+			}
+			fault.Point("after-promote-file")
+		})
+	}
+	wg.Wait()
+	return context.Cause(ctx)
+}
+
+// clearStaging removes what an attempt at batch left staged: its
+// _temporary/<N>/ folder, and on a store whose staged uploads outlive a
+// crash, the uploads of the batch's files.
+func clearStaging(ctx context.Context, s providers.Storage, batch int64) error {
+	if err := deletePrefix(ctx, s, TemporaryPrefix(batch)); err != nil {
+		return err
+	}
+	l, ok := s.(providers.StagedLister)
+	if !ok {
+		return nil
+	}
+	var leftovers []providers.StagedUpload
+	err := l.ListStaged(ctx, "", func(u providers.StagedUpload) error {
+		if n, ok := pipeline.FileBatch(u.Key); ok && n == batch {
+			leftovers = append(leftovers, u)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("list staged uploads: %w", err)
+	}
+	for _, u := range leftovers {
+		if err := l.Discard(ctx, u); err != nil {
+			return fmt.Errorf("discard the staged upload of %s: %w", u.Key, err)
+		}
+	}
+	return nil
 }
 
 // deletePrefix removes every object under prefix.

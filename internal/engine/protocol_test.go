@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -27,16 +28,36 @@ import (
 type world struct {
 	stateStore *mem.Storage
 	dests      map[string]*mem.Storage
-	src        *generate.Source
-	fired      []string // the faults the last apply met
+	// stagers hold the destinations when they stage uploads on their final
+	// keys (as S3 does) instead of promoting copies of _temporary/<N>.
+	stagers map[string]*mem.Staging
+	src     *generate.Source
+	fired   []string // the faults the last apply met
 }
 
-func newWorld(perPartition int64) *world {
-	return &world{
+// promotion names the two ways a destination promotes a batch.
+type promotion string
+
+const (
+	byCopy    promotion = "copy"
+	byPublish promotion = "publish"
+)
+
+func newWorld(perPartition int64) *world { return newWorldPromoting(byCopy, perPartition) }
+
+func newWorldPromoting(p promotion, perPartition int64) *world {
+	w := &world{
 		stateStore: mem.New("state"),
 		dests:      map[string]*mem.Storage{"a": mem.New("a"), "b": mem.New("b")},
 		src:        &generate.Source{Partitions: 2, RecordsPerPartition: perPartition},
 	}
+	if p == byPublish {
+		w.stagers = map[string]*mem.Staging{"a": mem.NewStaging("a"), "b": mem.NewStaging("b")}
+		for name, st := range w.stagers {
+			w.dests[name] = st.Storage
+		}
+	}
+	return w
 }
 
 // apply plans and applies the sink once, with the faults given per store
@@ -52,7 +73,16 @@ func (w *world) apply(t *testing.T, faults map[string][]faulty.Fault) error {
 		}
 	}()
 	wrap := func(name string, s providers.Storage) providers.Storage {
-		if fs := faults[name]; len(fs) > 0 {
+		st := w.stagers[name]
+		fs := faults[name]
+		switch {
+		case st != nil && len(fs) > 0:
+			f := faulty.WrapStaging(st, fs...)
+			wrapped = append(wrapped, f.Storage)
+			return f
+		case st != nil:
+			return st
+		case len(fs) > 0:
 			f := faulty.Wrap(s, fs...)
 			wrapped = append(wrapped, f)
 			return f
@@ -129,6 +159,12 @@ func (w *world) check(t *testing.T) {
 				t.Errorf("%s: leftover %s", name, k)
 			}
 		}
+		if st := w.stagers[name]; st != nil {
+			st.ListStaged(ctx, "", func(u providers.StagedUpload) error {
+				t.Errorf("%s: leftover staged upload of %s", name, u.Key)
+				return nil
+			})
+		}
 	}
 	data, _, err := providers.ReadAll(ctx, w.stateStore, "state.json")
 	if err != nil {
@@ -146,40 +182,66 @@ func (w *world) check(t *testing.T) {
 
 func TestProtocolConvergesAfterEveryFault(t *testing.T) {
 	manifest := func(n int64) string { return ManifestKey("orders", n) }
-	for _, tc := range []struct {
+	type testCase struct {
 		name   string
 		faults map[string][]faulty.Fault
-	}{
-		{"intent write fails", map[string][]faulty.Fault{"state": {{Op: faulty.PutIfMatch, Key: "state.json", N: 2}}}},
-		{"intent answer lost", map[string][]faulty.Fault{"state": {{Op: faulty.PutIfMatch, Key: "state.json", N: 2, Applied: true}}}},
+	}
+	// Faults of the promotion by copy: staged files under _temporary/<N>.
+	byCopyCases := []testCase{
 		{"staging a file fails", map[string][]faulty.Fault{"a": {{Op: faulty.Create, Key: TemporaryDir + "/1/", N: 1}}}},
 		{"promotion fails half way", map[string][]faulty.Fault{"b": {{Op: faulty.Copy, Key: "part-00000002", N: 1}}}},
 		{"promotion applied, answer lost", map[string][]faulty.Fault{"b": {{Op: faulty.Copy, Key: "part-00000002", N: 1, Applied: true}}}},
-		{"manifest write fails in one destination", map[string][]faulty.Fault{"b": {{Op: faulty.PutIfAbsent, Key: manifest(1), N: 1}}}},
-		{"manifest answer lost", map[string][]faulty.Fault{"a": {{Op: faulty.PutIfAbsent, Key: manifest(2), N: 1, Applied: true}}}},
 		{"cleanup after the manifest fails", map[string][]faulty.Fault{"a": {{Op: faulty.Delete, Key: TemporaryDir + "/0/", N: 1}}}},
-		{"state commit fails", map[string][]faulty.Fault{"state": {{Op: faulty.PutIfMatch, Key: "state.json", N: 5}}}},
-		{"state commit answer lost", map[string][]faulty.Fault{"state": {{Op: faulty.PutIfMatch, Key: "state.json", N: 5, Applied: true}}}},
-		{"owner record write fails", map[string][]faulty.Fault{"a": {{Op: faulty.PutIfAbsent, Key: OwnerKey, N: 1}}}},
-		{"listing a destination fails", map[string][]faulty.Fault{"b": {{Op: faulty.List, Key: MetadataDir, N: 2}}}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			w := newWorld(500)
-			first := w.apply(t, tc.faults)
-			if len(w.fired) == 0 {
-				t.Fatalf("the fault never fired (run: %v): the test tests nothing", first)
-			}
-			// A lost answer settled by the rule of the Storage contract may
-			// let the run go on; any other fault stops it.
-			if first != nil && !errors.Is(first, faulty.ErrInjected) {
-				t.Fatalf("the faulty run failed on something else: %v", first)
-			}
-			if err := w.apply(t, nil); err != nil {
-				t.Fatalf("the next run: %v", err)
-			}
-			w.check(t)
-		})
 	}
+	// Faults of the promotion by publishing uploads staged on final keys.
+	byPublishCases := []testCase{
+		{"staging a file fails", map[string][]faulty.Fault{"a": {{Op: faulty.Stage, Key: "part-00000001", N: 1}}}},
+		{"staging applied, answer lost", map[string][]faulty.Fault{"a": {{Op: faulty.Stage, Key: "part-00000001", N: 1, Applied: true}}}},
+		{"publishing fails half way", map[string][]faulty.Fault{"b": {{Op: faulty.Publish, Key: "part-00000002", N: 1}}}},
+		{"publishing applied, answer lost", map[string][]faulty.Fault{"b": {{Op: faulty.Publish, Key: "part-00000002", N: 1, Applied: true}}}},
+		{"listing staged uploads fails", map[string][]faulty.Fault{"a": {{Op: faulty.ListStaged, N: 2}}}},
+	}
+	for _, p := range []promotion{byCopy, byPublish} {
+		cases := byCopyCases
+		if p == byPublish {
+			cases = byPublishCases
+		}
+		for _, tc := range append(cases, []testCase{
+			{"intent write fails", map[string][]faulty.Fault{"state": {{Op: faulty.PutIfMatch, Key: "state.json", N: 2}}}},
+			{"intent answer lost", map[string][]faulty.Fault{"state": {{Op: faulty.PutIfMatch, Key: "state.json", N: 2, Applied: true}}}},
+			{"manifest write fails in one destination", map[string][]faulty.Fault{"b": {{Op: faulty.PutIfAbsent, Key: manifest(1), N: 1}}}},
+			{"manifest answer lost", map[string][]faulty.Fault{"a": {{Op: faulty.PutIfAbsent, Key: manifest(2), N: 1, Applied: true}}}},
+			{"state commit fails", map[string][]faulty.Fault{"state": {{Op: faulty.PutIfMatch, Key: "state.json", N: 5}}}},
+			{"state commit answer lost", map[string][]faulty.Fault{"state": {{Op: faulty.PutIfMatch, Key: "state.json", N: 5, Applied: true}}}},
+			{"owner record write fails", map[string][]faulty.Fault{"a": {{Op: faulty.PutIfAbsent, Key: OwnerKey, N: 1}}}},
+			{"listing a destination fails", map[string][]faulty.Fault{"b": {{Op: faulty.List, Key: MetadataDir, N: 2}}}},
+		}...) {
+			t.Run(string(p)+"/"+tc.name, func(t *testing.T) {
+				w := newWorldPromoting(p, 500)
+				first := w.apply(t, tc.faults)
+				if len(w.fired) != countFaults(tc.faults) {
+					t.Fatalf("%d of the %d faults fired (%v; run: %v): the test tests less than it says", len(w.fired), countFaults(tc.faults), w.fired, first)
+				}
+				// A lost answer settled by the rule of the Storage contract may
+				// let the run go on; any other fault stops it.
+				if first != nil && !errors.Is(first, faulty.ErrInjected) {
+					t.Fatalf("the faulty run failed on something else: %v", first)
+				}
+				if err := w.apply(t, nil); err != nil {
+					t.Fatalf("the next run: %v", err)
+				}
+				w.check(t)
+			})
+		}
+	}
+}
+
+func countFaults(faults map[string][]faulty.Fault) int {
+	n := 0
+	for _, fs := range faults {
+		n += len(fs)
+	}
+	return n
 }
 
 // TestProtocolModes: a batch resumed from the state, adopted from a
@@ -238,4 +300,65 @@ func TestProtocolModes(t *testing.T) {
 		}
 		w.check(t)
 	})
+}
+
+// TestStagedLeftovers: an upload staged by a run that died stays stored (and
+// billed) on S3 until discarded; the next run discards it before redoing the
+// batch, and a failed discard only delays convergence by a run.
+func TestStagedLeftovers(t *testing.T) {
+	ctx := context.Background()
+	w := newWorldPromoting(byPublish, 500)
+	lost := map[string][]faulty.Fault{"a": {{Op: faulty.Stage, Key: "part-00000001", N: 1, Applied: true}}}
+	if err := w.apply(t, lost); !errors.Is(err, faulty.ErrInjected) {
+		t.Fatalf("the faulty run: %v", err)
+	}
+	var left []string
+	w.stagers["a"].ListStaged(ctx, "", func(u providers.StagedUpload) error {
+		left = append(left, u.Key)
+		return nil
+	})
+	if len(left) == 0 {
+		t.Fatal("the lost staging left no upload behind: the test tests nothing")
+	}
+	failDiscard := map[string][]faulty.Fault{"a": {{Op: faulty.Discard, Key: "part-00000001", N: 1}}}
+	if err := w.apply(t, failDiscard); !errors.Is(err, faulty.ErrInjected) || len(w.fired) != 1 {
+		t.Fatalf("the run whose discard fails: %v (faults fired: %v)", err, w.fired)
+	}
+	if err := w.apply(t, nil); err != nil {
+		t.Fatal(err)
+	}
+	w.check(t)
+}
+
+// TestStagedOrphansArePlanned: an upload staged for a batch that is not in
+// flight (the state moved on without it) is planned as a cleanup and
+// discarded, as an orphan _temporary/<N> is.
+func TestStagedOrphansArePlanned(t *testing.T) {
+	ctx := context.Background()
+	w := newWorldPromoting(byPublish, 300)
+	if err := w.apply(t, nil); err != nil {
+		t.Fatal(err)
+	}
+	sw, err := w.stagers["b"].Stage(ctx, "part-00000000-00007.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw.Write([]byte("{}\n"))
+	if _, err := sw.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	obs, err := observe(ctx, "orders", w.stagers["b"], 0, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(obs.Temporaries, 0) {
+		t.Fatalf("the staged orphan of batch 0 is not observed: %v", obs.Temporaries)
+	}
+	if err := w.apply(t, nil); err != nil {
+		t.Fatal(err)
+	}
+	w.check(t)
+	if _, err := w.dests["b"].Stat(ctx, "part-00000000-00007.jsonl"); !errors.Is(err, providers.ErrNotExist) {
+		t.Errorf("the discarded orphan became visible: %v", err)
+	}
 }

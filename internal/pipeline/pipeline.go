@@ -16,6 +16,8 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -139,6 +141,24 @@ func (e *InvalidRecordError) Unwrap() error { return e.Err }
 // FileName is the deterministic name of file seq of batch.
 func FileName(batch int64, seq int, ext string) string {
 	return fmt.Sprintf("part-%08d-%05d.%s", batch, seq, ext)
+}
+
+// FileBatch is the batch whose file key (a path ending in a FileName) is.
+func FileBatch(key string) (int64, bool) {
+	base := path.Base(key)
+	rest, ok := strings.CutPrefix(base, "part-")
+	if !ok {
+		return 0, false
+	}
+	digits, tail, ok := strings.Cut(rest, "-")
+	if dot := strings.IndexByte(tail, '.'); !ok || len(digits) < 8 || dot < 5 || strings.Trim(tail[:dot], "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil || n < 0 || fmt.Sprintf("%08d", n) != digits {
+		return 0, false
+	}
+	return n, true
 }
 
 // Writer encodes one batch. Write records in source order, then Close (or

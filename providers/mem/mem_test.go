@@ -15,3 +15,10 @@ func TestConformance(t *testing.T) {
 		return New(strings.ReplaceAll(t.Name(), "/", "-"))
 	})
 }
+
+// TestStagingConformance: the staging storage keeps the Stager contract too.
+func TestStagingConformance(t *testing.T) {
+	storagetest.Run(t, func(t *testing.T) providers.Storage {
+		return NewStaging(strings.ReplaceAll(t.Name(), "/", "-"))
+	})
+}

@@ -24,10 +24,7 @@ import (
 // an empty storage, not shared with any other call (a fresh directory, bucket or
 // prefix); each subtest calls it once.
 func Run(t *testing.T, newStorage func(t *testing.T) providers.Storage) {
-	tests := []struct {
-		name string
-		fn   func(t *testing.T, s providers.Storage)
-	}{
+	tests := []test{
 		{"Describe", testDescribe},
 		{"NotExist", testNotExist},
 		{"CreateCommit", testCreateCommit},
@@ -49,6 +46,9 @@ func Run(t *testing.T, newStorage func(t *testing.T) providers.Storage) {
 		{"SpecialKeys", testSpecialKeys},
 		{"Concurrent", testConcurrent},
 		{"ConditionalWritesHonoured", testConditionalWritesHonoured},
+	}
+	if _, ok := newStorage(t).(providers.Stager); ok {
+		tests = append(tests, stagerTests()...)
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

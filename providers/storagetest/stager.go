@@ -1,0 +1,224 @@
+package storagetest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/streamctl/streamctl/providers"
+)
+
+// stagerTests are the contract of providers.Stager (and StagedLister where
+// the storage has it); Run adds them for a storage that stages.
+func stagerTests() []test {
+	return []test{
+		{"StageInvisibleUntilPublished", testStageInvisible},
+		{"StageReplacesOnPublish", testStageReplaces},
+		{"StageLarge", testStageLarge},
+		{"StagePublishTwice", testStagePublishTwice},
+		{"StageAbort", testStageAbort},
+		{"StagedListDiscard", testStagedListDiscard},
+	}
+}
+
+type test struct {
+	name string
+	fn   func(t *testing.T, s providers.Storage)
+}
+
+func stage(t *testing.T, s providers.Storage, key string, data []byte) providers.Staged {
+	t.Helper()
+	w, err := s.(providers.Stager).Stage(t.Context(), key)
+	if err != nil {
+		t.Fatalf("stage %s: %v", key, err)
+	}
+	if _, err := w.Write(data); err != nil {
+		t.Fatalf("stage %s: write: %v", key, err)
+	}
+	u, err := w.Finish()
+	if err != nil {
+		t.Fatalf("stage %s: finish: %v", key, err)
+	}
+	if u.Upload().Key != key {
+		t.Errorf("the staged upload is for key %q, want %q", u.Upload().Key, key)
+	}
+	return u
+}
+
+func listed(t *testing.T, s providers.Storage, key string) bool {
+	t.Helper()
+	found := false
+	if err := s.List(t.Context(), "", func(info providers.ObjectInfo) error {
+		found = found || info.Key == key
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return found
+}
+
+func testStageInvisible(t *testing.T, s providers.Storage) {
+	ctx := t.Context()
+	u := stage(t, s, "dir/part-00000003-00000.parquet", []byte("staged bytes"))
+	if _, err := s.Stat(ctx, "dir/part-00000003-00000.parquet"); !errors.Is(err, providers.ErrNotExist) {
+		t.Errorf("stat of a staged object: %v, want ErrNotExist", err)
+	}
+	if _, _, err := s.Get(ctx, "dir/part-00000003-00000.parquet"); !errors.Is(err, providers.ErrNotExist) {
+		t.Errorf("get of a staged object: %v, want ErrNotExist", err)
+	}
+	if listed(t, s, "dir/part-00000003-00000.parquet") {
+		t.Error("a staged object is listed before it is published")
+	}
+	if err := u.Publish(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(t, s, "dir/part-00000003-00000.parquet"); string(got) != "staged bytes" {
+		t.Errorf("published object holds %q", got)
+	}
+	if !listed(t, s, "dir/part-00000003-00000.parquet") {
+		t.Error("the published object is not listed")
+	}
+}
+
+func testStageReplaces(t *testing.T, s providers.Storage) {
+	ctx := t.Context()
+	put(t, s, "k", []byte("old"))
+	u := stage(t, s, "k", []byte("new content"))
+	if got := get(t, s, "k"); string(got) != "old" {
+		t.Errorf("staging changed the object before its publish: %q", got)
+	}
+	if err := u.Publish(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(t, s, "k"); string(got) != "new content" {
+		t.Errorf("after publish the object holds %q", got)
+	}
+}
+
+// testStageLarge writes past every part or block size the providers' tests
+// configure, with writes of odd sizes.
+func testStageLarge(t *testing.T, s providers.Storage) {
+	data := make([]byte, 6<<20+12345)
+	for i := range data {
+		data[i] = byte(i*7 + i>>13)
+	}
+	w, err := s.(providers.Stager).Stage(t.Context(), "large")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rest := data; len(rest) > 0; {
+		n := min(len(rest), 100_003)
+		if _, err := w.Write(rest[:n]); err != nil {
+			t.Fatal(err)
+		}
+		rest = rest[n:]
+	}
+	u, err := w.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := u.Publish(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(t, s, "large"); !bytes.Equal(got, data) {
+		t.Errorf("read back %d bytes that differ from the %d staged", len(got), len(data))
+	}
+}
+
+// testStagePublishTwice: the retry of a publish whose answer was lost
+// succeeds and leaves the object as published.
+func testStagePublishTwice(t *testing.T, s providers.Storage) {
+	u := stage(t, s, "twice", []byte("once"))
+	for i := range 2 {
+		if err := u.Publish(t.Context()); err != nil {
+			t.Fatalf("publish #%d: %v", i+1, err)
+		}
+	}
+	if got := get(t, s, "twice"); string(got) != "once" {
+		t.Errorf("the object holds %q", got)
+	}
+}
+
+func testStageAbort(t *testing.T, s providers.Storage) {
+	ctx := t.Context()
+	w, err := s.(providers.Stager).Stage(ctx, "aborted")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(bytes.Repeat([]byte("x"), 1<<20))
+	if err := w.Abort(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Finish(); err == nil {
+		t.Error("finish after abort succeeded")
+	}
+	if _, err := s.Stat(ctx, "aborted"); !errors.Is(err, providers.ErrNotExist) {
+		t.Errorf("an aborted staged object exists: %v", err)
+	}
+	if l, ok := s.(providers.StagedLister); ok {
+		if n := countStaged(t, l, ""); n != 0 {
+			t.Errorf("%d uploads listed after abort", n)
+		}
+	}
+}
+
+func countStaged(t *testing.T, l providers.StagedLister, prefix string) int {
+	t.Helper()
+	n := 0
+	if err := l.ListStaged(t.Context(), prefix, func(providers.StagedUpload) error {
+		n++
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func testStagedListDiscard(t *testing.T, s providers.Storage) {
+	l, ok := s.(providers.StagedLister)
+	if !ok {
+		return // its staged uploads need no cleanup (see the provider's doc)
+	}
+	ctx := context.WithoutCancel(t.Context())
+	put(t, s, "a/kept", []byte("committed"))
+	stage(t, s, "a/kept", []byte("never published"))
+	published := stage(t, s, "a/published", []byte("p"))
+	stage(t, s, "b/other", []byte("o"))
+	if err := published.Publish(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var ups []providers.StagedUpload
+	if err := l.ListStaged(ctx, "a/", func(u providers.StagedUpload) error {
+		ups = append(ups, u)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(ups) != 1 || ups[0].Key != "a/kept" || ups[0].ID == "" {
+		t.Fatalf("staged under a/: %+v, want the one upload of a/kept", ups)
+	}
+	for range 2 { // discarding twice is not an error
+		if err := l.Discard(ctx, ups[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := countStaged(t, l, "a/"); n != 0 {
+		t.Errorf("%d uploads listed under a/ after discard", n)
+	}
+	if n := countStaged(t, l, ""); n != 1 {
+		t.Errorf("%d uploads listed in all, want the one of b/other", n)
+	}
+	if got := get(t, s, "a/kept"); string(got) != "committed" {
+		t.Errorf("discarding changed the object: %q", got)
+	}
+}
+
+func get(t *testing.T, s providers.Storage, key string) []byte {
+	t.Helper()
+	data, _, err := providers.ReadAll(t.Context(), s, key)
+	if err != nil {
+		t.Fatalf("read %s: %v", key, err)
+	}
+	return data
+}
