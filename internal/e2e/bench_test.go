@@ -16,6 +16,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -106,6 +107,9 @@ type storeBench struct {
 	// commit protocol must on a store without rename. raw plus promote is the
 	// least any exactly-once writer pays on this store.
 	promote func(ctx context.Context, prefix string, files []benchFile) error
+	// endpoint is the store's URL in destination blocks, which a proxy
+	// counting the traffic replaces.
+	endpoint string
 }
 
 type benchFile struct {
@@ -173,6 +177,7 @@ func benchApplyToStore(b *testing.B, sb storeBench, format string) {
 		}
 		promoteTimes = append(promoteTimes, time.Since(start))
 	}
+	moved := bytesMoved(b, sb, format, n)
 	mb := float64(written) / 1e6
 	local, store, raw := medianDuration(localTimes).Seconds(), medianDuration(storeTimes).Seconds(), medianDuration(rawTimes).Seconds()
 	promote := medianDuration(promoteTimes).Seconds()
@@ -182,12 +187,49 @@ func benchApplyToStore(b *testing.B, sb storeBench, format string) {
 	b.ReportMetric(raw/store, "ratio")
 	b.ReportMetric((raw+promote)/store, "ratio-with-copy")
 	b.ReportMetric(local/store, "vs-local")
+	b.ReportMetric(moved, "moved/committed")
 	b.ReportMetric(0, "ns/op") // one op is two applies and an upload: the figures above say it
 	b.Logf("%d records → %d %s files, %.1f MB; medians of %d runs: apply to the store %.2fs (%.0f records/s, %.1f MB/s); "+
 		"plain uploads of the same files %.3fs (%.1f MB/s), ratio %.2f; plain copy+delete of them %.3fs, ratio with copy %.2f; "+
-		"apply to a local folder %.2fs (%.0f records/s), vs-local %.2f",
+		"apply to a local folder %.2fs (%.0f records/s), vs-local %.2f; bytes the store moved per committed byte %.2f",
 		n, files, format, mb, len(storeTimes), store, float64(n)/store, mb/store, raw, mb/raw, raw/store, promote, (raw+promote)/store,
-		local, float64(n)/local, local/store)
+		local, float64(n)/local, local/store, moved)
+}
+
+// bytesMoved runs one more apply, untimed, through a proxy that counts what
+// streamctl sends the store, and returns the bytes the store moved — request
+// bodies, plus the size of every object it was asked to copy server-side —
+// per byte of the data files committed.
+func bytesMoved(b *testing.B, sb storeBench, format string, n int64) float64 {
+	b.Helper()
+	u, err := url.Parse(sb.endpoint)
+	if err != nil {
+		b.Fatal(err)
+	}
+	proxy := testenv.StartFaultProxy(b, u.Host)
+	defer proxy.Close()
+	prefix := "moved-" + format
+	dir := b.TempDir()
+	dest := strings.Replace(sb.destination(prefix), "http://"+u.Host, proxy.Endpoint, 1)
+	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(storeBenchConfig(format, n, dest)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if out, err := command(dir, sb.env, "apply", "-auto-approve", "-no-color").CombinedOutput(); err != nil {
+		b.Fatalf("streamctl apply through the counting proxy: %v\n%s", err, out)
+	}
+	committed, files := committedFiles(b, sb.open(b, prefix), "bench")
+	traffic := proxy.Traffic()
+	moved := traffic.BodyBytes
+	for _, src := range traffic.CopySources {
+		src, _ = url.PathUnescape(src)
+		for _, f := range files {
+			if strings.HasSuffix(src, "/"+f.name) {
+				moved += int64(len(f.data))
+				break
+			}
+		}
+	}
+	return float64(moved) / float64(committed)
 }
 
 // medianDuration is the median of ds (the lower one of an even count).
@@ -244,6 +286,7 @@ func BenchmarkApplyS3(b *testing.B) {
 	client := srv.Client()
 	sb := storeBench{
 		env:         srv.Env(),
+		endpoint:    srv.Endpoint,
 		destination: func(prefix string) string { return s3Destination(srv, "lake", "bench", prefix) },
 		open:        func(b *testing.B, prefix string) providers.Storage { return s3Storage(b, srv, "bench", prefix) },
 		raw: func(ctx context.Context, prefix string, files []benchFile) error {
@@ -300,6 +343,7 @@ func BenchmarkApplyAzure(b *testing.B) {
 	}
 	sb := storeBench{
 		env:         az.Env(),
+		endpoint:    az.BlobURL,
 		destination: func(prefix string) string { return azDestination(az, "lake", "bench", prefix) },
 		open:        func(b *testing.B, prefix string) providers.Storage { return azStorage(b, az, "bench", prefix) },
 		raw: func(ctx context.Context, prefix string, files []benchFile) error {

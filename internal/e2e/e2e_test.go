@@ -173,6 +173,17 @@ func readIDs(t *testing.T, s providers.Storage) (counts map[int64]int, leftovers
 	if err != nil {
 		t.Fatalf("read %s: %v", s.Describe(), err)
 	}
+	// Uploads staged on their final keys and never published (S3's
+	// multipart uploads) are leftovers too: stored, and billed.
+	if l, ok := s.(providers.StagedLister); ok {
+		err := l.ListStaged(ctx, "", func(u providers.StagedUpload) error {
+			leftovers = append(leftovers, "staged upload of "+u.Key)
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("list staged uploads of %s: %v", s.Describe(), err)
+		}
+	}
 	return counts, leftovers
 }
 

@@ -32,6 +32,24 @@ type FaultProxy struct {
 	log    []string // what fired, for failure messages
 	closed bool
 	conns  map[net.Conn]bool
+	sent   Traffic
+}
+
+// Traffic is what clients sent through the proxy: the bytes of request
+// bodies, and the sources of the server-side copies they asked for (which
+// move bytes inside the store without crossing the proxy).
+type Traffic struct {
+	BodyBytes   int64
+	CopySources []string // x-amz-copy-source or x-ms-copy-source, as sent
+}
+
+// Traffic returns what was sent through the proxy so far.
+func (p *FaultProxy) Traffic() Traffic {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	t := p.sent
+	t.CopySources = append([]string(nil), t.CopySources...)
+	return t
 }
 
 // Fault is what the proxy does to one exchange.
@@ -215,6 +233,14 @@ func (p *FaultProxy) handle(c net.Conn) {
 		if err != nil {
 			return
 		}
+		p.mu.Lock()
+		p.sent.BodyBytes += int64(len(body))
+		for _, h := range []string{"X-Amz-Copy-Source", "X-Ms-Copy-Source"} {
+			if src := req.Header.Get(h); src != "" {
+				p.sent.CopySources = append(p.sent.CopySources, src)
+			}
+		}
+		p.mu.Unlock()
 		f := p.take(req)
 		if f != nil && f.kind == Refuse {
 			reset(c)
