@@ -27,7 +27,7 @@ unit:
 # inputs are minimized briefly: each run writes and reads a whole file.
 FUZZTIME ?= 60s
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzParquetRoundTrip -fuzztime $(FUZZTIME) -fuzzminimizetime 50x ./internal/format/
+	$(GO) test -run '^$$' -fuzz FuzzParquetRoundTrip -fuzztime $(FUZZTIME) -fuzzminimizetime 50x ./internal/format/parquet/
 
 bench: tools
 	bash scripts/bench.sh

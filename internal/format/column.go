@@ -1,5 +1,5 @@
 // Package format turns source records into typed rows and encodes them as
-// Parquet, CSV or JSONL.
+// Parquet (package parquet), CSV or JSONL, selected by format name.
 //
 // A sink declares its columns in order (Column). The Extractor reads the
 // declared fields out of a record's raw JSON in one pass, without reflection
@@ -39,64 +39,6 @@ func (c Column) Source() string {
 		return c.From
 	}
 	return c.Name
-}
-
-// Kind is a value type. Its String form is the name used in configuration.
-type Kind uint8
-
-// The kinds. KindAny is for fields read without a declared column (a
-// partition_by or route_by field of a sink without columns): the value keeps
-// its JSON token type.
-const (
-	KindAny Kind = iota
-	KindString
-	KindInt32
-	KindInt64
-	KindFloat
-	KindDouble
-	KindBool
-	KindTimestamp // milliseconds since the Unix epoch, UTC
-	KindDate      // days since the Unix epoch
-	KindBytes
-	KindJSON // raw JSON text of any value
-)
-
-var kindNames = [...]string{
-	KindAny:       "any",
-	KindString:    "string",
-	KindInt32:     "int32",
-	KindInt64:     "int64",
-	KindFloat:     "float",
-	KindDouble:    "double",
-	KindBool:      "bool",
-	KindTimestamp: "timestamp",
-	KindDate:      "date",
-	KindBytes:     "bytes",
-	KindJSON:      "json",
-}
-
-func (k Kind) String() string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return fmt.Sprintf("Kind(%d)", k)
-}
-
-// HoldsBytes reports whether values of kind k keep their content in
-// Value.Bytes. Extract leaves Bytes nil for the other kinds, so a copy of a
-// record's values need only copy the bytes of these.
-func (k Kind) HoldsBytes() bool {
-	return k == KindAny || k == KindString || k == KindBytes || k == KindJSON
-}
-
-// ParseKind returns the kind named s (a column type; "any" is not one).
-func ParseKind(s string) (Kind, error) {
-	for k, name := range kindNames {
-		if name == s && Kind(k) != KindAny {
-			return Kind(k), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown type %q (want one of %s)", s, strings.Join(kindNames[1:], ", "))
 }
 
 // Metadata names: a column whose source is one of these reads the record's

@@ -3,6 +3,8 @@ package format
 import (
 	"fmt"
 	"io"
+
+	"github.com/streamctl/streamctl/internal/format/parquet"
 )
 
 // Encoder writes the records of one file, streaming, to an io.Writer. Its
@@ -34,9 +36,25 @@ const (
 	JSONL   = "jsonl"
 )
 
-// DefaultRowGroupRecords is the Parquet row group size when none is set,
-// close to DuckDB's default of 122,880 rows (PERF-NOTES.md).
-const DefaultRowGroupRecords = 128 << 10
+// DefaultRowGroupRecords is the Parquet row group size when none is set.
+const DefaultRowGroupRecords = parquet.DefaultRowGroupRecords
+
+// Compressions lists the Parquet compression names, the default first.
+var Compressions = parquet.Compressions
+
+// Version and Build name the writer in the Parquet footer's created_by
+// (parquet.CreatedBy). internal/command sets them at init (Build can also be
+// set with -ldflags -X); nothing else goes into created_by, so the same
+// binary writes the same bytes.
+var (
+	Version = "0.1.0-dev"
+	Build   = "unknown"
+)
+
+// CreatedBy is the footer's created_by of the files written from now on.
+func CreatedBy() string { return parquet.CreatedBy(Version, Build) }
+
+var _ Encoder = (*parquet.Encoder)(nil)
 
 // Options selects an output format and its settings.
 type Options struct {
@@ -55,7 +73,7 @@ type Options struct {
 type Format struct {
 	opts    Options
 	schema  *Schema
-	parquet *parquetFormat
+	parquet *parquet.Format
 }
 
 // NewFormat checks o against schema (nil: no columns, only possible for
@@ -75,7 +93,11 @@ func NewFormat(schema *Schema, o Options) (*Format, error) {
 			return nil, fmt.Errorf("format %q needs column blocks", o.Format)
 		}
 		if o.Format == Parquet {
-			pf, err := newParquetFormat(schema, o)
+			pf, err := parquet.NewFormat(parquetColumns(schema), parquet.Options{
+				Compression:     o.Compression,
+				RowGroupRecords: o.RowGroupRecords,
+				CreatedBy:       CreatedBy(),
+			})
 			if err != nil {
 				return nil, err
 			}
@@ -85,6 +107,14 @@ func NewFormat(schema *Schema, o Options) (*Format, error) {
 		return nil, fmt.Errorf("unknown format %q (want parquet, csv or jsonl)", o.Format)
 	}
 	return f, nil
+}
+
+func parquetColumns(s *Schema) []parquet.Column {
+	cols := make([]parquet.Column, len(s.Columns))
+	for i, c := range s.Columns {
+		cols[i] = parquet.Column{Name: c.Name, Kind: s.Kinds[i], Nullable: c.IsNullable()}
+	}
+	return cols
 }
 
 // Ext is the file name extension of the format, without the dot.
@@ -97,7 +127,7 @@ func (f *Format) Schema() *Schema { return f.schema }
 func (f *Format) NewEncoder(w io.Writer) Encoder {
 	switch f.opts.Format {
 	case Parquet:
-		return f.parquet.newEncoder(w)
+		return f.parquet.NewEncoder(w)
 	case CSV:
 		return newCSVEncoder(w, f.schema)
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -341,34 +340,6 @@ func TestTimestampDateCache(t *testing.T) {
 	}
 }
 
-// Column statistics decide most byte-array comparisons on 8-byte keys: the
-// min and max must still be bytes.Compare's.
-func TestByteStatsMatchCompare(t *testing.T) {
-	vals := [][]byte{
-		[]byte(""), []byte("\x00"), []byte("a"), []byte("a\x00"), []byte("a\x00b"), []byte("ab"),
-		[]byte("abcdefgh"), []byte("abcdefgh\x00"), []byte("abcdefghi"), []byte("abcdefgg\xff"),
-		[]byte("\xff\xff\xff\xff\xff\xff\xff\xff"), []byte("\xff\xff\xff\xff\xff\xff\xff\xff\x00"), []byte("zz"),
-	}
-	r := rand.New(rand.NewPCG(1, 1))
-	for range 2000 {
-		order := r.Perm(len(vals))[:1+r.IntN(len(vals))]
-		var s columnStats
-		lo, hi := vals[order[0]], vals[order[0]]
-		for _, i := range order {
-			s.observeBytes(vals[i])
-			if bytes.Compare(vals[i], lo) < 0 {
-				lo = vals[i]
-			}
-			if bytes.Compare(vals[i], hi) > 0 {
-				hi = vals[i]
-			}
-		}
-		if !bytes.Equal(s.minBytes, lo) || !bytes.Equal(s.maxBytes, hi) {
-			t.Fatalf("values %v in that order: min %q max %q, want %q and %q", order, s.minBytes, s.maxBytes, lo, hi)
-		}
-	}
-}
-
 // The Parquet bytes of a fixed input are pinned. A batch replayed after an
 // upgrade should get the bytes it had, so an encoder change that moves them
 // must be deliberate: if this fails, find out why, and only then update the
@@ -409,29 +380,5 @@ func TestParquetBytesArePinned(t *testing.T) {
 		if got := hex.EncodeToString(sum[:]); got != tc.sha256 {
 			t.Errorf("%s: the file's SHA-256 is %s, pinned %s", tc.compression, got, tc.sha256)
 		}
-	}
-}
-
-// Buffered counts a value larger than a block as its PLAIN size: the level
-// room kept in front of it is not counted, as earlier versions did not have
-// it (Buffered decides where row groups end, and so the files' bytes).
-func TestBufferedLargeValue(t *testing.T) {
-	no := false // no definition levels to count
-	s, err := NewSchema([]Column{{Name: "note", Type: "string", Nullable: &no}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := NewFormat(s, Options{Format: Parquet, Compression: "none"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc := f.NewEncoder(io.Discard)
-	defer enc.Abort()
-	big := bytes.Repeat([]byte("x"), 70_000)
-	if err := enc.Append(nil, []Value{{Bytes: big, Token: TokString}}); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := enc.Buffered(), int64(4+len(big)); got != want {
-		t.Errorf("Buffered with one value of %d bytes = %d, want %d", len(big), got, want)
 	}
 }

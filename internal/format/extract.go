@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/streamctl/streamctl/internal/jsonstr"
 	"github.com/streamctl/streamctl/providers"
 )
 
@@ -800,9 +801,9 @@ func (x *Extractor) metaValue(f int, rec *providers.Record) {
 				b = append(b, ',')
 			}
 			b = append(b, `{"key":`...)
-			b = AppendJSONString(b, h.Key)
+			b = jsonstr.Append(b, h.Key)
 			b = append(b, `,"value":`...)
-			b = AppendJSONString(b, h.Value)
+			b = jsonstr.Append(b, h.Value)
 			b = append(b, '}')
 		}
 		b = append(b, ']')

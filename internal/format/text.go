@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"math"
 	"strconv"
-	"unicode/utf8"
 )
 
 // AppendText appends the canonical text of a non-null value of kind k: the
@@ -63,64 +62,6 @@ func appendFloat(dst []byte, f float64, bits int) []byte {
 		}
 	}
 	return dst
-}
-
-// AppendJSONString appends s as a JSON string, escaped as encoding/json
-// escapes it (without its HTML escaping): bytes that are not valid UTF-8
-// become U+FFFD, so the output is always valid JSON, and U+2028 and U+2029,
-// valid JSON but line ends in JavaScript, are escaped.
-func AppendJSONString[S ~string | ~[]byte](dst []byte, s S) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		var buf [utf8.UTFMax]byte
-		r, size := utf8.DecodeRune(buf[:copy(buf[:], s[i:])])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i++
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
 }
 
 // appendCSVField appends s as an RFC 4180 field: quoted, with quotes

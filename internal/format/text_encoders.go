@@ -2,6 +2,8 @@ package format
 
 import (
 	"io"
+
+	"github.com/streamctl/streamctl/internal/jsonstr"
 )
 
 // csvEncoder writes a header row, then one row per record. Nulls are empty
@@ -64,7 +66,7 @@ func newJSONLEncoder(w io.Writer, s *Schema) *jsonlEncoder {
 		if i == 0 {
 			sep = '{'
 		}
-		e.keys[i] = append(AppendJSONString([]byte{sep}, c.Name), ':')
+		e.keys[i] = append(jsonstr.Append([]byte{sep}, c.Name), ':')
 	}
 	return e
 }
@@ -78,7 +80,7 @@ func (e *jsonlEncoder) Append(_ []byte, vals []Value) error {
 		}
 		switch k := e.kinds[i]; k {
 		case KindString:
-			e.buf = AppendJSONString(e.buf, v.Bytes)
+			e.buf = jsonstr.Append(e.buf, v.Bytes)
 		case KindJSON:
 			// A record may spread a nested value over several lines; one
 			// record must stay one line.

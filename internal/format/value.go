@@ -1,40 +1,40 @@
 package format
 
-// Token is the JSON token type a value was read from.
-type Token uint8
+import "github.com/streamctl/streamctl/internal/format/row"
+
+// The value types live in package row, which the parquet package shares
+// without importing this one; the aliases keep format's API whole.
+type (
+	Token = row.Token
+	Value = row.Value
+	Kind  = row.Kind
+)
 
 // The JSON token types.
 const (
-	TokNone Token = iota // missing, or not from JSON (metadata)
-	TokNull
-	TokString
-	TokNumber
-	TokBool
-	TokObject
-	TokArray
+	TokNone   = row.TokNone
+	TokNull   = row.TokNull
+	TokString = row.TokString
+	TokNumber = row.TokNumber
+	TokBool   = row.TokBool
+	TokObject = row.TokObject
+	TokArray  = row.TokArray
 )
 
-var tokenNames = [...]string{"nothing", "null", "a string", "a number", "a boolean", "an object", "an array"}
+// The kinds.
+const (
+	KindAny       = row.KindAny
+	KindString    = row.KindString
+	KindInt32     = row.KindInt32
+	KindInt64     = row.KindInt64
+	KindFloat     = row.KindFloat
+	KindDouble    = row.KindDouble
+	KindBool      = row.KindBool
+	KindTimestamp = row.KindTimestamp
+	KindDate      = row.KindDate
+	KindBytes     = row.KindBytes
+	KindJSON      = row.KindJSON
+)
 
-func (t Token) String() string { return tokenNames[t] }
-
-// Value is one extracted field. Which member holds it depends on the field's
-// kind; byte slices point into the record or the extractor's scratch memory
-// and are only valid until the next Extract.
-type Value struct {
-	// Bytes holds string, bytes and json values. For KindAny it holds the
-	// string's unescaped content, or the literal JSON text of other tokens.
-	Bytes []byte
-	// Int holds int32, int64, timestamp (ms), date (days) and bool (0 or 1).
-	Int int64
-	// Float holds float and double.
-	Float float64
-	// Null is set for a missing field, a JSON null, and a field that failed
-	// to convert (then Invalid is set too).
-	Null bool
-	// Invalid marks a field whose conversion failed; Extract returned the
-	// reason for the first such field.
-	Invalid bool
-	// Token is the JSON token the value came from (TokNone for metadata).
-	Token Token
-}
+// ParseKind returns the kind named s (a column type; "any" is not one).
+func ParseKind(s string) (Kind, error) { return row.ParseKind(s) }

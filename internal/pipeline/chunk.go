@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/streamctl/streamctl/internal/format"
+	"github.com/streamctl/streamctl/internal/jsonstr"
 	"github.com/streamctl/streamctl/providers"
 )
 
@@ -143,11 +144,11 @@ func sortedOrder(names []string) []int {
 // simplicity over speed.
 func appendRejectLine(dst []byte, rec *providers.Record, reason string) []byte {
 	dst = append(dst, `{"partition":`...)
-	dst = format.AppendJSONString(dst, rec.Partition)
+	dst = jsonstr.Append(dst, rec.Partition)
 	dst = append(dst, `,"offset":`...)
 	dst = strconv.AppendInt(dst, rec.Offset, 10)
 	dst = append(dst, `,"reason":`...)
-	dst = format.AppendJSONString(dst, reason)
+	dst = jsonstr.Append(dst, reason)
 	dst = append(dst, `,"record":`...)
 	var compact bytes.Buffer
 	if format.CheckText(rec.Value) == nil && json.Compact(&compact, rec.Value) == nil {
@@ -155,7 +156,7 @@ func appendRejectLine(dst []byte, rec *providers.Record, reason string) []byte {
 	} else {
 		// A JSON string: lone surrogate escapes are kept as text, bytes
 		// that are not UTF-8 become U+FFFD, and then are kept in base64.
-		dst = format.AppendJSONString(dst, rec.Value)
+		dst = jsonstr.Append(dst, rec.Value)
 		if !utf8.Valid(rec.Value) {
 			dst = append(dst, `,"record_base64":"`...)
 			dst = base64.StdEncoding.AppendEncode(dst, rec.Value)

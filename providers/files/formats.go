@@ -5,7 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 
-	"github.com/streamctl/streamctl/internal/format"
+	"github.com/streamctl/streamctl/internal/jsonstr"
 )
 
 // Input formats of the files source. Records always travel as JSON objects.
@@ -38,7 +38,7 @@ type linesConverter struct{}
 
 func (linesConverter) convert(dst, line []byte, _ int64) ([]byte, bool, error) {
 	dst = append(dst, `{"line":`...)
-	dst = format.AppendJSONString(dst, line)
+	dst = jsonstr.Append(dst, line)
 	return append(dst, '}'), false, nil
 }
 
@@ -61,7 +61,7 @@ func (c *csvConverter) convert(dst, line []byte, offset int64) ([]byte, bool, er
 	if offset == 0 {
 		c.header = make([][]byte, len(fields))
 		for i, f := range fields {
-			c.header[i] = format.AppendJSONString(nil, []byte(f))
+			c.header[i] = jsonstr.Append(nil, []byte(f))
 		}
 		return dst, true, nil
 	}
@@ -84,7 +84,7 @@ func (c *csvConverter) convert(dst, line []byte, offset int64) ([]byte, bool, er
 		case f == "true" || f == "false" || isJSONNumber(f):
 			dst = append(dst, f...)
 		default:
-			dst = format.AppendJSONString(dst, []byte(f))
+			dst = jsonstr.Append(dst, []byte(f))
 		}
 	}
 	return append(dst, '}'), false, nil

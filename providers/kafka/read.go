@@ -11,7 +11,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
-	"github.com/streamctl/streamctl/internal/format"
+	"github.com/streamctl/streamctl/internal/jsonstr"
 	"github.com/streamctl/streamctl/providers"
 )
 
@@ -374,7 +374,7 @@ func appendRawValue(dst, v []byte) []byte {
 		return append(dst, `{"value":null}`...)
 	}
 	dst = append(dst, `{"value":`...)
-	dst = format.AppendJSONString(dst, v)
+	dst = jsonstr.Append(dst, v)
 	return append(dst, '}')
 }
 

@@ -36,6 +36,7 @@ import (
 	"github.com/parquet-go/parquet-go/compress"
 
 	"github.com/streamctl/streamctl/internal/format"
+	streamparquet "github.com/streamctl/streamctl/internal/format/parquet"
 	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/providers/generate"
 )
@@ -226,7 +227,7 @@ func run(records, small int64, runs int) error {
 	fmt.Println("raw parquet-go: the rows prepared in memory first (not timed), then written by parquet-go's")
 	fmt.Println("  GenericWriter, 131072-row groups, one file per country, fsync; RSS includes the rows.")
 	fmt.Println("  (a) with parquet-go's ZSTD codec (default level: high-entropy text is stored raw, files 26% larger);")
-	fmt.Println("  (b) with streamctl's ZSTD codec (format.ZstdCodec: the same compression as streamctl's files).")
+	fmt.Println("  (b) with streamctl's ZSTD codec (internal/format/parquet's ZstdCodec: the same compression as streamctl's files).")
 	return nil
 }
 
@@ -431,7 +432,7 @@ func writeRaw(dir string, rows []rawRow, codec string) error {
 	bw := bufio.NewWriterSize(f, 256<<10)
 	var c compress.Codec = &parquet.Zstd
 	if codec == "streamctl" {
-		c = format.ZstdCodec
+		c = streamparquet.ZstdCodec
 	}
 	w := parquet.NewGenericWriter[rawRow](bw, parquet.Compression(c), parquet.MaxRowsPerRowGroup(format.DefaultRowGroupRecords))
 	if _, err := w.Write(rows); err != nil {

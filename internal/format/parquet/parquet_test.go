@@ -1,4 +1,4 @@
-package format
+package parquet
 
 import (
 	"bytes"
@@ -7,15 +7,115 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	parquetgo "github.com/parquet-go/parquet-go"
 	pq "github.com/parquet-go/parquet-go/format"
 
-	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/internal/format/row"
 )
+
+// kind is the kind a column of type typ has.
+func kind(typ string) row.Kind {
+	k, err := row.ParseKind(typ)
+	if err != nil {
+		panic(err)
+	}
+	return k
+}
+
+// jsonValues is the row of rec, a JSON object of the columns' values: what
+// the format package's extractor makes of it, for the kinds the tests use
+// (timestamps as epoch milliseconds).
+func jsonValues(t testing.TB, cols []Column, rec string) []row.Value {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(rec))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	vals := make([]row.Value, len(cols))
+	for i, c := range cols {
+		v, ok := m[c.Name]
+		if !ok || v == nil {
+			vals[i] = row.Value{Null: true}
+			continue
+		}
+		var err error
+		switch c.Kind {
+		case row.KindString:
+			vals[i] = row.Value{Bytes: []byte(v.(string)), Token: row.TokString}
+		case row.KindJSON:
+			vals[i].Bytes, err = json.Marshal(v)
+			vals[i].Token = row.TokObject
+		case row.KindBool:
+			if v.(bool) {
+				vals[i].Int = 1
+			}
+		case row.KindFloat, row.KindDouble:
+			vals[i].Float, err = v.(json.Number).Float64()
+		default:
+			vals[i].Int, err = v.(json.Number).Int64()
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+	}
+	return vals
+}
+
+// encodeJSON writes records (see jsonValues) as one file, returning its bytes.
+func encodeJSON(t testing.TB, cols []Column, o Options, recs []string) []byte {
+	t.Helper()
+	f, err := NewFormat(cols, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	enc := f.NewEncoder(&buf)
+	for _, r := range recs {
+		if err := enc.Append(nil, jsonValues(t, cols, r)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func openParquet(t *testing.T, data []byte) *parquetgo.File {
+	t.Helper()
+	f, err := parquetgo.OpenFile(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatalf("open parquet: %v", err)
+	}
+	return f
+}
+
+// readRows reads a file back with parquet-go's generic reader into one map
+// per row, as a user's program would.
+func readRows(t *testing.T, data []byte) []map[string]any {
+	t.Helper()
+	r := parquetgo.NewReader(openParquet(t, data))
+	var rows []map[string]any
+	for {
+		m := map[string]any{}
+		if err := r.Read(&m); err != nil {
+			if err == io.EOF {
+				break
+			}
+			t.Fatalf("read row %d: %v", len(rows), err)
+		}
+		rows = append(rows, m)
+	}
+	return rows
+}
 
 // roundTripRecords makes n records over every type: nulls in a pattern per
 // column, values that cross page boundaries, a few values larger than a
@@ -58,16 +158,16 @@ func roundTripRecords(n int) []string {
 }
 
 var roundTripColumns = []Column{
-	{Name: "id", Type: "int64", Nullable: boolp(false)},
-	{Name: "s", Type: "string"},
-	{Name: "i32", Type: "int32"},
-	{Name: "i64", Type: "int64"},
-	{Name: "b", Type: "bool"},
-	{Name: "d", Type: "double"},
-	{Name: "f", Type: "float"},
-	{Name: "ts", Type: "timestamp"},
-	{Name: "j", Type: "json"},
-	{Name: "never", Type: "string"}, // null in every row
+	{Name: "id", Kind: row.KindInt64},
+	{Name: "s", Kind: row.KindString, Nullable: true},
+	{Name: "i32", Kind: row.KindInt32, Nullable: true},
+	{Name: "i64", Kind: row.KindInt64, Nullable: true},
+	{Name: "b", Kind: row.KindBool, Nullable: true},
+	{Name: "d", Kind: row.KindDouble, Nullable: true},
+	{Name: "f", Kind: row.KindFloat, Nullable: true},
+	{Name: "ts", Kind: row.KindTimestamp, Nullable: true},
+	{Name: "j", Kind: row.KindJSON, Nullable: true},
+	{Name: "never", Kind: row.KindString, Nullable: true}, // null in every row
 }
 
 // Every value, null and statistic survives the trip through many pages and
@@ -77,16 +177,16 @@ func TestParquetRoundTrip(t *testing.T) {
 	recs := roundTripRecords(n)
 	for _, comp := range Compressions {
 		t.Run(comp, func(t *testing.T) {
-			data := encodeAll(t, roundTripColumns, Options{Format: Parquet, Compression: comp, RowGroupRecords: 2500}, recs)
+			data := encodeJSON(t, roundTripColumns, Options{Compression: comp, RowGroupRecords: 2500}, recs)
 			rows := readRows(t, data)
 			if len(rows) != n {
 				t.Fatalf("%d rows, want %d", len(rows), n)
 			}
-			for i, row := range rows {
+			for i, r := range rows {
 				var want map[string]any
 				json.Unmarshal([]byte(recs[i]), &want)
 				for _, c := range roundTripColumns {
-					got, w := row[c.Name], want[c.Name]
+					got, w := r[c.Name], want[c.Name]
 					if w == nil {
 						if got != nil {
 							t.Fatalf("row %d %s = %v, want null", i, c.Name, got)
@@ -94,7 +194,7 @@ func TestParquetRoundTrip(t *testing.T) {
 						continue
 					}
 					var ok bool
-					switch c.Type {
+					switch c.Kind.String() {
 					case "string":
 						ok = got == w
 					case "int32", "int64":
@@ -158,7 +258,7 @@ func checkStats(t *testing.T, c Column, md pq.ColumnMetaData, recs []string) {
 			nulls++
 			continue
 		}
-		switch c.Type {
+		switch c.Kind.String() {
 		case "string":
 			s := v.(string)
 			if lo == nil || s < lo.(string) {
@@ -175,7 +275,7 @@ func checkStats(t *testing.T, c Column, md pq.ColumnMetaData, recs []string) {
 			lo, hi = min(x, orDefault(lo, x)), max(x, orDefault(hi, x))
 		case "double", "float", "int32", "int64", "timestamp":
 			x := v.(float64)
-			if c.Type == "float" {
+			if c.Kind == row.KindFloat {
 				x = float64(float32(x))
 			}
 			if lo == nil || x < lo.(float64) {
@@ -193,7 +293,7 @@ func checkStats(t *testing.T, c Column, md pq.ColumnMetaData, recs []string) {
 	if md.NumValues != int64(len(recs)) {
 		t.Errorf("%s: num_values %d, want %d", c.Name, md.NumValues, len(recs))
 	}
-	if c.Type == "json" {
+	if c.Kind == row.KindJSON {
 		return
 	}
 	if lo == nil {
@@ -202,7 +302,7 @@ func checkStats(t *testing.T, c Column, md pq.ColumnMetaData, recs []string) {
 		}
 		return
 	}
-	switch c.Type {
+	switch c.Kind.String() {
 	case "string":
 		// Exact when short; else a prefix of the min, and a max above the
 		// max no longer than the bound.
@@ -271,24 +371,22 @@ func TestParquetFloatStatsSkipNaN(t *testing.T) {
 	}
 }
 
+// noteRow is row i of the Buffered tests: an id and a note of i%50 bytes.
+func noteRow(i int) []row.Value {
+	return []row.Value{{Int: int64(i), Token: row.TokNumber}, {Bytes: bytes.Repeat([]byte("n"), i%50), Token: row.TokString}}
+}
+
 // Flush ends the row group where it is called, Buffered counts blocks,
 // and the blocks go back to the pool.
 func TestParquetFlushAndBuffered(t *testing.T) {
-	s, _ := NewSchema([]Column{{Name: "id", Type: "int64"}, {Name: "note", Type: "string"}})
-	x, _ := NewExtractor(s.Fields())
-	f, _ := NewFormat(s, Options{Format: Parquet})
+	f, _ := NewFormat([]Column{{Name: "id", Kind: row.KindInt64, Nullable: true}, {Name: "note", Kind: row.KindString, Nullable: true}}, Options{})
 	var buf bytes.Buffer
 	enc := f.NewEncoder(&buf)
 	if enc.Buffered() != 0 {
 		t.Fatalf("Buffered of a new encoder = %d", enc.Buffered())
 	}
-	vals := make([]Value, 2)
 	for i := range 30000 {
-		r := fmt.Sprintf(`{"id":%d,"note":"%s"}`, i, strings.Repeat("n", i%50))
-		if err := x.Extract(&providers.Record{Value: []byte(r)}, vals); err != nil {
-			t.Fatal(err)
-		}
-		if err := enc.Append(nil, vals); err != nil {
+		if err := enc.Append(nil, noteRow(i)); err != nil {
 			t.Fatal(err)
 		}
 		if i == 9999 {
@@ -319,18 +417,11 @@ func TestParquetFlushAndBuffered(t *testing.T) {
 // depend on how far it got: the pipeline's flush decisions, and so the
 // files' bytes, are taken from it.
 func TestParquetBufferedIgnoresCompressionProgress(t *testing.T) {
-	s, _ := NewSchema([]Column{{Name: "id", Type: "int64"}, {Name: "note", Type: "string"}})
-	x, _ := NewExtractor(s.Fields())
-	f, _ := NewFormat(s, Options{Format: Parquet})
+	f, _ := NewFormat([]Column{{Name: "id", Kind: row.KindInt64, Nullable: true}, {Name: "note", Kind: row.KindString, Nullable: true}}, Options{})
 	enc := f.NewEncoder(io.Discard)
 	defer enc.Abort()
-	vals := make([]Value, 2)
 	for i := range 20000 {
-		r := fmt.Sprintf(`{"id":%d,"note":"%s"}`, i, strings.Repeat("n", i%50))
-		if err := x.Extract(&providers.Record{Value: []byte(r)}, vals); err != nil {
-			t.Fatal(err)
-		}
-		if err := enc.Append(nil, vals); err != nil {
+		if err := enc.Append(nil, noteRow(i)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -343,13 +434,12 @@ func TestParquetBufferedIgnoresCompressionProgress(t *testing.T) {
 
 // An encoder dropped unfinished stops its compressor goroutine.
 func TestParquetAbortStopsTheCompressor(t *testing.T) {
-	s, _ := NewSchema([]Column{{Name: "id", Type: "int64"}})
-	f, _ := NewFormat(s, Options{Format: Parquet})
+	f, _ := NewFormat([]Column{{Name: "id", Kind: row.KindInt64, Nullable: true}}, Options{})
 	base := runtime.NumGoroutine()
 	for range 10 {
 		enc := f.NewEncoder(io.Discard)
 		for i := range 50000 { // several pages
-			if err := enc.Append(nil, []Value{{Int: int64(i)}}); err != nil {
+			if err := enc.Append(nil, []row.Value{{Int: int64(i)}}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -364,5 +454,53 @@ func TestParquetAbortStopsTheCompressor(t *testing.T) {
 	}
 	if n > base {
 		t.Fatalf("%d goroutines after 10 aborted encoders, %d before", n, base)
+	}
+}
+
+// Column statistics decide most byte-array comparisons on 8-byte keys: the
+// min and max must still be bytes.Compare's.
+func TestByteStatsMatchCompare(t *testing.T) {
+	vals := [][]byte{
+		[]byte(""), []byte("\x00"), []byte("a"), []byte("a\x00"), []byte("a\x00b"), []byte("ab"),
+		[]byte("abcdefgh"), []byte("abcdefgh\x00"), []byte("abcdefghi"), []byte("abcdefgg\xff"),
+		[]byte("\xff\xff\xff\xff\xff\xff\xff\xff"), []byte("\xff\xff\xff\xff\xff\xff\xff\xff\x00"), []byte("zz"),
+	}
+	r := rand.New(rand.NewPCG(1, 1))
+	for range 2000 {
+		order := r.Perm(len(vals))[:1+r.IntN(len(vals))]
+		var s columnStats
+		lo, hi := vals[order[0]], vals[order[0]]
+		for _, i := range order {
+			s.observeBytes(vals[i])
+			if bytes.Compare(vals[i], lo) < 0 {
+				lo = vals[i]
+			}
+			if bytes.Compare(vals[i], hi) > 0 {
+				hi = vals[i]
+			}
+		}
+		if !bytes.Equal(s.minBytes, lo) || !bytes.Equal(s.maxBytes, hi) {
+			t.Fatalf("values %v in that order: min %q max %q, want %q and %q", order, s.minBytes, s.maxBytes, lo, hi)
+		}
+	}
+}
+
+// Buffered counts a value larger than a block as its PLAIN size: the level
+// room kept in front of it is not counted, as earlier versions did not have
+// it (Buffered decides where row groups end, and so the files' bytes).
+func TestBufferedLargeValue(t *testing.T) {
+	// Not nullable: no definition levels to count.
+	f, err := NewFormat([]Column{{Name: "note", Kind: row.KindString}}, Options{Compression: "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := f.NewEncoder(io.Discard)
+	defer enc.Abort()
+	big := bytes.Repeat([]byte("x"), 70_000)
+	if err := enc.Append(nil, []row.Value{{Bytes: big, Token: row.TokString}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := enc.Buffered(), int64(4+len(big)); got != want {
+		t.Errorf("Buffered with one value of %d bytes = %d, want %d", len(big), got, want)
 	}
 }

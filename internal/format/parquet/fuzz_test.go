@@ -1,4 +1,4 @@
-package format
+package parquet
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/streamctl/streamctl/internal/format/row"
 )
 
 // fuzzInput turns the fuzzer's bytes into decisions; past their end every
@@ -45,10 +47,10 @@ func (in *fuzzInput) uint64() uint64 {
 // last one.
 var fuzzRunes = []rune{'a', 'b', 'x', 'y', 'z', '0', ' ', 0, 0x7f, 0x80, 'é', 'ü', 0x7ff, 0x800, 0xd7ff, 0xe000, 0xfffd, 0xffff, 0x10000, 0x10fffe, utf8.MaxRune}
 
-var fuzzKinds = []string{"string", "int32", "int64", "float", "double", "bool", "timestamp", "date", "bytes", "json"}
+var fuzzKinds = []row.Kind{row.KindString, row.KindInt32, row.KindInt64, row.KindFloat, row.KindDouble, row.KindBool, row.KindTimestamp, row.KindDate, row.KindBytes, row.KindJSON}
 
 // fuzzValue is a value for a column of kind typ.
-func fuzzValue(in *fuzzInput, typ string) Value {
+func fuzzValue(in *fuzzInput, typ string) row.Value {
 	switch typ {
 	case "string", "bytes", "json":
 		n := in.intn(12)
@@ -80,19 +82,19 @@ func fuzzValue(in *fuzzInput, typ string) Value {
 		if typ == "json" { // JSON text: a string
 			b, _ = json.Marshal(string(b))
 		}
-		return Value{Bytes: b, Token: TokString}
+		return row.Value{Bytes: b, Token: row.TokString}
 	case "int32", "date":
 		special := []int64{0, 1, -1, math.MinInt32, math.MaxInt32}
 		if k := in.intn(8); k < len(special) {
-			return Value{Int: special[k]}
+			return row.Value{Int: special[k]}
 		}
-		return Value{Int: int64(int32(in.uint64()))}
+		return row.Value{Int: int64(int32(in.uint64()))}
 	case "int64", "timestamp":
 		special := []int64{0, 1, -1, math.MinInt64, math.MaxInt64}
 		if k := in.intn(8); k < len(special) {
-			return Value{Int: special[k]}
+			return row.Value{Int: special[k]}
 		}
-		return Value{Int: int64(in.uint64())}
+		return row.Value{Int: int64(in.uint64())}
 	case "float", "double":
 		special := []float64{0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1), 1.5, -2.25, math.SmallestNonzeroFloat64, math.MaxFloat32}
 		var f float64
@@ -104,9 +106,9 @@ func fuzzValue(in *fuzzInput, typ string) Value {
 		if typ == "float" {
 			f = float64(float32(f))
 		}
-		return Value{Float: f}
+		return row.Value{Float: f}
 	case "bool":
-		return Value{Int: int64(in.intn(2))}
+		return row.Value{Int: int64(in.intn(2))}
 	}
 	panic(typ)
 }
@@ -120,7 +122,7 @@ func fuzzRoundTrip(t *testing.T, data []byte) {
 	nullRate := make([]int, len(cols))
 	for i := range cols {
 		nullable := in.intn(2) == 0
-		cols[i] = Column{Name: fmt.Sprintf("c%d", i), Type: fuzzKinds[in.intn(len(fuzzKinds))], Nullable: &nullable}
+		cols[i] = Column{Name: fmt.Sprintf("c%d", i), Kind: fuzzKinds[in.intn(len(fuzzKinds))], Nullable: nullable}
 		if nullable {
 			nullRate[i] = in.intn(5) // in quarters: 4 is every row
 		}
@@ -128,31 +130,26 @@ func fuzzRoundTrip(t *testing.T, data []byte) {
 	o := Options{Compression: Compressions[in.intn(len(Compressions))], RowGroupRecords: int64(1 + in.intn(300))}
 	nRows := in.intn(800)
 
-	s, err := NewSchema(cols)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o.Format = Parquet
-	f, err := NewFormat(s, o)
+	f, err := NewFormat(cols, o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
 	enc := f.NewEncoder(&buf)
-	rows := make([][]Value, nRows)
+	rows := make([][]row.Value, nRows)
 	var groups []int // rows per row group, as the encoder must cut them
 	inGroup := 0
 	for r := range rows {
-		row := make([]Value, len(cols))
+		vals := make([]row.Value, len(cols))
 		for c, col := range cols {
 			if nullRate[c] > 0 && in.intn(4) < nullRate[c] {
-				row[c] = Value{Null: true}
+				vals[c] = row.Value{Null: true}
 			} else {
-				row[c] = fuzzValue(in, col.Type)
+				vals[c] = fuzzValue(in, col.Kind.String())
 			}
 		}
-		rows[r] = row
-		if err := enc.Append(nil, row); err != nil {
+		rows[r] = vals
+		if err := enc.Append(nil, vals); err != nil {
 			t.Fatal(err)
 		}
 		if inGroup++; inGroup == int(o.RowGroupRecords) {
@@ -184,11 +181,11 @@ func fuzzRoundTrip(t *testing.T, data []byte) {
 	for c, col := range cols {
 		got := file.columns[c]
 		if len(got) != nRows {
-			t.Fatalf("%s %s: arrow-go reads %d values, want %d", col.Name, col.Type, len(got), nRows)
+			t.Fatalf("%s %s: arrow-go reads %d values, want %d", col.Name, col.Kind, len(got), nRows)
 		}
-		for r, row := range rows {
-			if !sameValue(col.Type, row[c], got[r]) {
-				t.Fatalf("%s %s row %d: arrow-go reads %.40v, want %.40v", col.Name, col.Type, r, got[r], fuzzDescribe(col.Type, row[c]))
+		for r, vals := range rows {
+			if !sameValue(col.Kind.String(), vals[c], got[r]) {
+				t.Fatalf("%s %s row %d: arrow-go reads %.40v, want %.40v", col.Name, col.Kind, r, got[r], fuzzDescribe(col.Kind.String(), vals[c]))
 			}
 		}
 	}
@@ -202,13 +199,13 @@ func fuzzRoundTrip(t *testing.T, data []byte) {
 		}
 		part := rows[first : first+groups[g]]
 		for c, col := range cols {
-			checkFuzzStats(t, fmt.Sprintf("row group %d %s %s", g, col.Name, col.Type), col.Type, rg.cols[c], part, c)
+			checkFuzzStats(t, fmt.Sprintf("row group %d %s %s", g, col.Name, col.Kind), col.Kind.String(), rg.cols[c], part, c)
 		}
 		first += groups[g]
 	}
 }
 
-func sameValue(typ string, want Value, got any) bool {
+func sameValue(typ string, want row.Value, got any) bool {
 	if want.Null {
 		return got == nil
 	}
@@ -228,7 +225,7 @@ func sameValue(typ string, want Value, got any) bool {
 	return got == want.Int
 }
 
-func fuzzDescribe(typ string, v Value) any {
+func fuzzDescribe(typ string, v row.Value) any {
 	switch {
 	case v.Null:
 		return nil
@@ -243,12 +240,12 @@ func fuzzDescribe(typ string, v Value) any {
 // checkFuzzStats compares a column chunk's statistics, as arrow-go reads
 // them, with its values: the null count; min ≤ every value ≤ max; exact
 // bounds where they fit; none only where no value has one.
-func checkFuzzStats(t *testing.T, what, typ string, st arrowStats, rows [][]Value, c int) {
+func checkFuzzStats(t *testing.T, what, typ string, st arrowStats, rows [][]row.Value, c int) {
 	t.Helper()
 	var nulls int64
-	var vals []Value
-	for _, row := range rows {
-		switch v := row[c]; {
+	var vals []row.Value
+	for _, r := range rows {
+		switch v := r[c]; {
 		case v.Null:
 			nulls++
 		case (typ == "float" || typ == "double") && math.IsNaN(v.Float):

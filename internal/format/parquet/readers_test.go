@@ -1,4 +1,4 @@
-package format
+package parquet
 
 import (
 	"bytes"
@@ -7,16 +7,13 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/streamctl/streamctl/internal/format/row"
 )
 
 // encodeValues writes rows of values as one Parquet file.
-func encodeValues(cols []Column, o Options, rows [][]Value) ([]byte, error) {
-	s, err := NewSchema(cols)
-	if err != nil {
-		return nil, err
-	}
-	o.Format = Parquet
-	f, err := NewFormat(s, o)
+func encodeValues(cols []Column, o Options, rows [][]row.Value) ([]byte, error) {
+	f, err := NewFormat(cols, o)
 	if err != nil {
 		return nil, err
 	}
@@ -35,24 +32,16 @@ func encodeValues(cols []Column, o Options, rows [][]Value) ([]byte, error) {
 }
 
 // stringRows is one string value per row; "\x00null" stands for a null.
-func stringRows(vals ...string) [][]Value {
-	rows := make([][]Value, len(vals))
+func stringRows(vals ...string) [][]row.Value {
+	rows := make([][]row.Value, len(vals))
 	for i, v := range vals {
 		if v == "\x00null" {
-			rows[i] = []Value{{Null: true}}
+			rows[i] = []row.Value{{Null: true}}
 		} else {
-			rows[i] = []Value{{Bytes: []byte(v), Token: TokString}}
+			rows[i] = []row.Value{{Bytes: []byte(v), Token: row.TokString}}
 		}
 	}
 	return rows
-}
-
-// withVersion sets the version and build written into created_by for the
-// rest of the test.
-func withVersion(t *testing.T, version, build string) {
-	v, b := Version, Build
-	Version, Build = version, build
-	t.Cleanup(func() { Version, Build = v, b })
 }
 
 // created_by follows "<app> version <X.Y.Z> (build <hash>)", the form
@@ -67,8 +56,8 @@ func TestParquetCreatedByParses(t *testing.T) {
 		{"1.2.3", "0123456789ab", "streamctl version 1.2.3 (build 0123456789ab)", 1, 2, 3, ""},
 		{"v2.10.4-rc.1", "", "streamctl version 2.10.4-rc.1 (build unknown)", 2, 10, 4, "rc.1"},
 	} {
-		withVersion(t, tc.version, tc.build)
-		data, err := encodeValues([]Column{{Name: "s", Type: "string"}}, Options{}, stringRows("a"))
+		o := Options{CreatedBy: CreatedBy(tc.version, tc.build)}
+		data, err := encodeValues([]Column{{Name: "s", Kind: row.KindString, Nullable: true}}, o, stringRows("a"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,7 +72,7 @@ func TestParquetCreatedByParses(t *testing.T) {
 				w.Version.Major, w.Version.Minor, w.Version.Patch, w.Version.PreRelease, w.Build)
 		}
 		// The same binary writes the same bytes.
-		again, _ := encodeValues([]Column{{Name: "s", Type: "string"}}, Options{}, stringRows("a"))
+		again, _ := encodeValues([]Column{{Name: "s", Kind: row.KindString, Nullable: true}}, o, stringRows("a"))
 		if !bytes.Equal(data, again) {
 			t.Errorf("%s: two files of the same rows differ", tc.version)
 		}
@@ -146,7 +135,7 @@ func TestParquetByteArrayStatsBounds(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			data, err := encodeValues([]Column{{Name: "s", Type: tc.typ}}, Options{}, stringRows(tc.vals...))
+			data, err := encodeValues([]Column{{Name: "s", Kind: kind(tc.typ), Nullable: true}}, Options{}, stringRows(tc.vals...))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -169,11 +158,10 @@ func TestParquetByteArrayStatsBounds(t *testing.T) {
 // A file holds at most 32,768 row groups, the ordinals an i16 numbers:
 // one more is refused, not written with a wrapped ordinal.
 func TestParquetRowGroupOrdinalsDoNotWrap(t *testing.T) {
-	no := false
-	cols := []Column{{Name: "id", Type: "int64", Nullable: &no}}
-	rows := make([][]Value, maxRowGroups+1)
+	cols := []Column{{Name: "id", Kind: row.KindInt64}}
+	rows := make([][]row.Value, maxRowGroups+1)
 	for i := range rows {
-		rows[i] = []Value{{Int: int64(i)}}
+		rows[i] = []row.Value{{Int: int64(i)}}
 	}
 	_, err := encodeValues(cols, Options{Compression: "none", RowGroupRecords: 1}, rows)
 	if !errors.Is(err, ErrTooManyRowGroups) {
@@ -203,23 +191,22 @@ func TestParquetRowGroupOrdinalsDoNotWrap(t *testing.T) {
 func TestParquetPageSizesFitInt32(t *testing.T) {
 	huge := make([]byte, math.MaxInt32) // never written to: the OS maps it lazily
 	for _, typ := range []string{"string", "bytes", "json"} {
-		s, _ := NewSchema([]Column{{Name: "v", Type: typ}})
-		f, err := NewFormat(s, Options{Format: Parquet, Compression: "none"})
+		f, err := NewFormat([]Column{{Name: "v", Kind: kind(typ), Nullable: true}}, Options{Compression: "none"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		enc := f.NewEncoder(&bytes.Buffer{})
-		err = enc.Append(nil, []Value{{Bytes: huge, Token: TokString}})
+		err = enc.Append(nil, []row.Value{{Bytes: huge, Token: row.TokString}})
 		enc.Abort()
 		if !errors.Is(err, ErrValueTooLarge) {
 			t.Fatalf("%s: a value of %d bytes: error %v, want ErrValueTooLarge", typ, len(huge), err)
 		}
 	}
-	s, _ := NewSchema([]Column{{Name: "v", Type: "string"}})
-	if _, err := NewFormat(s, Options{Format: Parquet, RowGroupRecords: math.MaxInt32 + 1}); err == nil {
+	cols := []Column{{Name: "v", Kind: row.KindString, Nullable: true}}
+	if _, err := NewFormat(cols, Options{RowGroupRecords: math.MaxInt32 + 1}); err == nil {
 		t.Fatal("row groups of more than 2^31-1 rows accepted")
 	}
-	if _, err := NewFormat(s, Options{Format: Parquet, RowGroupRecords: math.MaxInt32}); err != nil {
+	if _, err := NewFormat(cols, Options{RowGroupRecords: math.MaxInt32}); err != nil {
 		t.Fatal(err)
 	}
 }

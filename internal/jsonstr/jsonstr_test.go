@@ -1,4 +1,4 @@
-package format
+package jsonstr
 
 import (
 	"bytes"
@@ -6,10 +6,10 @@ import (
 	"testing"
 )
 
-// AppendJSONString escapes as encoding/json does without HTML escaping, so
+// Append escapes as encoding/json does without HTML escaping, so
 // that every JSON string streamctl writes (typed JSONL, rejects, Kafka raw
 // values) reads back as the input, invalid UTF-8 aside.
-func TestAppendJSONStringMatchesEncodingJSON(t *testing.T) {
+func TestAppendMatchesEncodingJSON(t *testing.T) {
 	for _, s := range []string{
 		"", "plain", `quote " and \ backslash`, "\n\r\t\b\f", "\x00\x01\x1f\x7f",
 		"héllo ✓ \u2028 \u2029 😀", "<html> & 'x'",
@@ -20,12 +20,12 @@ func TestAppendJSONStringMatchesEncodingJSON(t *testing.T) {
 		if err := enc.Encode(s); err != nil {
 			t.Fatal(err)
 		}
-		if got := string(AppendJSONString(nil, s)); got+"\n" != want.String() {
-			t.Errorf("AppendJSONString(%q) = %s, want %s", s, got, want.String())
+		if got := string(Append(nil, s)); got+"\n" != want.String() {
+			t.Errorf("Append(%q) = %s, want %s", s, got, want.String())
 		}
 	}
 	// Invalid UTF-8 becomes U+FFFD, as encoding/json does.
-	if got := string(AppendJSONString(nil, []byte("a\xffb"))); got != `"a\ufffdb"` {
+	if got := string(Append(nil, []byte("a\xffb"))); got != `"a\ufffdb"` {
 		t.Errorf("invalid UTF-8: %s", got)
 	}
 }

@@ -1,0 +1,287 @@
+// Package parquet writes Parquet files, streaming, from rows of values.
+//
+// The files are written by this package, not by parquet-go's writer, which
+// takes a parquet.Value per field through generic column buffers (a quarter
+// of the encoding side's time, compression being the rest) and whose memory
+// cannot be bounded across files. Values are PLAIN-encoded straight into
+// pages instead. The files are as plain as Parquet gets, which every reader
+// understands: a flat schema, data pages v1, PLAIN values, RLE definition
+// levels, min/max/null statistics per column chunk, no dictionary.
+// parquet-go's thrift encodes the page headers and the footer (its structs,
+// and ours for the footer's row groups); its reader, arrow-go's and DuckDB
+// read the files back in the tests.
+//
+// The layers, one file each: the file (file.go: schema, footer, the list of
+// row groups and its limit), the row group (rowgroup.go: rows in, row groups
+// out), the column chunk (chunk.go: PLAIN values, statistics, chunk
+// metadata) and the page (page.go: blocks, definition levels, the
+// compressor goroutine and page headers); compress.go holds the codecs.
+package parquet
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/parquet-go/parquet-go/compress"
+	"github.com/parquet-go/parquet-go/deprecated"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
+	pq "github.com/parquet-go/parquet-go/format"
+
+	"github.com/streamctl/streamctl/internal/format/row"
+)
+
+// DefaultRowGroupRecords is the row group size when none is set, close to
+// DuckDB's default of 122,880 rows (PERF-NOTES.md).
+const DefaultRowGroupRecords = 128 << 10
+
+// CreatedBy is the footer's created_by of a streamctl version and build, in
+// the form "streamctl version 0.1.0-dev (build 0123abcd)" that readers parse
+// (arrow's and parquet-mr's ApplicationVersion) to tell releases apart and
+// to work around a release's known bugs.
+func CreatedBy(version, build string) string {
+	// A leading v ("v1.2.3") would not parse as a version.
+	v, b := strings.TrimPrefix(version, "v"), build
+	if b == "" {
+		b = "unknown"
+	}
+	return "streamctl version " + v + " (build " + b + ")"
+}
+
+// Column is one column of a file.
+type Column struct {
+	Name     string
+	Kind     row.Kind // any kind but KindAny
+	Nullable bool
+}
+
+// Options are a file's settings.
+type Options struct {
+	// Compression is the pages' codec: "zstd" (the default when empty),
+	// "snappy", "gzip" or "none".
+	Compression string
+	// RowGroupRecords is the most rows per row group; 0 means
+	// DefaultRowGroupRecords. An open file holds up to one row group,
+	// compressed, in memory; Flush ends one earlier.
+	RowGroupRecords int64
+	// CreatedBy goes into the footer as it is: the bytes of a file depend
+	// only on it, the columns, the options and the rows.
+	CreatedBy string
+}
+
+// Format is the schema and settings shared by the Parquet files of one
+// layout: it makes an Encoder per file. It is safe for concurrent use.
+type Format struct {
+	cols      []column
+	createdBy string
+	codec     compress.Codec // nil: uncompressed
+	codecID   pq.CompressionCodec
+	schema    []pq.SchemaElement
+	orders    []pq.ColumnOrder
+	rowGroup  int64
+}
+
+type column struct {
+	name     string
+	kind     row.Kind
+	nullable bool
+	physical pq.Type
+	width    int // bytes of a PLAIN value; 0: a byte array's length prefix and bytes
+	utf8     bool
+}
+
+// NewFormat checks o and returns the format of files of cols.
+func NewFormat(cols []Column, o Options) (*Format, error) {
+	name := o.Compression
+	if name == "" {
+		name = "zstd"
+	}
+	codec, ok := codecs[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown compression %q (want zstd, snappy, gzip or none)", o.Compression)
+	}
+	f := &Format{codec: codec, codecID: pq.Uncompressed, rowGroup: o.RowGroupRecords, createdBy: o.CreatedBy}
+	if codec != nil {
+		f.codecID = codec.CompressionCodec()
+	}
+	if f.rowGroup < 0 {
+		return nil, fmt.Errorf("row_group_records must be positive, got %d", f.rowGroup)
+	}
+	if f.rowGroup == 0 {
+		f.rowGroup = DefaultRowGroupRecords
+	}
+	if f.rowGroup > math.MaxInt32 {
+		// A page can hold every row of its row group (nulls take no room),
+		// and a page header counts its rows in an i32.
+		return nil, fmt.Errorf("row_group_records must be at most %d, got %d", math.MaxInt32, f.rowGroup)
+	}
+	f.schema = append(f.schema, pq.SchemaElement{Name: "schema", NumChildren: thrift.New(int32(len(cols)))})
+	for _, c := range cols {
+		col := column{name: c.Name, kind: c.Kind, nullable: c.Nullable, utf8: c.Kind == row.KindString || c.Kind == row.KindJSON}
+		el := schemaElement(col.kind)
+		el.Name = c.Name
+		el.RepetitionType = thrift.New(pq.Required)
+		if col.nullable {
+			el.RepetitionType = thrift.New(pq.Optional)
+		}
+		col.physical, _ = el.Type.Get()
+		col.width = plainWidth(col.physical)
+		f.cols = append(f.cols, col)
+		f.schema = append(f.schema, el)
+		f.orders = append(f.orders, pq.ColumnOrder{Value: &pq.TypeDefinedOrder{}})
+	}
+	return f, nil
+}
+
+// schemaElement is the physical and logical type of a column of kind k.
+func schemaElement(k row.Kind) pq.SchemaElement {
+	el := func(t pq.Type, conv deprecated.ConvertedType, logical pq.LogicalTypeValue) pq.SchemaElement {
+		return pq.SchemaElement{Type: thrift.New(t), ConvertedType: thrift.New(conv), LogicalType: pq.LogicalType{Value: logical}}
+	}
+	switch k {
+	case row.KindString:
+		return el(pq.ByteArray, deprecated.UTF8, &pq.StringType{})
+	case row.KindInt32:
+		return el(pq.Int32, deprecated.Int32, &pq.IntType{BitWidth: 32, IsSigned: true})
+	case row.KindInt64:
+		return el(pq.Int64, deprecated.Int64, &pq.IntType{BitWidth: 64, IsSigned: true})
+	case row.KindTimestamp:
+		return el(pq.Int64, deprecated.TimestampMillis, &pq.TimestampType{IsAdjustedToUTC: true, Unit: pq.TimeUnit{Value: &pq.MilliSeconds{}}})
+	case row.KindDate:
+		return el(pq.Int32, deprecated.Date, &pq.DateType{})
+	case row.KindJSON:
+		return el(pq.ByteArray, deprecated.Json, &pq.JsonType{})
+	case row.KindFloat:
+		return pq.SchemaElement{Type: thrift.New(pq.Float)}
+	case row.KindDouble:
+		return pq.SchemaElement{Type: thrift.New(pq.Double)}
+	case row.KindBool:
+		return pq.SchemaElement{Type: thrift.New(pq.Boolean)}
+	case row.KindBytes:
+		return pq.SchemaElement{Type: thrift.New(pq.ByteArray)}
+	}
+	panic(fmt.Sprintf("parquet: no type for kind %s", k))
+}
+
+// ErrTooManyRowGroups is returned by a Parquet encoder asked for one row
+// group more than a file can hold: the file is lost, not written with an
+// ordinal readers refuse.
+var ErrTooManyRowGroups = errors.New("too many row groups in one Parquet file")
+
+// maxRowGroups is the most row groups of a file: RowGroup.ordinal is an
+// i16, and arrow-rs refuses a file with more row groups than that numbers,
+// ordinals written or not.
+const maxRowGroups = math.MaxInt16 + 1
+
+// The footer's thrift structs (this one, rowGroup and the column chunk's):
+// parquet-go's format.FileMetaData and what it holds, cut to the fields this
+// package writes, and with Statistics' is_min_value_exact and
+// is_max_value_exact, which parquet-go's lack and which tell readers whether
+// byte-array bounds were truncated.
+type fileMetaData struct {
+	Version      int32              `thrift:"1,required"`
+	Schema       []pq.SchemaElement `thrift:"2,required"`
+	NumRows      int64              `thrift:"3,required"`
+	RowGroups    []rowGroup         `thrift:"4,required"`
+	CreatedBy    string             `thrift:"6,optional"`
+	ColumnOrders []pq.ColumnOrder   `thrift:"7,optional"`
+}
+
+// Encoder writes one Parquet file. It implements format.Encoder. Values are PLAIN-encoded into the
+// current page of their column as they are appended; a full page goes to the
+// encoder's compressor goroutine, which adds it, compressed, to its column
+// chunk; a full row group (or Flush) waits for the compressor and writes the
+// column chunks out one after the other. So an open file holds at most one
+// row group, compressed, a few pages in flight and one page per column.
+type Encoder struct {
+	f       *Format
+	w       io.Writer
+	offset  int64 // bytes written to w
+	cols    []columnChunk
+	rows    int64 // rows in the current row group
+	meta    fileMetaData
+	header  bytes.Buffer
+	thrift  *thrift.Encoder
+	failed  error
+	started bool            // the magic number is written
+	pages   *pageCompressor // nil until the first page is cut
+}
+
+// NewEncoder starts a file written to w.
+func (f *Format) NewEncoder(w io.Writer) *Encoder {
+	e := &Encoder{f: f, w: w, cols: make([]columnChunk, len(f.cols))}
+	for i := range e.cols {
+		e.cols[i].column = f.cols[i]
+	}
+	e.thrift = thrift.NewEncoder(new(thrift.CompactProtocol).NewWriter(&e.header))
+	e.meta = fileMetaData{Version: 1, Schema: f.schema, CreatedBy: f.createdBy, ColumnOrders: f.orders}
+	return e
+}
+
+// Close writes the last row group and the footer.
+func (e *Encoder) Close() error {
+	err := e.Flush()
+	e.stopPages()
+	if err != nil {
+		return err
+	}
+	if err := e.start(); err != nil {
+		return err
+	}
+	e.header.Reset()
+	if err := e.thrift.Encode(&e.meta); err != nil {
+		return e.fail(fmt.Errorf("encode parquet footer: %w", err))
+	}
+	footer := binary.LittleEndian.AppendUint32(e.header.Bytes(), uint32(e.header.Len()))
+	return e.write(append(footer, "PAR1"...))
+}
+
+func (e *Encoder) start() error {
+	if e.started {
+		return nil
+	}
+	e.started = true
+	return e.write([]byte("PAR1"))
+}
+
+func (e *Encoder) write(p []byte) error {
+	n, err := e.w.Write(p)
+	e.offset += int64(n)
+	if err != nil {
+		return e.fail(err)
+	}
+	return nil
+}
+
+// fail makes err sticky and returns the encoder's blocks to the pool: the
+// file is lost.
+func (e *Encoder) fail(err error) error {
+	if e.failed == nil {
+		e.failed = err
+	}
+	e.stopPages() // the compressor must let go of the spools first
+	for i := range e.cols {
+		c := &e.cols[i]
+		c.pages.release()
+		putBlock(c.block)
+		c.block, c.values, c.room = nil, nil, 0
+	}
+	return err
+}
+
+// Abort discards the file: the compressor stops, the blocks go back to the
+// pool.
+func (e *Encoder) Abort() {
+	e.fail(errors.New("parquet file aborted"))
+}
+
+func (e *Encoder) stopPages() {
+	if e.pages != nil {
+		e.pages.stop()
+		e.pages = nil
+	}
+}
