@@ -350,14 +350,14 @@ func writeSinkState(w io.Writer, name string, s *state.Sink) {
 // lockedState takes the state lock (unless lock is false) for a state
 // command and reads the state. On failure it reports and returns a nil
 // manager and the exit code; otherwise release frees the lock.
-func (m *Meta) lockedState(ctx context.Context, backend state.Backend, v *view, op string, lock bool, timeout time.Duration) (mgr *state.Manager, release func(), code int) {
+func (m *Meta) lockedState(ctx context.Context, backend state.Backend, v ui, op string, lock bool, timeout time.Duration) (mgr *state.Manager, release func(), code int) {
 	release = func() {}
 	if lock {
 		unlock, err := state.Lock(ctx, backend, state.NewLockInfo(op, Version), timeout)
 		if err != nil {
-			return nil, nil, v.lockFailed(err)
+			return nil, nil, lockFailed(v, err)
 		}
-		v.tookOver(unlock)
+		tookOver(v, unlock)
 		release = func() {
 			if err := unlock.Unlock(); err != nil {
 				m.errorf("release the state lock: %v", err)
