@@ -131,7 +131,7 @@ func (c *ApplyCommand) Run(args []string) int {
 	if err != nil {
 		return c.errorf("%v\n\n%s", err, c.Help())
 	}
-	v := c.newView(a.json, a.noColor)
+	v := c.newApplyView(a.json, a.noColor)
 	met := &applyMetrics{start: c.now()}
 	code := c.apply(a, v, met)
 	if a.metricsFile != "" && code != ExitLocked {
@@ -139,26 +139,26 @@ func (c *ApplyCommand) Run(args []string) int {
 		met.success = code == ExitOK
 		met.end = c.now()
 		if err := c.writeMetrics(a.metricsFile, met); err != nil {
-			v.errorf("write -metrics-file: %v", err)
+			failf(v, "write -metrics-file: %v", err)
 			return ExitError
 		}
 	}
 	return code
 }
 
-func (c *ApplyCommand) apply(a *applyArgs, v *view, met *applyMetrics) (code int) {
+func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code int) {
 	var saved *planner.Plan
 	if a.planFile != "" {
 		var err error
 		if saved, err = readPlanFile(c.abs(a.planFile)); err != nil {
-			return v.errorf("read the plan: %v", err)
+			return failf(v, "read the plan: %v", err)
 		}
 		// The plan runs with the variables it was made with.
 		if a.configFlags.saved, err = savedValues(saved); err != nil {
-			return v.errorf("read the plan %s: %v", a.planFile, err)
+			return failf(v, "read the plan %s: %v", a.planFile, err)
 		}
 	}
-	cfg, ok := c.loadConfigView(&a.configFlags, v)
+	cfg, ok := c.loadConfigView(&a.configFlags, &view{v})
 	if !ok {
 		return ExitError
 	}
@@ -180,27 +180,27 @@ func (c *ApplyCommand) apply(a *applyArgs, v *view, met *applyMetrics) (code int
 		if !a.input {
 			why = "-input=false forbids asking"
 		}
-		return v.errorf("apply needs approval, and %s. Pass -auto-approve, or apply a plan saved with plan -out", why)
+		return failf(v, "apply needs approval, and %s. Pass -auto-approve, or apply a plan saved with plan -out", why)
 	}
 
 	ctx, stop := signalContext()
 	defer stop()
 	backend, err := stateBackend(ctx, cfg)
 	if err != nil {
-		return v.errorf("%v", err)
+		return failf(v, "%v", err)
 	}
 	if a.lock {
 		info := state.NewLockInfo("apply", Version)
 		unlock, err := state.Lock(ctx, backend, info, a.lockTimeout)
 		if err != nil {
-			return v.lockFailed(err)
+			return lockFailed(v, err)
 		}
-		v.tookOver(unlock)
+		tookOver(v, unlock)
 		defer func() {
 			if err := unlock.Unlock(); err != nil {
 				// A lock left behind blocks the next run: say how to remove it,
 				// and do not report success.
-				v.errorf("release the state lock: %v\n\nThe lock %s stays on %s. Once it is reachable, remove it with: streamctl force-unlock %s", err, info.ID, backend.Describe(), info.ID)
+				failf(v, "release the state lock: %v\n\nThe lock %s stays on %s. Once it is reachable, remove it with: streamctl force-unlock %s", err, info.ID, backend.Describe(), info.ID)
 				if code == ExitOK {
 					code = ExitError
 				}
@@ -214,7 +214,7 @@ func (c *ApplyCommand) apply(a *applyArgs, v *view, met *applyMetrics) (code int
 		go func() {
 			select {
 			case <-unlock.Lost():
-				v.errorf("the state lock was lost (force-unlocked?); stopping.")
+				failf(v, "the state lock was lost (force-unlocked?); stopping.")
 				cancel()
 			case <-ctx.Done():
 			}
@@ -222,11 +222,11 @@ func (c *ApplyCommand) apply(a *applyArgs, v *view, met *applyMetrics) (code int
 	}
 	mgr, err := state.Load(ctx, backend, Version)
 	if err != nil {
-		return v.errorf("%v", err)
+		return failf(v, "%v", err)
 	}
 	ws, err := openWorkspace(ctx, cfg)
 	if err != nil {
-		return v.errorf("%v", err)
+		return failf(v, "%v", err)
 	}
 	defer ws.Close()
 
@@ -246,21 +246,15 @@ func (c *ApplyCommand) apply(a *applyArgs, v *view, met *applyMetrics) (code int
 		var errs []error
 		p, errs = makePlan(ctx, ws, mgr.State(), planOptions{refresh: a.refresh, maxBatches: a.maxBatches, targeted: a.targetFlags.active()})
 		if len(errs) > 0 {
-			return v.errors(errs)
+			return v.planErrors(errs)
 		}
 		stampPlan(p, mgr, cfg, c.now())
 	}
 	met.plan = p
 	met.mgr = mgr
-	if v.json != nil {
-		v.json.Plan(p, "apply")
-	} else {
-		render.PlanText(c.Stdout, p, render.Options{Color: v.color(), Verbose: a.verbose})
-	}
+	v.plan(p, a.verbose)
 	if !p.Changes() {
-		if v.json != nil {
-			v.json.Apply(render.ApplySummary{Status: "complete", Sinks: []render.SinkSummary{}}, "Apply complete! Nothing to do: all sinks are up to date.")
-		}
+		v.upToDate()
 		return ExitOK
 	}
 	if saved == nil && !a.autoApprove {
@@ -268,9 +262,6 @@ func (c *ApplyCommand) apply(a *applyArgs, v *view, met *applyMetrics) (code int
 			fmt.Fprintln(c.Stdout, "\nApply cancelled.")
 			return ExitError
 		}
-	}
-	if v.json == nil {
-		fmt.Fprintln(c.Stdout)
 	}
 	return c.run(ctx, v, ws, mgr, p, a, met)
 }
@@ -296,57 +287,14 @@ func (c *ApplyCommand) approve(ctx context.Context) bool {
 
 // run applies the sinks, up to -parallelism at once, and reports progress and
 // the summary. A failing sink does not stop the others.
-func (c *ApplyCommand) run(ctx context.Context, v *view, ws *workspace, mgr *state.Manager, p *planner.Plan, a *applyArgs, met *applyMetrics) int {
-	batchesTotal, recordsTotal := planTotals(p, a.maxBatches)
-	prog := newProgress(c.Meta, v, batchesTotal, recordsTotal)
-	defer prog.stop()
+func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace, mgr *state.Manager, p *planner.Plan, a *applyArgs, met *applyMetrics) int {
+	v.running(planTotals(p, a.maxBatches))
+	defer v.stopped()
 	eng := &engine.Engine{
 		State:   mgr,
 		Version: Version,
 		Now:     c.Now,
-		OnEvent: func(ev engine.Event) {
-			if v.json != nil {
-				switch ev.Type {
-				case "cleanup":
-					v.json.Cleanup(ev.Sink, ev.Destination, ev.Batch)
-				case "batch_start":
-					prog.started(ev.Sink, ev.Batch)
-					v.json.BatchStart(ev.Sink, ev.Batch, ev.Records, sinkDestinations(ws, ev.Sink), ev.Ranges, ev.Resume)
-				case "destination_committed":
-					v.json.DestinationCommitted(render.DestinationInfo{Sink: ev.Sink, Batch: ev.Batch, Destination: ev.Destination, Files: ev.Files, Records: ev.Records, Bytes: ev.Bytes})
-				case "warning":
-					v.json.Diagnostic(render.Diagnostic{Severity: render.SeverityWarning, Summary: ev.Message, Address: "sink." + ev.Sink})
-				case "batch_repaired":
-					v.json.BatchRepaired(ev.Sink, ev.Batch, ev.Records, ev.Elapsed)
-					prog.committed(ev.Sink, ev.Batch, ev.Records)
-				case "batch_committed":
-					v.json.BatchCommitted(ev.Sink, ev.Batch, ev.Records, ev.Elapsed, ev.Resume)
-					prog.committed(ev.Sink, ev.Batch, ev.Records)
-				}
-				return
-			}
-			switch ev.Type {
-			case "cleanup":
-				prog.printf("%s: removed orphan _temporary/%d in %s\n", ev.Sink, ev.Batch, ev.Destination)
-			case "batch_start":
-				prog.started(ev.Sink, ev.Batch)
-				verb := "started"
-				if ev.Resume {
-					verb = "resumed"
-				}
-				prog.printf("%s: batch %d %s (%s records)\n", ev.Sink, ev.Batch, verb, render.Count(ev.Records))
-			case "destination_committed":
-				prog.printf("%s: batch %d committed to %s: %s, %s records, %s\n", ev.Sink, ev.Batch, ev.Destination, render.Plural(int64(ev.Files), "file", "files"), render.Count(ev.Records), render.Bytes(ev.Bytes))
-			case "warning":
-				prog.printf("%s: warning: %s\n", ev.Sink, ev.Message)
-			case "batch_repaired":
-				prog.committed(ev.Sink, ev.Batch, ev.Records)
-				prog.printf("%s: batch %d rewritten where it was missing\n", ev.Sink, ev.Batch)
-			case "batch_committed":
-				prog.committed(ev.Sink, ev.Batch, ev.Records)
-				prog.printf("%s: batch %d committed in %s\n", ev.Sink, ev.Batch, ev.Elapsed.Round(time.Millisecond))
-			}
-		},
+		OnEvent: func(ev engine.Event) { v.event(ev, sinkDestinations(ws, ev.Sink)) },
 	}
 	start := c.now()
 	sinks := map[string]*engine.Sink{}
@@ -396,7 +344,7 @@ func (c *ApplyCommand) run(ctx context.Context, v *view, ws *workspace, mgr *sta
 		}()
 	}
 	wg.Wait()
-	prog.stop()
+	v.stopped()
 	elapsed := c.now().Sub(start)
 	rate := 0.0
 	if elapsed > 0 {
@@ -413,41 +361,10 @@ func (c *ApplyCommand) run(ctx context.Context, v *view, ws *workspace, mgr *sta
 		if canceled {
 			summary.Status = "interrupted"
 		}
-		for _, err := range errs {
-			detail := "Nothing committed is lost: a batch that was logged in the state before the failure stays in flight, and the next apply finishes it exactly once after the cause is fixed."
-			if errors.Is(err, context.Canceled) {
-				detail = "The apply was interrupted. The batch in flight stays logged in the state; the next apply finishes it exactly once."
-			}
-			if v.json != nil {
-				v.json.Diagnostic(render.Diagnostic{Severity: render.SeverityError, Summary: err.Error(), Detail: detail})
-			} else {
-				fmt.Fprintf(c.Stderr, "\nError: %s\n\n  %s\n", err, detail)
-			}
-		}
-		line := fmt.Sprintf("Apply failed after %s batches, %s records, %s files, %s in %.1fs.",
-			render.Count(total.Batches), render.Count(total.Records), render.Count(total.Files), render.Bytes(total.Bytes), elapsed.Seconds())
-		if v.json != nil {
-			v.json.Apply(summary, line)
-		} else {
-			fmt.Fprintf(c.Stdout, "\n%s\n", line)
-		}
+		v.failed(summary, errs)
 		return ExitError
 	}
-	line := fmt.Sprintf("Apply complete! %s batches, %s records, %s files, %s written in %.2fs (%s records/s).",
-		render.Count(total.Batches), render.Count(total.Records), render.Count(total.Files), render.Bytes(total.Bytes), elapsed.Seconds(), render.Count(int64(rate)))
-	if deferred := deferredBatches(p); deferred > 0 {
-		msg := fmt.Sprintf("%s left for a later apply (-max-batches=%d).", render.Plural(deferred, "batch is", "batches are"), p.MaxBatches)
-		if v.json != nil {
-			v.json.Info(msg)
-		} else {
-			fmt.Fprintf(c.Stdout, "\n%s\n", msg)
-		}
-	}
-	if v.json != nil {
-		v.json.Apply(summary, line)
-	} else {
-		fmt.Fprintf(c.Stdout, "\n%s\n", line)
-	}
+	v.complete(summary, deferredBatches(p), p.MaxBatches)
 	return ExitOK
 }
 

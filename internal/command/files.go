@@ -1,12 +1,9 @@
 package command
 
 import (
-	"encoding/json"
 	"flag"
-	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/streamctl/streamctl/internal/engine"
 )
@@ -31,15 +28,6 @@ Options:
 `+configFlagsHelp) + "\n"
 }
 
-type committedFile struct {
-	Destination string `json:"destination"`
-	Batch       int64  `json:"batch"`
-	Path        string `json:"path"`
-	Size        int64  `json:"size"`
-	Records     int64  `json:"records"`
-	SHA256      string `json:"sha256"`
-}
-
 func (c *FilesCommand) Run(args []string) int {
 	var f configFlags
 	var destination string
@@ -55,22 +43,23 @@ func (c *FilesCommand) Run(args []string) int {
 	if fs.NArg() != 1 {
 		return c.errorf("files needs exactly one sink name\n\n%s", c.Help())
 	}
-	cfg, ok := c.loadConfig(&f)
+	v := c.newFilesView(asJSON, f.noColor)
+	cfg, ok := c.loadConfigView(&f, &view{v})
 	if !ok {
 		return ExitError
 	}
 	name := fs.Arg(0)
 	if cfg.Sink(name) == nil {
-		return c.errorf("the configuration has no sink %q", name)
+		return failf(v, "the configuration has no sink %q", name)
 	}
 	ctx, stop := signalContext()
 	defer stop()
 	ws, err := openWorkspace(ctx, cfg)
 	if err != nil {
-		return c.errorf("%v", err)
+		return failf(v, "%v", err)
 	}
 	defer ws.Close()
-	var out []committedFile
+	var out []engine.CommittedFile
 	found := destination == ""
 	for _, s := range ws.sinks {
 		if s.Name != name {
@@ -81,34 +70,16 @@ func (c *FilesCommand) Run(args []string) int {
 				continue
 			}
 			found = true
-			manifests, err := engine.ReadManifests(ctx, d.Storage, s.Name, 0)
+			files, err := engine.CommittedFiles(ctx, d, s.Name)
 			if err != nil {
-				return c.errorf("read the manifests of %s: %v", d.Name, err)
+				return failf(v, "%v", err)
 			}
-			for _, m := range manifests {
-				for _, fe := range m.Files {
-					out = append(out, committedFile{d.Name, m.Batch, fe.Path, fe.Size, fe.Records, fe.SHA256})
-				}
-			}
+			out = append(out, files...)
 		}
 	}
 	if !found {
-		return c.errorf("sink %q has no destination %q", name, destination)
+		return failf(v, "sink %q has no destination %q", name, destination)
 	}
-	if asJSON {
-		if out == nil {
-			out = []committedFile{}
-		}
-		enc := json.NewEncoder(c.Stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(out)
-		return ExitOK
-	}
-	w := tabwriter.NewWriter(c.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "DESTINATION\tBATCH\tRECORDS\tBYTES\tPATH")
-	for _, f := range out {
-		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%s\n", f.Destination, f.Batch, f.Records, f.Size, f.Path)
-	}
-	w.Flush()
+	v.files(out)
 	return ExitOK
 }

@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
-	"github.com/streamctl/streamctl/internal/render"
 	"github.com/streamctl/streamctl/state"
 )
 
@@ -70,18 +68,19 @@ func (c *LockCommand) Run(args []string) int {
 	if fs.NArg() > 0 {
 		return c.errorf("lock takes only options\n\n%s", c.Help())
 	}
-	cfg, ok := c.loadConfig(&a.configFlags)
+	v := c.newLockView(a.json, a.noColor)
+	cfg, ok := c.loadConfigView(&a.configFlags, &view{v})
 	if !ok {
 		return ExitError
 	}
 	ctx := context.Background()
 	backend, err := stateBackend(ctx, cfg)
 	if err != nil {
-		return c.errorf("%v", err)
+		return failf(v, "%v", err)
 	}
 	holder, err := backend.LockInfo(ctx)
 	if err != nil {
-		return c.errorf("read the lock of %s: %v", backend.Describe(), err)
+		return failf(v, "read the lock of %s: %v", backend.Describe(), err)
 	}
 	now := c.now()
 	doc := lockDocument{Locked: holder != nil, Backend: backend.Describe(), Holder: holder}
@@ -93,20 +92,7 @@ func (c *LockCommand) Run(args []string) int {
 			doc.HeartbeatAgeSeconds = &hb
 		}
 	}
-	if a.json {
-		c.printJSON(doc)
-	} else if holder == nil {
-		fmt.Fprintf(c.Stdout, "The state %s is not locked.\n", backend.Describe())
-	} else {
-		fmt.Fprintf(c.Stdout, "The state %s is locked.\n\n", backend.Describe())
-		fmt.Fprintf(c.Stdout, "  ID:        %s\n  Operation: %s\n  Who:       %s (pid %d)\n  Version:   %s\n  Created:   %s (%s ago)\n",
-			holder.ID, holder.Operation, holder.Who, holder.PID, holder.Version,
-			holder.Created.UTC().Format(time.RFC3339), render.Age(now.Sub(holder.Created)))
-		if !holder.Heartbeat.IsZero() {
-			fmt.Fprintf(c.Stdout, "  Heartbeat: %s (%s ago)\n", holder.Heartbeat.UTC().Format(time.RFC3339), render.Age(now.Sub(holder.Heartbeat)))
-		}
-		fmt.Fprintf(c.Stdout, "\nIf its holder died, remove it with: streamctl force-unlock %s\n", holder.ID)
-	}
+	v.lock(doc, now)
 	if a.detailedExitcode && holder != nil {
 		return ExitLocked
 	}

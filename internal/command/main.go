@@ -1,7 +1,8 @@
 // Package command holds streamctl's commands, one file each. A command parses
 // its flags into a plain struct, does its work through config, planner, engine
-// and state, renders through internal/render, and returns an exit code. Every
-// command runs in process, so tests call Main with their own streams.
+// and state, reports through its view (view_<command>.go: one implementation
+// per rendering, see view.go), and returns an exit code. Every command runs in
+// process, so tests call Main with their own streams.
 package command
 
 import (

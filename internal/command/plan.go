@@ -16,7 +16,6 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/streamctl/streamctl/internal/config"
-	"github.com/streamctl/streamctl/internal/render"
 	"github.com/streamctl/streamctl/planner"
 	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/state"
@@ -120,8 +119,8 @@ func (c *PlanCommand) Run(args []string) int {
 	if err != nil {
 		return c.errorf("%v\n\n%s", err, c.Help())
 	}
-	v := c.newView(a.json, a.noColor)
-	cfg, ok := c.loadConfigView(&a.configFlags, v)
+	v := c.newPlanView(a.json, a.markdown, a.noColor)
+	cfg, ok := c.loadConfigView(&a.configFlags, &view{v})
 	if !ok {
 		return ExitError
 	}
@@ -136,61 +135,39 @@ func (c *PlanCommand) Run(args []string) int {
 
 	backend, err := stateBackend(ctx, cfg)
 	if err != nil {
-		return v.errorf("%v", err)
+		return failf(v, "%v", err)
 	}
 	mgr, err := state.Load(ctx, backend, Version)
 	if err != nil {
-		return v.errorf("%v", err)
+		return failf(v, "%v", err)
 	}
 	ws, err := openWorkspace(ctx, cfg)
 	if err != nil {
-		return v.errorf("%v", err)
+		return failf(v, "%v", err)
 	}
 	defer ws.Close()
 	p, errs := makePlan(ctx, ws, mgr.State(), planOptions{refresh: a.refresh, maxBatches: a.maxBatches, targeted: a.targetFlags.active()})
 	if len(errs) > 0 {
-		return v.errors(errs)
+		return v.planErrors(errs)
 	}
 	stampPlan(p, mgr, cfg, c.now())
 	p.NoRefresh = !a.refresh
-	mdOpts := render.MarkdownOptions{Verbose: a.verbose}
-	switch {
-	case a.json:
-		v.json.Plan(p, "plan")
-	case a.markdown:
-		fmt.Fprint(c.Stdout, render.PlanMarkdown(p, mdOpts))
-	default:
-		render.PlanText(c.Stdout, p, render.Options{Color: v.color(), Verbose: a.verbose})
-	}
+	v.plan(p, a.verbose)
 	if a.jsonOut != "" {
-		err := c.writeOutput(a.jsonOut, func(w io.Writer) {
-			jv := render.NewJSONView(w, c.now)
-			jv.Version(Version)
-			jv.Plan(p, "plan")
-		})
-		if err != nil {
-			return v.errorf("write -json-out: %v", err)
+		if err := c.writeOutput(a.jsonOut, func(w io.Writer) { writePlanJSON(w, p, c.now) }); err != nil {
+			return failf(v, "write -json-out: %v", err)
 		}
 	}
 	if a.markdownOut != "" {
-		err := c.writeOutput(a.markdownOut, func(w io.Writer) { io.WriteString(w, render.PlanMarkdown(p, mdOpts)) })
-		if err != nil {
-			return v.errorf("write -markdown-out: %v", err)
+		if err := c.writeOutput(a.markdownOut, func(w io.Writer) { writePlanMarkdown(w, p, a.verbose) }); err != nil {
+			return failf(v, "write -markdown-out: %v", err)
 		}
 	}
 	if a.out != "" {
 		if err := writePlanFile(c.abs(a.out), p); err != nil {
-			return v.errorf("save the plan: %v", err)
+			return failf(v, "save the plan: %v", err)
 		}
-		msg := fmt.Sprintf("Saved the plan to %s. To run exactly this plan: streamctl apply %s", a.out, a.out)
-		switch {
-		case a.json:
-			v.json.Info(msg)
-		case a.markdown:
-			fmt.Fprintln(c.Stderr, msg)
-		default:
-			fmt.Fprintf(c.Stdout, "\n%s\n", msg)
-		}
+		v.saved(a.out)
 	}
 	if a.detailedExitcode && p.Changes() {
 		return ExitChanges

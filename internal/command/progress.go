@@ -10,13 +10,13 @@ import (
 
 // progress follows an apply: batches and records done against the plan's
 // totals, the rate and the time left. On a terminal it keeps one line at the
-// bottom, redrawn in place under the event lines; with -json it writes
-// batch_progress messages after every batch and as a heartbeat; otherwise it
-// prints nothing of its own.
+// bottom, redrawn in place under the event lines; with a heartbeat (-json:
+// batch_progress messages) it reports after every batch and at each tick;
+// otherwise it prints nothing of its own.
 type progress struct {
-	m        *Meta
-	v        *view
-	terminal bool
+	m         *Meta
+	terminal  bool
+	heartbeat func(render.Progress)
 
 	mu                         sync.Mutex
 	batchesTotal, recordsTotal int64
@@ -31,10 +31,9 @@ type progress struct {
 	wg       sync.WaitGroup
 }
 
-func newProgress(m *Meta, v *view, batchesTotal, recordsTotal int64) *progress {
+func newProgress(m *Meta, terminal bool, heartbeat func(render.Progress), batchesTotal, recordsTotal int64) *progress {
 	p := &progress{
-		m: m, v: v,
-		terminal:     v.json == nil && m.IsTerminal,
+		m: m, terminal: terminal, heartbeat: heartbeat,
 		batchesTotal: batchesTotal, recordsTotal: recordsTotal,
 		start: m.now(), batch: -1,
 		done: make(chan struct{}),
@@ -46,7 +45,7 @@ func newProgress(m *Meta, v *view, batchesTotal, recordsTotal int64) *progress {
 			interval = time.Second
 		}
 	}
-	if interval > 0 && (p.terminal || v.json != nil) {
+	if interval > 0 && (p.terminal || p.heartbeat != nil) {
 		p.wg.Add(1)
 		go p.tick(interval)
 	}
@@ -66,7 +65,7 @@ func (p *progress) tick(interval time.Duration) {
 			if p.terminal {
 				p.drawLocked()
 			} else {
-				p.v.json.BatchProgress(p.snapshotLocked())
+				p.heartbeat(p.snapshotLocked())
 			}
 			p.mu.Unlock()
 		}
@@ -130,8 +129,8 @@ func (p *progress) committed(sink string, batch, records int64) {
 	p.batchesDone++
 	p.recordsDone += records
 	p.sink, p.batch = sink, batch
-	if p.v.json != nil {
-		p.v.json.BatchProgress(p.snapshotLocked())
+	if p.heartbeat != nil {
+		p.heartbeat(p.snapshotLocked())
 	}
 }
 

@@ -1,13 +1,9 @@
 package command
 
 import (
-	"encoding/json"
 	"flag"
-	"fmt"
 	"io"
 	"strings"
-
-	"github.com/streamctl/streamctl/internal/render"
 )
 
 // ShowCommand renders a saved plan, or the state.
@@ -67,47 +63,17 @@ func (c *ShowCommand) Run(args []string) int {
 	case a.markdown && fs.NArg() == 0:
 		return c.errorf("-markdown renders a saved plan: streamctl show -markdown PLAN-FILE")
 	}
+	v := c.newShowView(a.json, a.markdown, a.noColor)
 	if fs.NArg() == 1 {
 		p, err := readPlanFile(c.abs(fs.Arg(0)))
 		if err != nil {
-			return c.errorf("read the plan: %v", err)
+			return failf(v, "read the plan: %v", err)
 		}
-		switch {
-		case a.json:
-			return c.printJSON(render.NewPlanDocument(p))
-		case a.markdown:
-			fmt.Fprint(c.Stdout, render.PlanMarkdown(p, render.MarkdownOptions{Verbose: a.verbose}))
-		default:
-			render.PlanText(c.Stdout, p, render.Options{Color: c.color(a.noColor), Verbose: a.verbose})
-		}
-		return ExitOK
+		return v.plan(p, a.verbose)
 	}
 	_, mgr, ok := c.loadState(&a.configFlags)
 	if !ok {
 		return ExitError
 	}
-	st := mgr.State()
-	if a.json {
-		return c.printJSON(render.NewStateDocument(st, mgr.Backend().Describe(), mgr.Exists()))
-	}
-	if !mgr.Exists() {
-		fmt.Fprintln(c.Stdout, "The state is empty: nothing was applied yet.")
-		return ExitOK
-	}
-	fmt.Fprintf(c.Stdout, "state %s (lineage %s, serial %d)\n\n", mgr.Backend().Describe(), st.Lineage, st.Serial)
-	for _, name := range st.SinkNames() {
-		writeSinkState(c.Stdout, name, st.Sinks[name])
-		fmt.Fprintln(c.Stdout)
-	}
-	return ExitOK
-}
-
-// printJSON prints one JSON document on one line.
-func (m *Meta) printJSON(doc any) int {
-	data, err := json.Marshal(doc)
-	if err != nil {
-		return m.errorf("encode JSON: %v", err)
-	}
-	fmt.Fprintf(m.Stdout, "%s\n", data)
-	return ExitOK
+	return v.state(mgr.State(), mgr.Backend().Describe(), mgr.Exists())
 }

@@ -7,14 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/cli"
 
 	"github.com/streamctl/streamctl/internal/config"
-	"github.com/streamctl/streamctl/internal/render"
 	"github.com/streamctl/streamctl/state"
 )
 
@@ -99,12 +97,9 @@ func (c *StateListCommand) Run(args []string) int {
 	if !ok {
 		return ExitError
 	}
+	v := c.newStateView(f.noColor)
 	for _, name := range mgr.State().SinkNames() {
-		if cfg.Sink(name) == nil {
-			fmt.Fprintf(c.Stdout, "%s (orphaned)\n", name)
-		} else {
-			fmt.Fprintln(c.Stdout, name)
-		}
+		v.listed(name, cfg.Sink(name) == nil)
 	}
 	return ExitOK
 }
@@ -148,7 +143,7 @@ func (c *StateShowCommand) Run(args []string) int {
 	if s == nil {
 		return c.errorf("the state has no sink %q; streamctl state list shows the sinks it has", name)
 	}
-	writeSinkState(c.Stdout, name, s)
+	c.newStateView(f.noColor).sink(name, s)
 	return ExitOK
 }
 
@@ -208,8 +203,8 @@ func (c *StateRmCommand) Run(args []string) int {
 	if !a.force && (!c.IsTerminal || !a.input) {
 		return c.errorf("state rm asks before removing a checkpoint, and cannot ask here (no terminal, or -input=false). Pass -force to remove without asking")
 	}
-	v := c.newView(false, a.noColor)
-	cfg, ok := c.loadConfig(&a.configFlags)
+	v := c.newStateView(a.noColor)
+	cfg, ok := c.loadConfigView(&a.configFlags, &view{v})
 	if !ok {
 		return ExitError
 	}
@@ -217,7 +212,7 @@ func (c *StateRmCommand) Run(args []string) int {
 	defer stop()
 	backend, err := stateBackend(ctx, cfg)
 	if err != nil {
-		return c.errorf("%v", err)
+		return failf(v, "%v", err)
 	}
 	mgr, release, code := c.lockedState(ctx, backend, v, "state rm", a.lock, a.lockTimeout)
 	if mgr == nil {
@@ -226,7 +221,7 @@ func (c *StateRmCommand) Run(args []string) int {
 	defer release()
 	for _, name := range names {
 		if mgr.State().Sinks[name] == nil {
-			return c.errorf("the state has no sink %q; streamctl state list shows the sinks it has. Nothing was removed", name)
+			return failf(v, "the state has no sink %q; streamctl state list shows the sinks it has. Nothing was removed", name)
 		}
 	}
 	if !a.force {
@@ -246,11 +241,9 @@ func (c *StateRmCommand) Run(args []string) int {
 		return nil
 	})
 	if err != nil {
-		return c.errorf("%v", err)
+		return failf(v, "%v", err)
 	}
-	for _, name := range names {
-		fmt.Fprintf(c.Stdout, "Removed the checkpoint of sink %q.\n", name)
-	}
+	v.removed(names)
 	return ExitOK
 }
 
@@ -313,51 +306,17 @@ func (c *StatePullCommand) Run(args []string) int {
 	return ExitOK
 }
 
-func writeSinkState(w io.Writer, name string, s *state.Sink) {
-	fmt.Fprintf(w, "sink %q\n", name)
-	fmt.Fprintf(w, "  source:            source.%s.%s (%s)\n", s.Source.Type, s.Source.Name, s.Source.Identity)
-	fmt.Fprintf(w, "  next batch:        %d\n", s.NextBatch)
-	fmt.Fprintf(w, "  committed:         %s batches, %s records\n", render.Count(s.CommittedBatches), render.Count(s.CommittedRecords))
-	if s.LastCommit != nil {
-		fmt.Fprintf(w, "  last commit:       %s\n", s.LastCommit.Format(time.RFC3339))
-	}
-	fmt.Fprintln(w, "  offsets:")
-	parts := make([]string, 0, len(s.Offsets))
-	for p := range s.Offsets {
-		parts = append(parts, p)
-	}
-	sort.Strings(parts)
-	for _, p := range parts {
-		fmt.Fprintf(w, "    %-20s %d\n", p, s.Offsets[p])
-	}
-	if b := s.InFlight; b != nil {
-		fmt.Fprintf(w, "  in flight:         batch %d to %s (%s records)\n", b.ID, strings.Join(b.Destinations, ", "), render.Count(b.Records))
-		for _, r := range b.Ranges {
-			fmt.Fprintf(w, "    partition %s [%d, %d)\n", r.Partition, r.Start, r.End)
-		}
-	}
-	fmt.Fprintln(w, "  destinations:")
-	dests := make([]string, 0, len(s.Destinations))
-	for d := range s.Destinations {
-		dests = append(dests, d)
-	}
-	sort.Strings(dests)
-	for _, d := range dests {
-		fmt.Fprintf(w, "    %-20s last batch %d\n", d, s.Destinations[d].LastBatch)
-	}
-}
-
 // lockedState takes the state lock (unless lock is false) for a state
 // command and reads the state. On failure it reports and returns a nil
 // manager and the exit code; otherwise release frees the lock.
-func (m *Meta) lockedState(ctx context.Context, backend state.Backend, v *view, op string, lock bool, timeout time.Duration) (mgr *state.Manager, release func(), code int) {
+func (m *Meta) lockedState(ctx context.Context, backend state.Backend, v ui, op string, lock bool, timeout time.Duration) (mgr *state.Manager, release func(), code int) {
 	release = func() {}
 	if lock {
 		unlock, err := state.Lock(ctx, backend, state.NewLockInfo(op, Version), timeout)
 		if err != nil {
-			return nil, nil, v.lockFailed(err)
+			return nil, nil, lockFailed(v, err)
 		}
-		v.tookOver(unlock)
+		tookOver(v, unlock)
 		release = func() {
 			if err := unlock.Unlock(); err != nil {
 				m.errorf("release the state lock: %v", err)

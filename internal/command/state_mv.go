@@ -2,7 +2,6 @@ package command
 
 import (
 	"flag"
-	"fmt"
 	"strings"
 	"time"
 
@@ -65,17 +64,17 @@ func (c *StateMvCommand) Run(args []string) int {
 		return c.errorf("state mv takes two sink names, OLD and NEW\n\n%s", c.Help())
 	}
 	from, to := strings.TrimPrefix(fs.Arg(0), "sink."), strings.TrimPrefix(fs.Arg(1), "sink.")
-	v := c.newView(false, a.noColor)
-	cfg, ok := c.loadConfig(&a.configFlags)
+	v := c.newStateView(a.noColor)
+	cfg, ok := c.loadConfigView(&a.configFlags, &view{v})
 	if !ok {
 		return ExitError
 	}
 	sink := cfg.Sink(to)
 	if sink == nil {
-		return c.errorf("the configuration declares no sink %q: rename the sink block to %q first, so that streamctl knows its destinations. Nothing was moved", to, to)
+		return failf(v, "the configuration declares no sink %q: rename the sink block to %q first, so that streamctl knows its destinations. Nothing was moved", to, to)
 	}
 	if cfg.Sink(from) != nil {
-		return c.errorf("the configuration still declares sink %q: a sink is either the old name or the new one. Nothing was moved", from)
+		return failf(v, "the configuration still declares sink %q: a sink is either the old name or the new one. Nothing was moved", from)
 	}
 	one := *cfg
 	one.Sinks = []*config.Sink{sink}
@@ -84,7 +83,7 @@ func (c *StateMvCommand) Run(args []string) int {
 	defer stop()
 	backend, err := stateBackend(ctx, cfg)
 	if err != nil {
-		return c.errorf("%v", err)
+		return failf(v, "%v", err)
 	}
 	mgr, release, code := c.lockedState(ctx, backend, v, "state mv", a.lock, a.lockTimeout)
 	if mgr == nil {
@@ -93,19 +92,19 @@ func (c *StateMvCommand) Run(args []string) int {
 	defer release()
 	if mgr.State().Sinks[from] == nil {
 		if mgr.State().Sinks[to] != nil {
-			fmt.Fprintf(c.Stdout, "Sink %q is already named %q in the state.\n", from, to)
+			v.alreadyMoved(from, to)
 		}
-		return c.errorf("the state has no sink %q; streamctl state list shows the sinks it has. Nothing was moved", from)
+		return failf(v, "the state has no sink %q; streamctl state list shows the sinks it has. Nothing was moved", from)
 	}
 	ws, err := openWorkspace(ctx, &one)
 	if err != nil {
-		return c.errorf("%v", err)
+		return failf(v, "%v", err)
 	}
 	defer ws.Close()
 	eng := &engine.Engine{State: mgr, Version: Version, Now: c.Now}
 	if err := eng.MoveSink(ctx, ws.sinks[0], from); err != nil {
-		return c.errorf("%v\n\nThe move can be finished by running this command again once the cause is fixed", err)
+		return failf(v, "%v\n\nThe move can be finished by running this command again once the cause is fixed", err)
 	}
-	fmt.Fprintf(c.Stdout, "Moved sink %q to %q: its checkpoint, manifests and destination ownership.\n", from, to)
+	v.moved(from, to)
 	return ExitOK
 }

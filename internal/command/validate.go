@@ -2,7 +2,6 @@ package command
 
 import (
 	"flag"
-	"fmt"
 	"io"
 	"strings"
 
@@ -62,33 +61,23 @@ func (c *ValidateCommand) Run(args []string) int {
 	if fs.NArg() > 0 {
 		return c.errorf("unexpected argument %q; validate reads the configuration of -chdir=DIR\n\n%s", fs.Arg(0), c.Help())
 	}
-	v := c.newView(a.json, a.noColor)
+	v := c.newValidateView(a.json, a.noColor)
 	cfg, diags := c.readConfig(&a.configFlags)
 	v.diags(cfg, diags)
-	ok := !diags.HasErrors()
-	if v.json != nil {
-		sum := validateSummary{Valid: ok}
-		for _, d := range diags {
-			if d.Severity == hcl.DiagError {
-				sum.ErrorCount++
-			} else {
-				sum.WarningCount++
-			}
+	sum := validateSummary{Valid: !diags.HasErrors()}
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			sum.ErrorCount++
+		} else {
+			sum.WarningCount++
 		}
-		if cfg != nil {
-			sum.Sources, sum.Sinks = len(cfg.Sources), len(cfg.Sinks)
-		}
-		msg := "The configuration is valid."
-		if !ok {
-			msg = "The configuration is invalid."
-		}
-		v.json.Emit("info", "validate_summary", msg, "validate", sum)
 	}
-	if !ok {
+	if cfg != nil {
+		sum.Sources, sum.Sinks = len(cfg.Sources), len(cfg.Sinks)
+	}
+	v.validated(sum)
+	if !sum.Valid {
 		return ExitError
-	}
-	if v.json == nil {
-		fmt.Fprintf(c.Stdout, "Success! The configuration is valid: %d sources, %d sinks.\n", len(cfg.Sources), len(cfg.Sinks))
 	}
 	return ExitOK
 }

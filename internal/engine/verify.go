@@ -1,0 +1,179 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/streamctl/streamctl/providers"
+)
+
+// Problem is the kind of a verification finding.
+type Problem string
+
+// The problems Verify reports. Their names are printed and in verify -json:
+// they never change.
+const (
+	// ProblemMissing: a manifest lists the file; the destination lacks it.
+	ProblemMissing Problem = "missing"
+	// ProblemChanged: the file's size or SHA-256 differs from its manifest's.
+	ProblemChanged Problem = "changed"
+	// ProblemUnlisted: a data file no manifest names; readers that honour
+	// manifests ignore it.
+	ProblemUnlisted Problem = "unlisted"
+	// ProblemRecords: a record count differs from the manifest's, or between
+	// destinations that all receive every record (deep only).
+	ProblemRecords Problem = "records"
+	// ProblemUnreadable: the file could not be read.
+	ProblemUnreadable Problem = "unreadable"
+)
+
+// Finding is one discrepancy between a destination and its manifests.
+type Finding struct {
+	Sink        string
+	Destination string // "" for a finding across destinations
+	Batch       int64  // 0 for an unlisted file
+	Path        string
+	Problem     Problem
+	Detail      string
+}
+
+// Verification is what Verify checked and found.
+type Verification struct {
+	Manifests int
+	Files     int
+	Findings  []Finding
+}
+
+// Verify checks every destination of sink against its manifests: each file
+// a manifest lists exists with the recorded size and SHA-256, and every data
+// file is listed. With deep it also counts the records of the files whose
+// format allows it, and, for a sink that is not routed, compares the record
+// counts of each batch across destinations. Findings come destination by
+// destination in manifest order, unlisted files after; an error reading a
+// destination's manifests or listing stops the check.
+func Verify(ctx context.Context, sink *Sink, deep bool) (Verification, error) {
+	var v Verification
+	perBatch := map[int64]map[string]int64{} // batch → destination → records
+	for _, d := range sink.Destinations {
+		manifests, err := ReadManifests(ctx, d.Storage, sink.Name, 0)
+		if err != nil {
+			return v, fmt.Errorf("verify %s of sink %s: %w", d.Name, sink.Name, err)
+		}
+		listed := map[string]bool{}
+		for _, m := range manifests {
+			v.Manifests++
+			if perBatch[m.Batch] == nil {
+				perBatch[m.Batch] = map[string]int64{}
+			}
+			perBatch[m.Batch][d.Name] = m.Records
+			for _, fe := range m.Files {
+				v.Files++
+				listed[fe.Path] = true
+				if f := checkFile(ctx, d.Storage, fe, deep); f != nil {
+					f.Sink, f.Destination, f.Batch = sink.Name, d.Name, m.Batch
+					v.Findings = append(v.Findings, *f)
+				}
+			}
+		}
+		err = d.Storage.List(ctx, "", func(info providers.ObjectInfo) error {
+			if strings.HasPrefix(info.Key, MetadataDir+"/") || strings.HasPrefix(info.Key, TemporaryDir+"/") || listed[info.Key] {
+				return nil
+			}
+			v.Findings = append(v.Findings, Finding{Sink: sink.Name, Destination: d.Name, Path: info.Key, Problem: ProblemUnlisted,
+				Detail: "no manifest names this file: readers that honour manifests ignore it"})
+			return nil
+		})
+		if err != nil {
+			return v, fmt.Errorf("verify %s of sink %s: %w", d.Name, sink.Name, err)
+		}
+	}
+	if deep && sink.Layout.RouteBy == "" && len(sink.Destinations) > 1 {
+		v.Findings = append(v.Findings, unequalBatches(sink.Name, perBatch)...)
+	}
+	return v, nil
+}
+
+// unequalBatches reports the batches whose destinations hold different
+// record counts: without routing, every destination gets every record.
+func unequalBatches(sink string, perBatch map[int64]map[string]int64) []Finding {
+	ids := make([]int64, 0, len(perBatch))
+	for id := range perBatch {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	var out []Finding
+	for _, id := range ids {
+		counts := perBatch[id]
+		var first int64 = -1
+		for _, n := range counts {
+			if first < 0 {
+				first = n
+			} else if n != first {
+				out = append(out, Finding{Sink: sink, Batch: id, Problem: ProblemRecords,
+					Detail: fmt.Sprintf("destinations hold different record counts for this batch: %v", counts)})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// checkFile compares a file with its manifest entry: existence, size and
+// checksum; with deep, its record count too.
+func checkFile(ctx context.Context, s providers.Storage, fe FileEntry, deep bool) *Finding {
+	r, info, err := s.Get(ctx, fe.Path)
+	if errors.Is(err, providers.ErrNotExist) {
+		return &Finding{Path: fe.Path, Problem: ProblemMissing, Detail: "listed in the manifest, absent from the destination"}
+	}
+	if err != nil {
+		return &Finding{Path: fe.Path, Problem: ProblemUnreadable, Detail: err.Error()}
+	}
+	defer r.Close()
+	if info.Size != fe.Size {
+		return &Finding{Path: fe.Path, Problem: ProblemChanged, Detail: fmt.Sprintf("size %d, the manifest says %d", info.Size, fe.Size)}
+	}
+	h := sha256.New()
+	var lines int64
+	buf := make([]byte, 256<<10)
+	for {
+		n, err := r.Read(buf)
+		h.Write(buf[:n])
+		if deep {
+			lines += int64(bytes.Count(buf[:n], []byte{'\n'}))
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return &Finding{Path: fe.Path, Problem: ProblemUnreadable, Detail: err.Error()}
+		}
+	}
+	if sum := hex.EncodeToString(h.Sum(nil)); sum != fe.SHA256 {
+		return &Finding{Path: fe.Path, Problem: ProblemChanged, Detail: fmt.Sprintf("SHA-256 %s, the manifest says %s", sum, fe.SHA256)}
+	}
+	if deep {
+		records, ok := countRecords(fe.Path, lines)
+		if ok && records != fe.Records {
+			return &Finding{Path: fe.Path, Problem: ProblemRecords, Detail: fmt.Sprintf("%d records, the manifest says %d", records, fe.Records)}
+		}
+	}
+	return nil
+}
+
+// countRecords derives a JSONL file's record count from its line count (JSON
+// strings hold no raw newline); reject files (.ndjson) are JSON lines too.
+// CSV fields may hold newlines, and Parquet keeps its row count in its
+// footer: both are covered by their checksum.
+func countRecords(path string, lines int64) (int64, bool) {
+	if strings.HasSuffix(path, ".jsonl") || strings.HasSuffix(path, ".ndjson") {
+		return lines, true
+	}
+	return 0, false
+}
