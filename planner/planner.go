@@ -55,7 +55,10 @@ type SinkInput struct {
 // Observation is what one destination holds for a sink.
 type Observation struct {
 	Manifests   []int64 // batches with a manifest, in ascending order
-	Temporaries []int64 // batches with a _temporary/<N> folder
+	Temporaries []int64 // batches with a _temporary/<N> folder, or staged uploads
+	// StagedUploads counts, per batch, the uploads staged on final keys and
+	// never published (S3 multipart uploads) that a crashed run left.
+	StagedUploads map[int64]int
 	// Ahead holds the ranges of manifests at or after the state's next batch,
 	// read so that the planner can check whether they can be adopted.
 	Ahead map[int64][]state.Range
@@ -131,10 +134,24 @@ type Batch struct {
 	Pending []string `json:"pending"`
 }
 
-// Cleanup is an orphan _temporary/<Batch> in a destination.
+// Cleanup is an orphan _temporary/<Batch> in a destination, or the uploads
+// of Batch's files staged there and never published.
 type Cleanup struct {
 	Destination string `json:"destination"`
 	Batch       int64  `json:"batch"`
+	// StagedUploads is the number of those uploads; 0 for a _temporary folder.
+	StagedUploads int `json:"staged_uploads,omitempty"`
+}
+
+// What names what the cleanup removes, for messages.
+func (c Cleanup) What() string {
+	switch c.StagedUploads {
+	case 0:
+		return fmt.Sprintf("_temporary/%d", c.Batch)
+	case 1:
+		return fmt.Sprintf("1 staged upload of batch %d", c.Batch)
+	}
+	return fmt.Sprintf("%d staged uploads of batch %d", c.StagedUploads, c.Batch)
 }
 
 // Pending are the new batches: every partition's [From, To), cut into batches
@@ -363,7 +380,7 @@ func PlanSink(in SinkInput) (*SinkPlan, error) {
 			if st.InFlight != nil && t == st.InFlight.ID {
 				continue // the resume clears it before redoing the batch
 			}
-			p.Cleanups = append(p.Cleanups, Cleanup{Destination: d, Batch: t})
+			p.Cleanups = append(p.Cleanups, Cleanup{Destination: d, Batch: t, StagedUploads: obs.StagedUploads[t]})
 		}
 	}
 	return p, nil

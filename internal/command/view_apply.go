@@ -83,7 +83,7 @@ func (v *applyHuman) event(ev engine.Event, _ []string) {
 	prog := v.prog
 	switch ev.Type {
 	case "cleanup":
-		prog.printf("%s: removed orphan _temporary/%d in %s\n", ev.Sink, ev.Batch, ev.Destination)
+		prog.printf("%s: removed orphan %s in %s\n", ev.Sink, cleanupOf(ev).What(), ev.Destination)
 	case "batch_start":
 		prog.started(ev.Sink, ev.Batch)
 		verb := "started"
@@ -145,7 +145,7 @@ func (v *applyJSON) running(batches, records int64) {
 func (v *applyJSON) event(ev engine.Event, destinations []string) {
 	switch ev.Type {
 	case "cleanup":
-		v.json.Cleanup(ev.Sink, ev.Destination, ev.Batch)
+		v.json.Cleanup(ev.Sink, ev.Destination, cleanupOf(ev))
 	case "batch_start":
 		v.prog.started(ev.Sink, ev.Batch)
 		v.json.BatchStart(ev.Sink, ev.Batch, ev.Records, destinations, ev.Ranges, ev.Resume)
@@ -180,4 +180,9 @@ func (v *applyJSON) complete(sum render.ApplySummary, deferred, maxBatches int64
 		v.json.Info(deferredMessage(deferred, maxBatches))
 	}
 	v.json.Apply(sum, completeLine(sum))
+}
+
+// cleanupOf is the cleanup an engine event reports.
+func cleanupOf(ev engine.Event) planner.Cleanup {
+	return planner.Cleanup{Destination: ev.Destination, Batch: ev.Batch, StagedUploads: ev.Files}
 }

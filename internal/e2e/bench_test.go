@@ -206,7 +206,7 @@ func bytesMoved(b *testing.B, sb storeBench, format string, n int64) float64 {
 	if err != nil {
 		b.Fatal(err)
 	}
-	proxy := testenv.StartFaultProxy(b, u.Host)
+	proxy := testenv.StartFaultProxy(b, "http://"+u.Host)
 	defer proxy.Close()
 	prefix := "moved-" + format
 	dir := b.TempDir()

@@ -822,3 +822,49 @@ func filterEnv(env []string, prefix string) []string {
 	}
 	return out
 }
+
+// TestS3StagesOnFinalKeys: on S3 a batch is staged as multipart uploads on
+// its files' final keys — nothing under _temporary, nothing visible — and a
+// run killed before publishing leaves uploads that the next run aborts
+// before redoing the batch: every record once, no upload left to be billed.
+func TestS3StagesOnFinalKeys(t *testing.T) {
+	t.Parallel()
+	srv := testenv.S3(t)
+	srv.CreateBucket(t, "final-keys")
+	dir := writeConfig(t, streamConfig(s3StateBlock(srv, "final-keys"), 3, 1500, 500,
+		s3Destination(srv, "lake", "final-keys", "lake/orders")))
+	lake := s3Storage(t, srv, "final-keys", "lake/orders")
+	c := remoteCase{dir: dir, env: srv.Env(), state: s3Storage(t, srv, "final-keys", ""), dests: map[string]providers.Storage{"lake": lake}}
+
+	crashed := startRun(t, dir, append([]string{"STREAMCTL_FAULT=after-stage"}, c.env...), "apply", "-auto-approve", "-no-color")
+	if r := crashed.wait(t, 3*time.Minute); !r.killed {
+		t.Fatalf("the fault after-stage was not reached: %s", r)
+	}
+	var uploads []string
+	if err := lake.(providers.StagedLister).ListStaged(t.Context(), "", func(u providers.StagedUpload) error {
+		uploads = append(uploads, u.Key)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(uploads) == 0 {
+		t.Fatal("the killed run left no multipart upload: batch 0 was not staged on its final keys")
+	}
+	for _, k := range uploads {
+		if strings.HasPrefix(k, "_temporary/") || !strings.Contains(k, "part-00000000-") {
+			t.Errorf("staged upload of %s: want batch 0's files at their final keys", k)
+		}
+	}
+	var visible []string
+	lake.List(t.Context(), "", func(info providers.ObjectInfo) error {
+		if !strings.HasPrefix(info.Key, "_streamctl/") {
+			visible = append(visible, info.Key)
+		}
+		return nil
+	})
+	if len(visible) > 0 {
+		t.Errorf("objects visible before promotion: %v", visible)
+	}
+	recoverKilled(t, c, crashed.pid())
+	assertExactlyOnce(t, lake, expectedIDs(3, 2000))
+}

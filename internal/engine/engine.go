@@ -272,10 +272,18 @@ func observe(ctx context.Context, sink string, s providers.Storage, from, next i
 	// publishing them are a batch's leftovers as well.
 	if l, ok := s.(providers.StagedLister); ok {
 		err = l.ListStaged(ctx, "", func(u providers.StagedUpload) error {
-			if n, ok := pipeline.FileBatch(u.Key); ok && !seen[n] {
+			n, ok := pipeline.FileBatch(u.Key)
+			if !ok {
+				return nil
+			}
+			if !seen[n] {
 				seen[n] = true
 				obs.Temporaries = append(obs.Temporaries, n)
 			}
+			if obs.StagedUploads == nil {
+				obs.StagedUploads = map[int64]int{}
+			}
+			obs.StagedUploads[n]++
 			return nil
 		})
 		if err != nil {
@@ -333,9 +341,9 @@ func (e *Engine) ApplySink(ctx context.Context, sink *Sink, plan *planner.SinkPl
 			continue
 		}
 		if err := clearStaging(ctx, d.Storage, c.Batch); err != nil {
-			return sum, fmt.Errorf("remove orphan %s%d from %s: %w", TemporaryPrefix(0)[:len(TemporaryDir)+1], c.Batch, d.Name, err)
+			return sum, fmt.Errorf("remove orphan %s from %s: %w", c.What(), d.Name, err)
 		}
-		e.emit(Event{Type: "cleanup", Sink: sink.Name, Batch: c.Batch, Destination: c.Destination})
+		e.emit(Event{Type: "cleanup", Sink: sink.Name, Batch: c.Batch, Destination: c.Destination, Files: c.StagedUploads})
 	}
 	if len(plan.Removed) > 0 {
 		err := e.update(ctx, func(s *state.State) error {

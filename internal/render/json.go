@@ -276,7 +276,7 @@ func (v *JSONView) Plan(p *planner.Plan, operation string) {
 		}
 		for _, c := range s.Cleanups {
 			cleanups++
-			v.emit("info", "cleanup", fmt.Sprintf("sink %q: remove orphan _temporary/%d in %s", s.Name, c.Batch, c.Destination), "cleanup",
+			v.emit("info", "cleanup", fmt.Sprintf("sink %q: remove orphan %s in %s", s.Name, c.What(), c.Destination), "cleanup",
 				CleanupRef{Sink: s.Name, Destination: c.Destination, Batch: c.Batch, Status: "planned"})
 		}
 		listed := 0
@@ -357,8 +357,9 @@ func (v *JSONView) BatchCommitted(sink string, id, records int64, elapsed time.D
 }
 
 // Cleanup writes a cleanup that was done.
-func (v *JSONView) Cleanup(sink, destination string, batch int64) {
-	v.emit("info", "cleanup", fmt.Sprintf("%s: removed orphan _temporary/%d in %s", sink, batch, destination), "cleanup",
+func (v *JSONView) Cleanup(sink, destination string, c planner.Cleanup) {
+	batch := c.Batch
+	v.emit("info", "cleanup", fmt.Sprintf("%s: removed orphan %s in %s", sink, c.What(), destination), "cleanup",
 		CleanupRef{Sink: sink, Destination: destination, Batch: batch, Status: "removed"})
 }
 

@@ -111,7 +111,7 @@ func writeSinkActions(w io.Writer, s *planner.SinkPlan, o Options) {
 		}
 	}
 	for _, c := range s.Cleanups {
-		fmt.Fprintf(w, "  %s remove orphan _temporary/%d in %s\n", o.paint(red, "-"), c.Batch, c.Destination)
+		fmt.Fprintf(w, "  %s remove orphan %s in %s\n", o.paint(red, "-"), c.What(), c.Destination)
 	}
 	for _, d := range s.Removed {
 		fmt.Fprintf(w, "  %s destination %s is no longer configured: it receives no more data; its files stay\n", o.paint(red, "-"), d)
