@@ -8,7 +8,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"strings"
 	"time"
 )
 
@@ -82,6 +84,32 @@ type Storage interface {
 	List(ctx context.Context, prefix string, fn func(ObjectInfo) error) error
 }
 
+// CheckKey refuses what is not a key: empty, absolute, holding a NUL, or with
+// an empty, "." or ".." segment. Every Storage checks keys with it, so that a
+// key one store takes, every store takes, and none leaves its root.
+func CheckKey(key string) error {
+	reason := ""
+	switch {
+	case key == "":
+		reason = "empty"
+	case strings.HasPrefix(key, "/"):
+		reason = "not relative"
+	case strings.ContainsRune(key, 0):
+		reason = "holds a NUL byte"
+	default:
+		for part := range strings.SplitSeq(key, "/") {
+			if part == "" || part == "." || part == ".." {
+				reason = `an empty, "." or ".." segment`
+				break
+			}
+		}
+	}
+	if reason != "" {
+		return fmt.Errorf("invalid key %q: %s", key, reason)
+	}
+	return nil
+}
+
 // ObjectWriter streams one object into a Storage. See Storage.Create.
 type ObjectWriter interface {
 	io.Writer
@@ -145,13 +173,19 @@ type StagedWriter interface {
 	Abort() error
 }
 
-// Staged is an upload whose bytes are all stored and which nobody sees yet.
+// Staged is an upload whose bytes are all staged and which nobody sees yet.
+// A small object may be staged locally (in a spill buffer) and sent with one
+// plain write on Publish: one request instead of three, and nothing left on
+// the store by a crash.
 type Staged interface {
 	Upload() StagedUpload
 	// Publish makes the object visible at its key, replacing what is there,
-	// atomically and without moving its bytes. A publish whose answer was
-	// lost after the store applied it has succeeded (see SettleCondition).
+	// atomically, sending no byte twice. A publish whose answer was lost
+	// after the store applied it has succeeded (see SettleCondition).
 	Publish(ctx context.Context) error
+	// Release frees what the upload holds locally when it will not be
+	// published. It does nothing after Publish.
+	Release()
 }
 
 // PrefixDeleter is the optional capability of a Storage that can remove a

@@ -214,7 +214,13 @@ func bytesMoved(b *testing.B, sb storeBench, format string, n int64) float64 {
 	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(storeBenchConfig(format, n, dest)), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	if out, err := command(dir, sb.env, "apply", "-auto-approve", "-no-color").CombinedOutput(); err != nil {
+	// The credentials in the environment name the endpoint too (Azure's
+	// connection string).
+	env := make([]string, len(sb.env))
+	for i, kv := range sb.env {
+		env[i] = strings.ReplaceAll(kv, "http://"+u.Host, proxy.Endpoint)
+	}
+	if out, err := command(dir, env, "apply", "-auto-approve", "-no-color").CombinedOutput(); err != nil {
 		b.Fatalf("streamctl apply through the counting proxy: %v\n%s", err, out)
 	}
 	committed, files := committedFiles(b, sb.open(b, prefix), "bench")

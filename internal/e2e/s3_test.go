@@ -823,16 +823,20 @@ func filterEnv(env []string, prefix string) []string {
 	return out
 }
 
-// TestS3StagesOnFinalKeys: on S3 a batch is staged as multipart uploads on
-// its files' final keys — nothing under _temporary, nothing visible — and a
+// TestS3StagesOnFinalKeys: on S3 a batch's large files are staged as
+// multipart uploads on their final keys — nothing under _temporary, nothing visible — and a
 // run killed before publishing leaves uploads that the next run aborts
 // before redoing the batch: every record once, no upload left to be billed.
 func TestS3StagesOnFinalKeys(t *testing.T) {
 	t.Parallel()
 	srv := testenv.S3(t)
 	srv.CreateBucket(t, "final-keys")
-	dir := writeConfig(t, streamConfig(s3StateBlock(srv, "final-keys"), 3, 1500, 500,
-		s3Destination(srv, "lake", "final-keys", "lake/orders")))
+	// Objects up to multipart_threshold wait in their buffer until promotion
+	// and go with one PutObject; a threshold of one byte sends every file
+	// of this small stream as a multipart upload.
+	dest := strings.Replace(s3Destination(srv, "lake", "final-keys", "lake/orders"), "force_path_style = true",
+		"force_path_style = true\n    multipart_threshold = 1", 1)
+	dir := writeConfig(t, streamConfig(s3StateBlock(srv, "final-keys"), 3, 1500, 500, dest))
 	lake := s3Storage(t, srv, "final-keys", "lake/orders")
 	c := remoteCase{dir: dir, env: srv.Env(), state: s3Storage(t, srv, "final-keys", ""), dests: map[string]providers.Storage{"lake": lake}}
 

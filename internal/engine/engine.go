@@ -665,8 +665,10 @@ func (o *stagingOutput) discard(sink *Sink) {
 	ctx := context.WithoutCancel(o.ctx)
 	for i, uploads := range o.staged {
 		d := sink.destination(o.batch.Destinations[i])
-		if l, ok := d.Storage.(providers.StagedLister); ok {
-			for _, u := range uploads {
+		l, _ := d.Storage.(providers.StagedLister)
+		for _, u := range uploads {
+			u.Release()
+			if l != nil && u.Upload().ID != "" {
 				_ = l.Discard(ctx, u.Upload())
 			}
 		}
@@ -787,6 +789,9 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 		return fmt.Errorf("promote batch %d in %s: %w", b.ID, d.Name, err)
 	}
 	if err := promoteFiles(ctx, d.Storage, tmp, m.Files, staged); err != nil {
+		for _, u := range staged {
+			u.Release() // the batch is redone: what is not published is dropped
+		}
 		return fmt.Errorf("promote batch %d in %s: %w", b.ID, d.Name, err)
 	}
 	m.Committed = e.now().UTC()

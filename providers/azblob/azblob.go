@@ -150,8 +150,8 @@ func (s *Storage) endpointHost() string {
 
 // blobName maps a key to the blob's name under the prefix.
 func (s *Storage) blobName(key string) (string, error) {
-	if err := checkKey(key); err != nil {
-		return "", fmt.Errorf("invalid key %q for %s: %v", key, s.Describe(), err)
+	if err := providers.CheckKey(key); err != nil {
+		return "", fmt.Errorf("%s: %w", s.Describe(), err)
 	}
 	name := s.prefix + key
 	if len(name) > 1024 {

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"os"
 	"strings"
+
+	"github.com/streamctl/streamctl/providers"
 )
 
 // Defaults and limits of Config.
@@ -234,8 +236,8 @@ func (c Config) resolve(lookup func(string) (string, bool)) (resolved, error) {
 
 	prefix := strings.Trim(c.Prefix, "/")
 	if prefix != "" {
-		if err := checkKey(prefix); err != nil {
-			bad("prefix", "%q: %v", c.Prefix, err)
+		if err := providers.CheckKey(prefix); err != nil {
+			bad("prefix", "%q is not a path of blob names: %v", c.Prefix, err)
 		}
 		r.prefix = prefix + "/"
 	}
@@ -399,18 +401,6 @@ func validContainerName(s string) bool {
 
 // checkKey refuses keys that are not relative, '/'-separated paths of
 // non-empty segments: "." and ".." would be resolved away by HTTP clients.
-func checkKey(key string) error {
-	if key == "" || strings.HasPrefix(key, "/") || strings.ContainsRune(key, 0) {
-		return errors.New("not a relative key")
-	}
-	for _, part := range strings.Split(key, "/") {
-		if part == "" || part == "." || part == ".." {
-			return errors.New("empty, \".\" or \"..\" segment")
-		}
-	}
-	return nil
-}
-
 // redactURL drops the query and the user information of a URL, where a SAS or
 // a password would be, for messages.
 func redactURL(raw string) string {

@@ -24,8 +24,15 @@ func (s *Storage) Stage(ctx context.Context, key string) (providers.StagedWriter
 	if err != nil {
 		return nil, err
 	}
-	return &stagedWriter{b: s.newBlocks(ctx, name, 0)}, nil
+	return &stagedWriter{b: s.newBlocks(ctx, name, s.deferLimit())}, nil
 }
+
+// deferLimit is the size up to which a staged blob waits in its buffer and
+// is sent with one Put Blob on Publish, as the SDK's UploadBuffer does.
+// Measured on Azurite, Put Block moves 40–70 MB/s whatever the block size
+// (256 KiB to 32 MiB) where one Put Blob of 32 MiB moves 250 MB/s; on Azure a
+// Put Blob is also one request where blocks are two or more.
+func (s *Storage) deferLimit() int64 { return 4 * int64(s.blockSize) }
 
 // key maps a blob name back to a storage key.
 func (s *Storage) key(name string) string { return strings.TrimPrefix(name, s.prefix) }

@@ -138,12 +138,20 @@ func (w *stagedWriter) Finish() (providers.Staged, error) {
 		return nil, fmt.Errorf("stage %s: the object is already finished or aborted", w.b.s.location(w.b.name))
 	}
 	w.done = true
-	defer w.b.up.Close()
-	ids, err := w.b.up.Flush()
+	b := w.b
+	if err := b.up.Err(); err != nil {
+		b.up.Abort()
+		return nil, err
+	}
+	if _, size, ok := b.up.Small(); ok && size <= b.s.deferLimit() {
+		return &deferredPut{b: b, started: time.Now()}, nil
+	}
+	defer b.up.Close()
+	ids, err := b.up.Flush()
 	if err != nil {
 		return nil, err
 	}
-	return &staged{b: w.b, ids: ids, started: time.Now()}, nil
+	return &staged{b: b, ids: ids, started: time.Now()}, nil
 }
 
 // Abort stops the blocks in flight. The staged ones stay uncommitted: the
@@ -169,6 +177,45 @@ func (u *staged) Upload() providers.StagedUpload {
 
 // Publish commits the block list; an empty object commits an empty list.
 func (u *staged) Publish(ctx context.Context) error { return u.b.commit(ctx, u.ids) }
+
+// Release does nothing: uncommitted blocks expire on the service.
+func (u *staged) Release() {}
+
+// deferredPut is a blob of at most deferLimit bytes, staged in its buffer:
+// Publish sends it with one Put Blob, which replaces the blob atomically and,
+// retried after a lost answer, writes the same bytes again.
+type deferredPut struct {
+	b         *blocks
+	started   time.Time
+	published bool
+}
+
+func (u *deferredPut) Upload() providers.StagedUpload {
+	return providers.StagedUpload{Key: u.b.s.key(u.b.name), Started: u.started}
+}
+
+func (u *deferredPut) Publish(ctx context.Context) error {
+	if u.published {
+		return nil
+	}
+	body, _, ok := u.b.up.Small()
+	if !ok {
+		return fmt.Errorf("put %s: the staged object was released", u.b.s.location(u.b.name))
+	}
+	actx, n := withAttempts(ctx)
+	if _, err := u.b.blob.Upload(actx, streaming.NopCloser(body), &blockblob.UploadOptions{Tier: u.b.s.tier}); err != nil {
+		return u.b.s.fail("put", u.b.name, err, n)
+	}
+	u.published = true
+	u.b.up.Close()
+	return nil
+}
+
+func (u *deferredPut) Release() {
+	if !u.published {
+		u.b.up.Close()
+	}
+}
 
 // stageAll stages everything written so far, the last partial block included,
 // without committing; Commit then only commits the block list. Tests use it to

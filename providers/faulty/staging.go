@@ -73,6 +73,8 @@ type staged struct {
 	s *Staging
 }
 
+var _ providers.Staged = (*staged)(nil)
+
 func (u *staged) Publish(ctx context.Context) error {
 	key := u.Upload().Key
 	fail, applied := u.s.hit(Publish, key)

@@ -71,13 +71,8 @@ func (e *LinkError) Error() string {
 // name maps a key to a path relative to the root, refusing keys that would
 // leave it. The os.Root the path is used with refuses the rest: links out.
 func (s *Storage) name(key string) (string, error) {
-	if key == "" || strings.HasPrefix(key, "/") || strings.ContainsRune(key, 0) {
-		return "", fmt.Errorf("invalid key %q", key)
-	}
-	for _, part := range strings.Split(key, "/") {
-		if part == "" || part == "." || part == ".." {
-			return "", fmt.Errorf("invalid key %q", key)
-		}
+	if err := providers.CheckKey(key); err != nil {
+		return "", err
 	}
 	return filepath.FromSlash(key), nil
 }

@@ -46,12 +46,7 @@ func New(name string) *Storage {
 // Describe implements providers.Storage.
 func (s *Storage) Describe() string { return "mem://" + s.name }
 
-func checkKey(key string) error {
-	if key == "" || strings.HasPrefix(key, "/") || strings.HasSuffix(key, "/") || strings.Contains(key, "//") {
-		return fmt.Errorf("invalid key %q", key)
-	}
-	return nil
-}
+func checkKey(key string) error { return providers.CheckKey(key) }
 
 // put stores data at key; the caller holds mu.
 func (s *Storage) put(key string, data []byte) string {

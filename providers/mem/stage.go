@@ -108,6 +108,10 @@ func (u *staged) Publish(context.Context) error {
 	return nil
 }
 
+// Release implements providers.Staged: the upload stays listed, as an S3
+// multipart upload stays until aborted.
+func (u *staged) Release() {}
+
 // ListStaged implements providers.StagedLister, in key order.
 func (s *Staging) ListStaged(_ context.Context, prefix string, fn func(providers.StagedUpload) error) error {
 	s.mu.Lock()

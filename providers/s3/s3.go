@@ -158,13 +158,8 @@ func (s *Storage) Describe() string {
 // objectKey maps a key to the S3 key under the prefix, refusing keys that are
 // not relative '/'-separated paths.
 func (s *Storage) objectKey(key string) (string, error) {
-	if key == "" || strings.HasPrefix(key, "/") || strings.ContainsRune(key, 0) {
-		return "", fmt.Errorf("invalid key %q", key)
-	}
-	for _, seg := range strings.Split(key, "/") {
-		if seg == "" || seg == "." || seg == ".." {
-			return "", fmt.Errorf("invalid key %q", key)
-		}
+	if err := providers.CheckKey(key); err != nil {
+		return "", err
 	}
 	if s.prefix == "" {
 		return key, nil
@@ -204,13 +199,15 @@ func (s *Storage) Create(ctx context.Context, key string) (providers.ObjectWrite
 
 // Stage implements providers.Stager: a multipart upload on the final key, its
 // parts sent while writing, which Publish completes. Completing moves no
-// data, where promoting a staged copy would copy every byte once more.
+// data, where promoting a staged copy would copy every byte once more. An
+// object of at most multipart_threshold bytes waits in its buffer instead
+// and Publish sends it with one PutObject: one request instead of three.
 func (s *Storage) Stage(ctx context.Context, key string) (providers.StagedWriter, error) {
 	ok, err := s.objectKey(key)
 	if err != nil {
 		return nil, fmt.Errorf("stage %s: %w", s.Describe(), err)
 	}
-	return &stagedWriter{m: s.newMultipart(ctx, ok, 0)}, nil
+	return &stagedWriter{m: s.newMultipart(ctx, ok, s.threshold)}, nil
 }
 
 // ListStaged implements providers.Stager with ListMultipartUploads, page by

@@ -191,7 +191,7 @@ func (w *writer) Commit() error {
 		m.up.Abort()
 		return m.abortAfter(err)
 	}
-	if body, size, ok := m.up.Small(); ok {
+	if body, size, ok := m.up.Small(); ok && size <= m.s.threshold {
 		_, err := m.s.putObjectFrom(m.up.Context(), m.key, body, size, nil, nil)
 		return m.s.wrap("put", m.key, err)
 	}
@@ -231,6 +231,14 @@ func (w *stagedWriter) Finish() (providers.Staged, error) {
 	}
 	w.done = true
 	m := w.m
+	if err := m.up.Err(); err != nil {
+		m.up.Abort()
+		return nil, m.abortAfter(err)
+	}
+	if _, size, ok := m.up.Small(); ok && size <= m.s.threshold {
+		// Kept in the buffer until Publish sends it with one PutObject.
+		return &deferredPut{m: m, started: time.Now()}, nil
+	}
 	defer m.up.Close()
 	parts, err := m.flush()
 	if err != nil {
@@ -259,3 +267,41 @@ func (u *staged) Upload() providers.StagedUpload {
 }
 
 func (u *staged) Publish(ctx context.Context) error { return u.m.complete(ctx, u.parts) }
+
+// Release does nothing: the parts are on the store, which Discard aborts.
+func (u *staged) Release() {}
+
+// deferredPut is an object of at most multipart_threshold bytes, staged in
+// its buffer: Publish sends it with one PutObject, which replaces the key
+// atomically and, retried after a lost answer, writes the same bytes again.
+type deferredPut struct {
+	m         *multipart
+	started   time.Time
+	published bool
+}
+
+func (u *deferredPut) Upload() providers.StagedUpload {
+	return providers.StagedUpload{Key: u.m.s.relative(u.m.key), Started: u.started}
+}
+
+func (u *deferredPut) Publish(ctx context.Context) error {
+	if u.published {
+		return nil
+	}
+	body, size, ok := u.m.up.Small()
+	if !ok {
+		return fmt.Errorf("put %s: the staged object was released", u.m.s.loc(u.m.key))
+	}
+	if _, err := u.m.s.putObjectFrom(ctx, u.m.key, body, size, nil, nil); err != nil {
+		return u.m.s.wrap("put", u.m.key, err)
+	}
+	u.published = true
+	u.m.up.Close()
+	return nil
+}
+
+func (u *deferredPut) Release() {
+	if !u.published {
+		u.m.up.Close()
+	}
+}

@@ -19,6 +19,7 @@ func stagerTests() []test {
 		{"StagePublishTwice", testStagePublishTwice},
 		{"StageAbort", testStageAbort},
 		{"StagedListDiscard", testStagedListDiscard},
+		{"StagedLargeIsListed", testStagedLargeIsListed},
 	}
 }
 
@@ -182,11 +183,20 @@ func testStagedListDiscard(t *testing.T, s providers.Storage) {
 	}
 	ctx := context.WithoutCancel(t.Context())
 	put(t, s, "a/kept", []byte("committed"))
-	stage(t, s, "a/kept", []byte("never published"))
+	kept := stage(t, s, "a/kept", []byte("never published"))
 	published := stage(t, s, "a/published", []byte("p"))
-	stage(t, s, "b/other", []byte("o"))
+	other := stage(t, s, "b/other", []byte("o"))
 	if err := published.Publish(ctx); err != nil {
 		t.Fatal(err)
+	}
+	// An upload with an ID has bytes on the store, and is listed until
+	// discarded; one without (a small object kept in its buffer until
+	// Publish) has nothing there.
+	stored := func(u providers.Staged) int {
+		if u.Upload().ID == "" {
+			return 0
+		}
+		return 1
 	}
 	var ups []providers.StagedUpload
 	if err := l.ListStaged(ctx, "a/", func(u providers.StagedUpload) error {
@@ -195,22 +205,48 @@ func testStagedListDiscard(t *testing.T, s providers.Storage) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if len(ups) != 1 || ups[0].Key != "a/kept" || ups[0].ID == "" {
-		t.Fatalf("staged under a/: %+v, want the one upload of a/kept", ups)
+	if len(ups) != stored(kept) || len(ups) == 1 && (ups[0].Key != "a/kept" || ups[0].ID != kept.Upload().ID) {
+		t.Fatalf("staged under a/: %+v, want %d upload of a/kept", ups, stored(kept))
 	}
-	for range 2 { // discarding twice is not an error
-		if err := l.Discard(ctx, ups[0]); err != nil {
-			t.Fatal(err)
+	for _, u := range ups {
+		for range 2 { // discarding twice is not an error
+			if err := l.Discard(ctx, u); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
+	kept.Release()
 	if n := countStaged(t, l, "a/"); n != 0 {
 		t.Errorf("%d uploads listed under a/ after discard", n)
 	}
-	if n := countStaged(t, l, ""); n != 1 {
-		t.Errorf("%d uploads listed in all, want the one of b/other", n)
+	if n := countStaged(t, l, ""); n != stored(other) {
+		t.Errorf("%d uploads listed in all, want %d (b/other)", n, stored(other))
 	}
 	if got := get(t, s, "a/kept"); string(got) != "committed" {
 		t.Errorf("discarding changed the object: %q", got)
+	}
+	other.Release()
+}
+
+// testStagedLargeIsListed: an object past the store's single-write size is
+// staged on the store, and listed until it is published.
+func testStagedLargeIsListed(t *testing.T, s providers.Storage) {
+	l, ok := s.(providers.StagedLister)
+	if !ok {
+		return
+	}
+	u := stage(t, s, "big/part-00000009-00000.parquet", bytes.Repeat([]byte("y"), 6<<20+1))
+	if u.Upload().ID == "" {
+		return // the storage under test keeps objects this large locally
+	}
+	if n := countStaged(t, l, "big/"); n != 1 {
+		t.Errorf("%d uploads listed under big/, want 1", n)
+	}
+	if err := u.Publish(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if n := countStaged(t, l, "big/"); n != 0 {
+		t.Errorf("%d uploads listed after publish, want 0", n)
 	}
 }
 
