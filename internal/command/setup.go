@@ -15,12 +15,7 @@ import (
 	"github.com/streamctl/streamctl/internal/engine"
 	"github.com/streamctl/streamctl/planner"
 	"github.com/streamctl/streamctl/providers"
-	"github.com/streamctl/streamctl/providers/azblob"
-	"github.com/streamctl/streamctl/providers/files"
-	"github.com/streamctl/streamctl/providers/generate"
-	"github.com/streamctl/streamctl/providers/kafka"
-	"github.com/streamctl/streamctl/providers/local"
-	"github.com/streamctl/streamctl/providers/s3"
+	"github.com/streamctl/streamctl/providers/all"
 	"github.com/streamctl/streamctl/state"
 )
 
@@ -78,7 +73,7 @@ func (m *Meta) readConfig(f *configFlags) (*config.Config, hcl.Diagnostics) {
 		}
 		vars[i] = v
 	}
-	cfg, diags := config.Load(m.configDir(), config.Inputs{Args: vars, Environ: m.Environ, Saved: f.saved})
+	cfg, diags := config.Load(m.configDir(), all.Kinds(), config.Inputs{Args: vars, Environ: m.Environ, Saved: f.saved})
 	m.secrets.add(sensitiveValues(cfg, vars, m.Environ)...)
 	return cfg, diags
 }
@@ -189,63 +184,36 @@ func (m *Meta) color(noColor bool) bool {
 
 // stateBackend builds the configured state backend.
 func stateBackend(ctx context.Context, cfg *config.Config) (state.Backend, error) {
-	switch cfg.State.Type {
-	case "local":
-		return state.NewLocal(cfg.State.Path), nil
+	k := all.Kinds().Lookup(cfg.State.Type)
+	if k == nil || k.State == nil {
+		return nil, fmt.Errorf("unknown state backend %q", cfg.State.Type)
 	}
-	if open, ok := remoteStates[cfg.State.Type]; ok {
-		store, err := open(ctx, cfg.State.Remote)
-		if err != nil {
-			return nil, fmt.Errorf("open the %s state backend: %w", cfg.State.Type, err)
-		}
-		return state.NewRemote(store, cfg.State.Key), nil
+	if k.State.File != nil {
+		return state.NewLocal(k.State.File(cfg.State.Config)), nil
 	}
-	return nil, fmt.Errorf("unknown state backend %q", cfg.State.Type)
+	store, err := k.State.Open(ctx, cfg.State.Config)
+	if err != nil {
+		return nil, fmt.Errorf("open the %s state backend: %w", cfg.State.Type, err)
+	}
+	return state.NewRemote(store, cfg.State.Key), nil
 }
 
-// remoteStates open the storage of each remote state backend.
-var remoteStates = map[string]func(ctx context.Context, cfg any) (providers.Storage, error){
-	"s3":     openS3,
-	"azblob": openAzblob,
+// openSource connects a declared source. The loader accepts only sources of
+// the kinds it was given, so the kind is there.
+func openSource(ctx context.Context, decl *config.Source) (providers.Source, error) {
+	return all.Kinds().Lookup(decl.Type).Source.Open(ctx, decl.Config)
 }
 
-// destinationOpeners open the storage of each destination type.
-var destinationOpeners = map[string]func(ctx context.Context, cfg any) (providers.Storage, error){
-	"local": func(_ context.Context, cfg any) (providers.Storage, error) {
-		return local.New(cfg.(*config.LocalDestination).Path), nil
-	},
-	"s3":     openS3,
-	"azblob": openAzblob,
-}
-
-func openS3(ctx context.Context, cfg any) (providers.Storage, error) {
-	return s3.New(ctx, *cfg.(*s3.Config))
-}
-
-func openAzblob(ctx context.Context, cfg any) (providers.Storage, error) {
-	return azblob.New(ctx, *cfg.(*azblob.Config))
-}
-
-// sourceOpeners open each source type.
-var sourceOpeners = map[string]func(ctx context.Context, cfg any) (providers.Source, error){
-	"generate": func(_ context.Context, cfg any) (providers.Source, error) {
-		g := cfg.(*config.GenerateSource)
-		return &generate.Source{Partitions: g.Partitions, RecordsPerPartition: g.RecordsPerPartition, Seed: g.Seed, PayloadBytes: g.PayloadBytes}, nil
-	},
-	"files": func(_ context.Context, cfg any) (providers.Source, error) {
-		f := cfg.(*config.FilesSource)
-		return &files.Source{Dir: f.Dir, Pattern: f.Path, Format: f.Format}, nil
-	},
-	"kafka": func(_ context.Context, cfg any) (providers.Source, error) {
-		return kafka.New(*cfg.(*kafka.Config))
-	},
+// openDestination connects the storage of a declared destination.
+func openDestination(ctx context.Context, d *config.Destination) (providers.Storage, error) {
+	return all.Kinds().Lookup(d.Type).Destination.Open(ctx, d.Config)
 }
 
 // startsAtLatest reports whether a sink's source starts new sinks at the latest
 // offsets rather than the earliest.
 func startsAtLatest(decl *config.Source) bool {
-	k, ok := decl.Config.(*kafka.Config)
-	return ok && k.StartingOffsets == kafka.StartLatest
+	k := all.Kinds().Lookup(decl.Type)
+	return k.Source.StartsAtLatest != nil && k.Source.StartsAtLatest(decl.Config)
 }
 
 // workspace is a configuration opened for planning and applying: its sources
@@ -269,9 +237,8 @@ func openWorkspace(ctx context.Context, cfg *config.Config) (*workspace, error) 
 		src, ok := w.sources[s.Source]
 		if !ok {
 			decl := cfg.Sources[s.Source]
-			open := sourceOpeners[decl.Type]
 			var err error
-			if src, err = open(ctx, decl.Config); err != nil {
+			if src, err = openSource(ctx, decl); err != nil {
 				w.Close()
 				return nil, fmt.Errorf("open source.%s: %w", s.Source, err)
 			}
@@ -288,7 +255,7 @@ func openWorkspace(ctx context.Context, cfg *config.Config) (*workspace, error) 
 			History:    s.History,
 		}
 		for _, d := range s.Destinations {
-			store, err := destinationOpeners[d.Type](ctx, d.Config)
+			store, err := openDestination(ctx, d)
 			if err != nil {
 				w.Close()
 				return nil, fmt.Errorf("open destination %s of sink %s: %w", d.Name, s.Name, err)

@@ -129,7 +129,7 @@ func (c *StatusCommand) Run(args []string) int {
 			continue
 		}
 		decl := cfg.Sources[s.Source]
-		src, err := sourceOpeners[decl.Type](ctx, decl.Config)
+		src, err := openSource(ctx, decl)
 		if err != nil {
 			failures[s.Source] = err
 			continue

@@ -1,7 +1,9 @@
 // Package config reads a streamctl configuration: every *.hcl file of a
 // directory, merged, with variables, locals, the go-cty standard functions and
 // interpolation. Every mistake is reported in one run, each as an HCL
-// diagnostic with file, line, column and a snippet.
+// diagnostic with file, line, column and a snippet. Source, destination and
+// state blocks are decoded as the provider kinds given to Load declare
+// (providers/all in the commands); this package imports no provider.
 package config
 
 import (
@@ -43,12 +45,11 @@ func (c *Config) Sink(name string) *Sink {
 
 // StateConfig says where the checkpoint lives.
 type StateConfig struct {
-	Type string // local | s3 | azblob
-	// Path is the local state file, absolute.
-	Path string
-	// Remote is the decoded block of a remote backend (*s3.Config, *azblob.Config…).
-	Remote any
-	// Key is the object key of a remote state.
+	Type string // the kind: local, s3, azblob…
+	// Config is the decoded block (*local.StateConfig, *s3.Config…).
+	Config any
+	// Key is the state object's key, for a kind that keeps the state in a
+	// storage.
 	Key       string
 	DeclRange hcl.Range
 }
@@ -65,28 +66,12 @@ type Variable struct {
 type Source struct {
 	Type      string
 	Name      string
-	Config    any // *GenerateSource, *FilesSource, …
+	Config    any // the decoded block: *generate.Config, *kafka.Config…
 	DeclRange hcl.Range
 }
 
 // Key is how sinks refer to the source: "TYPE.NAME".
 func (s *Source) Key() string { return s.Type + "." + s.Name }
-
-// GenerateSource is `source "generate"`: deterministic synthetic records.
-type GenerateSource struct {
-	Partitions          int   `hcl:"partitions,optional"`
-	RecordsPerPartition int64 `hcl:"records_per_partition"`
-	Seed                int64 `hcl:"seed,optional"`
-	PayloadBytes        int   `hcl:"payload_bytes,optional"`
-}
-
-// FilesSource is `source "files"`: append-only files matched by a glob.
-type FilesSource struct {
-	Path   string `hcl:"path"`
-	Format string `hcl:"format,optional"`
-	// Dir is the configuration directory the glob is relative to.
-	Dir string
-}
 
 // Sink is one streaming query: a source, an output layout and destinations.
 type Sink struct {
@@ -114,17 +99,10 @@ type Column = format.Column
 type Destination struct {
 	Type string
 	Name string
-	// Config is the decoded block: *LocalDestination, *s3.Config, …
+	// Config is the decoded block: *local.Config, *s3.Config…
 	Config any
 	// NoBackfill is backfill = false: added to a sink with history, the
 	// destination starts at the current head instead of receiving past batches.
 	NoBackfill bool
 	DeclRange  hcl.Range
-}
-
-// LocalDestination is `destination "local"`.
-type LocalDestination struct {
-	Path string `hcl:"path"`
-	// Dir is the configuration directory the path is relative to.
-	Dir string
 }

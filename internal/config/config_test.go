@@ -7,6 +7,10 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/streamctl/streamctl/providers/all"
+	"github.com/streamctl/streamctl/providers/generate"
+	"github.com/streamctl/streamctl/providers/local"
 )
 
 func writeFiles(t *testing.T, files map[string]string) string {
@@ -59,14 +63,14 @@ func TestLoadValidConfigAcrossFiles(t *testing.T) {
   }
 }`,
 	})
-	cfg, diags := Load(dir, Inputs{Args: []VarArg{{Value: "env=prod"}}, Environ: []string{"STREAMCTL_VAR_records=50"}})
+	cfg, diags := Load(dir, all.Kinds(), Inputs{Args: []VarArg{{Value: "env=prod"}}, Environ: []string{"STREAMCTL_VAR_records=50"}})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	if cfg.State.Path != filepath.Join(cfg.Dir, "state", "s.json") {
-		t.Errorf("state path %s", cfg.State.Path)
+	if got := cfg.State.Config.(*local.StateConfig).Path; got != filepath.Join(cfg.Dir, "state", "s.json") {
+		t.Errorf("state path %s", got)
 	}
-	src := cfg.Sources["generate.orders"].Config.(*GenerateSource)
+	src := cfg.Sources["generate.orders"].Config.(*generate.Config)
 	if src.Partitions != 2 || src.RecordsPerPartition != 100 {
 		t.Errorf("source %+v: the environment variable should give records = 50", src)
 	}
@@ -74,14 +78,14 @@ func TestLoadValidConfigAcrossFiles(t *testing.T) {
 	if s == nil || s.MaxRecords != 7 || s.Format != "jsonl" || len(s.Destinations) != 2 {
 		t.Fatalf("sink %+v", s)
 	}
-	if got := s.Destinations[0].Config.(*LocalDestination).Path; got != filepath.Join(cfg.Dir, "out/prod/lake") {
+	if got := s.Destinations[0].Config.(*local.Config).Path; got != filepath.Join(cfg.Dir, "out/prod/lake") {
 		t.Errorf("lake path %s: -var env=prod should win over the default", got)
 	}
-	if got := s.Destinations[1].Config.(*LocalDestination).Path; got != filepath.Join(cfg.Dir, "COPY-PROD") {
+	if got := s.Destinations[1].Config.(*local.Config).Path; got != filepath.Join(cfg.Dir, "COPY-PROD") {
 		t.Errorf("copy path %s: functions should apply", got)
 	}
 	// The hash depends on the variables' values.
-	other, _ := Load(dir, Inputs{})
+	other, _ := Load(dir, all.Kinds(), Inputs{})
 	if other.Hash == cfg.Hash {
 		t.Error("the configuration hash ignores variable values")
 	}
@@ -95,11 +99,11 @@ func TestVariablePrecedence(t *testing.T) {
 		"override.hclvars": `env = "file"`,
 	})
 	lake := func(in Inputs) string {
-		cfg, diags := Load(dir, in)
+		cfg, diags := Load(dir, all.Kinds(), in)
 		if diags.HasErrors() {
 			t.Fatal(diags.Error())
 		}
-		return filepath.Base(filepath.Dir(cfg.Sink("orders").Destinations[0].Config.(*LocalDestination).Path))
+		return filepath.Base(filepath.Dir(cfg.Sink("orders").Destinations[0].Config.(*local.Config).Path))
 	}
 	env := []string{"STREAMCTL_VAR_env=environ"}
 	if got := lake(Inputs{Environ: env}); got != "auto2" {
@@ -151,7 +155,7 @@ unknown_block {}
 variable "needed" {}
 `,
 	})
-	_, diags := Load(dir, Inputs{})
+	_, diags := Load(dir, all.Kinds(), Inputs{})
 	want := []struct {
 		summary, file string
 		line          int
@@ -197,7 +201,7 @@ func render(diags hcl.Diagnostics) string {
 }
 
 func TestNoConfigurationFiles(t *testing.T) {
-	_, diags := Load(t.TempDir(), Inputs{})
+	_, diags := Load(t.TempDir(), all.Kinds(), Inputs{})
 	if !diags.HasErrors() || !strings.Contains(diags.Error(), "No configuration files") {
 		t.Fatalf("want a no-configuration error, got %v", diags)
 	}
@@ -210,7 +214,7 @@ locals {
   b = local.a
 }
 `})
-	_, diags := Load(dir, Inputs{})
+	_, diags := Load(dir, all.Kinds(), Inputs{})
 	if !strings.Contains(diags.Error(), "Cycle in local values") {
 		t.Fatalf("want a cycle error, got %v", diags)
 	}

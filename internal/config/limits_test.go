@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/streamctl/streamctl/providers/all"
+	"github.com/streamctl/streamctl/providers/local"
 )
 
 const limitsSink = `
@@ -22,7 +25,7 @@ sink "orders" {
 
 func loadWith(t *testing.T, extra string, in Inputs) (*Config, hcl.Diagnostics) {
 	t.Helper()
-	return Load(writeFiles(t, map[string]string{"main.hcl": limitsSink + extra}), in)
+	return Load(writeFiles(t, map[string]string{"main.hcl": limitsSink + extra}), all.Kinds(), in)
 }
 
 // wantDiag fails the test unless diags hold one error whose summary is
@@ -100,7 +103,7 @@ EOT
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	if got := cfg.Sinks[0].Destinations[0].Config.(*LocalDestination).Path; !strings.HasSuffix(got, "out/01-11-22") {
+	if got := cfg.Sinks[0].Destinations[0].Config.(*local.Config).Path; !strings.HasSuffix(got, "out/01-11-22") {
 		t.Errorf("path = %q", got)
 	}
 }
@@ -190,7 +193,7 @@ sink "orders" {
     path = "out/${local.listed[0]}"
   }
 }
-`}), Inputs{})
+`}), all.Kinds(), Inputs{})
 	n := 0
 	for _, d := range diags {
 		if d.Summary == "Sensitive value in a path" {
@@ -225,7 +228,7 @@ sink "orders" {
   source = source.generate.orders
   ` + block + `
 }
-`}), Inputs{})
+`}), all.Kinds(), Inputs{})
 			d := wantDiag(t, diags, "Sensitive value in a path")
 			if strings.Contains(d.Detail, "acme") {
 				t.Errorf("the diagnostic shows the secret: %s", d.Detail)
@@ -246,7 +249,7 @@ streamctl {
 locals {
   path = "out"
 }
-` + limitsSink}), Inputs{})
+` + limitsSink}), all.Kinds(), Inputs{})
 		wantDiag(t, diags, "Sensitive value in a path")
 	})
 	t.Run("not sensitive", func(t *testing.T) {
@@ -257,7 +260,7 @@ variable "tenant" {
 locals {
   path = "out/${var.tenant}"
 }
-` + limitsSink}), Inputs{})
+` + limitsSink}), all.Kinds(), Inputs{})
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}

@@ -14,6 +14,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/streamctl/streamctl/providers"
 )
 
 // Inputs are the variable values given from outside the configuration.
@@ -54,6 +56,7 @@ var topSchema = &hcl.BodySchema{
 // loader carries the state of one Load.
 type loader struct {
 	cfg    *Config
+	kinds  providers.Kinds
 	parser *hclparse.Parser
 	diags  hcl.Diagnostics
 	// ctx evaluates with sensitive values marked; plain with marks removed, for
@@ -79,14 +82,16 @@ func (l *loader) getenv(key string) string {
 	return ""
 }
 
-// Load reads and evaluates the configuration in dir.
-func Load(dir string, in Inputs) (*Config, hcl.Diagnostics) {
+// Load reads and evaluates the configuration in dir. Its sources,
+// destinations and state are blocks of the given kinds.
+func Load(dir string, kinds providers.Kinds, in Inputs) (*Config, hcl.Diagnostics) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid configuration directory", Detail: err.Error()}}
 	}
 	l := &loader{
 		cfg:     &Config{Dir: abs, Variables: map[string]*Variable{}, Sources: map[string]*Source{}},
+		kinds:   kinds,
 		parser:  hclparse.NewParser(),
 		environ: in.Environ,
 	}
@@ -158,7 +163,7 @@ func Load(dir string, in Inputs) (*Config, hcl.Diagnostics) {
 	}
 	l.checkMoved()
 	l.checkSharedDestinations()
-	l.checkSharedCommitGroups()
+	l.checkSharedSources()
 	l.cfg.Hash = l.hash(hashInput)
 	l.cfg.values = l.varValues
 	return l.cfg, tidyTooLarge(l.diags)
@@ -245,7 +250,7 @@ func (l *loader) decode(body hcl.Body, target any) bool {
 }
 
 func (l *loader) decodeStreamctl(blocks []*hcl.Block) {
-	l.cfg.State = StateConfig{Type: "local", Path: filepath.Join(l.cfg.Dir, ".streamctl", "state.json")}
+	l.decodeDefaultState()
 	if len(blocks) > 1 {
 		l.errorf(&blocks[1].DefRange, "Duplicate streamctl block", "Only one streamctl block is allowed; another is at %s.", blocks[0].DefRange)
 	}
@@ -268,19 +273,6 @@ func (l *loader) decodeStreamctl(blocks []*hcl.Block) {
 	}
 }
 
-func (l *loader) decodeState(b *hcl.Block) {
-	typ := b.Labels[0]
-	l.cfg.State.Type = typ
-	l.cfg.State.DeclRange = b.DefRange
-	dec, ok := stateTypes[typ]
-	if !ok {
-		l.errorf(&b.LabelRanges[0], "Unknown state backend", "There is no state backend %q. Use one of: %s.", typ, strings.Join(sortedKeys(stateTypes), ", "))
-		return
-	}
-	l.checkSensitivePaths(b.Body, fmt.Sprintf("the %s state", typ))
-	dec(l, b)
-}
-
 func (l *loader) decodeSource(b *hcl.Block) {
 	typ, name := b.Labels[0], b.Labels[1]
 	src := &Source{Type: typ, Name: name, DeclRange: b.DefRange}
@@ -291,12 +283,12 @@ func (l *loader) decodeSource(b *hcl.Block) {
 		l.errorf(&b.DefRange, "Duplicate source", "A source %q was already declared at %s.", src.Key(), prev.DeclRange)
 		return
 	}
-	dec, ok := sourceTypes[typ]
-	if !ok {
-		l.errorf(&b.LabelRanges[0], "Unknown source type", "There is no source type %q. Use one of: %s.", typ, strings.Join(sortedKeys(sourceTypes), ", "))
+	k := l.kinds.Lookup(typ)
+	if k == nil || k.Source == nil {
+		l.errorf(&b.LabelRanges[0], "Unknown source type", "There is no source type %q. Use one of: %s.", typ, l.kindTypes(isSource))
 		return
 	}
-	src.Config = dec(l, b)
+	src.Config = l.decodeKind(&k.Source.Body, b, b.Body)
 	l.cfg.Sources[src.Key()] = src
 }
 

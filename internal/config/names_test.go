@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/streamctl/streamctl/providers/all"
 )
 
 // namesConfig is a Parquet sink with the columns cols (one per line from
@@ -52,7 +54,7 @@ func TestValidateRefusesNamesReadersConfuse(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := writeFiles(t, map[string]string{"main.hcl": namesConfig(tc.partitionBy, tc.cols...)})
-			_, diags := Load(dir, Inputs{})
+			_, diags := Load(dir, all.Kinds(), Inputs{})
 			if tc.line == 0 {
 				if diags.HasErrors() {
 					t.Fatal(diags.Error())

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/streamctl/streamctl/providers/all"
 )
 
 // routeConfig is a sink with columns routed by routeBy; route_by is on line 9.
@@ -55,7 +57,7 @@ func TestRouteByNamesAColumn(t *testing.T) {
 	} {
 		t.Run(tc.routeBy, func(t *testing.T) {
 			dir := writeFiles(t, map[string]string{"main.hcl": routeConfig(tc.routeBy)})
-			_, diags := Load(dir, Inputs{})
+			_, diags := Load(dir, all.Kinds(), Inputs{})
 			if tc.contains == nil {
 				if diags.HasErrors() {
 					t.Fatal(diags.Error())
@@ -99,7 +101,7 @@ sink "orders" {
   }
 }
 `})
-	if _, diags := Load(dir, Inputs{}); diags.HasErrors() {
+	if _, diags := Load(dir, all.Kinds(), Inputs{}); diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
 }

@@ -12,9 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/streamctl/streamctl/providers/azblob"
-	"github.com/streamctl/streamctl/providers/kafka"
-	"github.com/streamctl/streamctl/providers/s3"
+	"github.com/streamctl/streamctl/providers"
 )
 
 // This file describes the configuration language for people and programs: every
@@ -26,7 +24,8 @@ import (
 // Attributes decoded with gohcl come from the Go structs by reflection (name,
 // type, required); their descriptions are the structs' field doc comments, read
 // from the Go source by FillDocs when the site is generated. What reflection
-// cannot know (defaults, allowed values, examples) is written beside it here.
+// cannot know (defaults, allowed values, examples) is written beside it: here
+// for the blocks of the language, in each provider's Kind for its blocks.
 
 // SchemaBlock describes one kind of block.
 type SchemaBlock struct {
@@ -130,18 +129,16 @@ func Walk(blocks []*SchemaBlock, fn func(path []*SchemaBlock)) {
 }
 
 // Schema returns the description of every top-level block, in the order the
-// reference presents them. Each call returns a fresh tree.
-func Schema() []*SchemaBlock {
-	blocks := []*SchemaBlock{
-		streamctlSchema(),
-		variableSchema(),
-		localsSchema(),
-		generateSchema(),
-		filesSchema(),
-		kafkaSchema(),
-		sinkSchemaDoc(),
-		movedSchemaDoc(),
+// reference presents them, with the blocks of the given kinds in their order.
+// Each call returns a fresh tree.
+func Schema(kinds providers.Kinds) []*SchemaBlock {
+	blocks := []*SchemaBlock{streamctlSchema(kinds), variableSchema(), localsSchema()}
+	for _, k := range kinds {
+		if k.Source != nil {
+			blocks = append(blocks, kindSchema("source", []string{"type", "name"}, k.Type, &k.Source.Body))
+		}
 	}
+	blocks = append(blocks, sinkSchemaDoc(kinds), movedSchemaDoc())
 	Walk(blocks, func(path []*SchemaBlock) {
 		var ids []string
 		for _, b := range path {
@@ -155,17 +152,12 @@ func Schema() []*SchemaBlock {
 	return blocks
 }
 
-// attrDoc is what reflection cannot know about an attribute.
-type attrDoc struct {
-	def, example, desc string
-	allowed            []string
-}
-
 // structAttributes lists the attributes of a gohcl struct: one per field with an
-// `hcl:"NAME"` or `hcl:"NAME,optional"` tag, in field order. Nested blocks
-// (",block" fields) are returned by structBlocks. docs must describe every
-// attribute: an attribute without an example is a mistake caught by the tests.
-func structAttributes(v any, docs map[string]attrDoc, secrets []string) []*SchemaAttribute {
+// `hcl:"NAME"` or `hcl:"NAME,optional"` tag, in field order, but those refused.
+// Nested blocks (",block" fields) are returned by structBlocks. docs must
+// describe every attribute: an attribute without an example is a mistake caught
+// by the tests.
+func structAttributes(v any, docs map[string]providers.Attribute, secrets []string, refused map[string]string) []*SchemaAttribute {
 	t := reflect.TypeOf(v)
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -174,24 +166,25 @@ func structAttributes(v any, docs map[string]attrDoc, secrets []string) []*Schem
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		name, kind, ok := hclTag(f)
-		if !ok || (kind != "" && kind != "optional") {
+		if !ok || (kind != "" && kind != "optional") || refused[name] != "" {
 			continue
 		}
-		d, known := docs[name]
-		if !known {
-			// A new field without documentation still appears, with its type; the
-			// tests ask for an example and a description.
-			d = attrDoc{}
+		// A new field without documentation still appears, with its type; the
+		// tests ask for an example and a description.
+		d := docs[name]
+		var allowed []string
+		if d.Allowed != nil {
+			allowed = quoted(d.Allowed...)
 		}
 		out = append(out, &SchemaAttribute{
 			Name:        name,
 			Type:        hclType(f.Type),
 			Required:    kind == "",
-			Default:     d.def,
-			Allowed:     d.allowed,
+			Default:     d.Default,
+			Allowed:     allowed,
 			Secret:      containsString(secrets, name),
-			Description: d.desc,
-			Example:     d.example,
+			Description: d.Description,
+			Example:     d.Example,
 			GoField:     t.PkgPath() + "." + t.Name() + "." + f.Name,
 		})
 	}
@@ -199,8 +192,8 @@ func structAttributes(v any, docs map[string]attrDoc, secrets []string) []*Schem
 }
 
 // structBlocks returns the ",block" fields of a gohcl struct, each described by
-// describe(name, element type).
-func structBlocks(v any, describe func(name string, t reflect.Type) *SchemaBlock) []*SchemaBlock {
+// describe(name, element type, whether the field holds one block at most).
+func structBlocks(v any, describe func(name string, t reflect.Type, one bool) *SchemaBlock) []*SchemaBlock {
 	t := reflect.TypeOf(v)
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -216,7 +209,7 @@ func structBlocks(v any, describe func(name string, t reflect.Type) *SchemaBlock
 		for et.Kind() == reflect.Pointer || et.Kind() == reflect.Slice {
 			et = et.Elem()
 		}
-		out = append(out, describe(name, et))
+		out = append(out, describe(name, et, f.Type.Kind() != reflect.Slice))
 	}
 	return out
 }
@@ -269,18 +262,6 @@ func quoted(list ...string) []string {
 	return out
 }
 
-func size(n int64) string {
-	switch {
-	case n%(1<<30) == 0:
-		return fmt.Sprintf("%d (%d GiB)", n, n>>30)
-	case n%(1<<20) == 0:
-		return fmt.Sprintf("%d (%d MiB)", n, n>>20)
-	case n%(1<<10) == 0:
-		return fmt.Sprintf("%d (%d KiB)", n, n>>10)
-	}
-	return strconv.FormatInt(n, 10)
-}
-
 // minimalSink completes an example of a source or state block into a valid
 // configuration.
 const minimalSink = `
@@ -299,18 +280,13 @@ source "generate" "orders" {
 }
 `
 
-func streamctlSchema() *SchemaBlock {
-	return &SchemaBlock{
+func streamctlSchema(kinds providers.Kinds) *SchemaBlock {
+	b := &SchemaBlock{
 		Type:    "streamctl",
 		Summary: "Settings of streamctl itself: where the state lives.",
 		Description: "At most one per configuration. Without it, the state is the local file " +
 			"`.streamctl/state.json` beside the configuration.",
 		Max: 1,
-		Blocks: []*SchemaBlock{
-			localStateSchema(),
-			remoteStateSchema("s3"),
-			remoteStateSchema("azblob"),
-		},
 		Example: `streamctl {
   state "local" {
     path = ".streamctl/state.json"
@@ -318,77 +294,67 @@ func streamctlSchema() *SchemaBlock {
 }
 ` + minimalSource + minimalSink,
 	}
-}
-
-func localStateSchema() *SchemaBlock {
-	return &SchemaBlock{
-		Type: "state", Labels: []string{"type"}, Kind: "local", Max: 1,
-		Summary: "The state in a local file, locked with a lock file beside it.",
-		Description: "The file is replaced atomically (write to a temporary file, fsync, rename, " +
-			"fsync of the folder); the previous version is kept as `<path>.backup`. " +
-			"The lock is `<path>.lock`, created exclusively.",
-		Attributes: []*SchemaAttribute{{
-			Name: "path", Type: "string", Default: `".streamctl/state.json"`,
-			Description: "The state file, relative to the configuration directory.",
-			Example:     `".streamctl/state.json"`,
-		}},
-		Example: `streamctl {
-  state "local" {
-    path = "state/orders.json"
-  }
-}
-` + minimalSource + minimalSink,
-	}
-}
-
-func remoteStateSchema(kind string) *SchemaBlock {
-	key := &SchemaAttribute{
-		Name: "key", Type: "string", Required: true,
-		Description: "The state object's key. The lock is the object `<key>.lock` beside it.",
-		Example:     `"streamctl/orders.json"`,
-	}
-	b := &SchemaBlock{
-		Type: "state", Labels: []string{"type"}, Kind: kind, Max: 1,
-		Attributes: []*SchemaAttribute{key},
-	}
-	switch kind {
-	case "s3":
-		b.Summary = "The state in an S3 bucket (or any S3-compatible store)."
-		b.Description = "Written with compare-and-swap (`If-Match` on the ETag), locked with a " +
-			"create-only `<key>.lock` (`If-None-Match: *`). Every attribute of " +
-			"[destination \"s3\"](#sink-destination-s3) is accepted too: bucket, region, endpoint, credentials."
-		b.Attributes = append(b.Attributes, s3Attributes()...)
-		b.Example = `streamctl {
-  state "s3" {
-    bucket = "ops"
-    key    = "streamctl/orders.json"
-    region = "eu-west-1"
-  }
-}
-` + minimalSource + minimalSink
-	case "azblob":
-		b.Summary = "The state in an Azure Blob Storage container."
-		b.Description = "Written with compare-and-swap (`If-Match` on the ETag), locked with a " +
-			"create-only `<key>.lock` (`If-None-Match: *`). Every attribute of " +
-			"[destination \"azblob\"](#sink-destination-azblob) is accepted except `access_tier`."
-		for _, a := range azblobAttributes() {
-			if a.Name != "access_tier" {
-				b.Attributes = append(b.Attributes, a)
-			}
+	for _, k := range kinds {
+		if k.State != nil {
+			b.Blocks = append(b.Blocks, stateSchema(k))
 		}
-		b.Refused = map[string]string{
-			"access_tier": "The state is rewritten on every batch; a Cool or Cold tier would be charged early deletion each time.",
-		}
-		b.Example = `streamctl {
-  state "azblob" {
-    account_name = "opsstate"
-    container    = "streamctl"
-    key          = "orders.json"
-  }
-}
-` + minimalSource + minimalSink
 	}
 	return b
+}
+
+// stateSchema describes `state "TYPE"`. A kind that keeps the state in a
+// storage takes the key attribute beside its own.
+func stateSchema(k *providers.Kind) *SchemaBlock {
+	b := kindSchema("state", []string{"type"}, k.Type, &k.State.Body)
+	b.Max = 1
+	b.Example += minimalSource + minimalSink
+	if k.State.Open != nil {
+		key := &SchemaAttribute{
+			Name: "key", Type: "string", Required: true,
+			Description: "The state object's key. The lock is the object `<key>.lock` beside it.",
+			Example:     `"streamctl/orders.json"`,
+		}
+		b.Attributes = append([]*SchemaAttribute{key}, b.Attributes...)
+	}
+	return b
+}
+
+// kindSchema describes the block of one role of a kind: typ is the block's
+// keyword, labels its labels.
+func kindSchema(typ string, labels []string, kind string, kb *providers.Body) *SchemaBlock {
+	var here []string
+	nested := map[string][]string{}
+	for _, n := range kb.Secrets {
+		if blk, attr, ok := strings.Cut(n, "."); ok {
+			nested[blk] = append(nested[blk], attr)
+		} else {
+			here = append(here, n)
+		}
+	}
+	return &SchemaBlock{
+		Type: typ, Labels: labels, Kind: kind,
+		Summary:     kb.Summary,
+		Description: kb.Description,
+		Attributes:  structAttributes(kb.Config, kb.Attributes, here, kb.Refused),
+		Blocks: structBlocks(kb.Config, func(name string, t reflect.Type, one bool) *SchemaBlock {
+			doc, ok := kb.Blocks[name]
+			if !ok {
+				return &SchemaBlock{Type: name}
+			}
+			b := &SchemaBlock{
+				Type:        name,
+				Summary:     doc.Summary,
+				Description: doc.Description,
+				Attributes:  structAttributes(reflect.New(t).Elem().Interface(), doc.Attributes, nested[name], nil),
+			}
+			if one {
+				b.Max = 1
+			}
+			return b
+		}),
+		Refused: kb.Refused,
+		Example: kb.Example,
+	}
 }
 
 func variableSchema() *SchemaBlock {
@@ -454,143 +420,7 @@ sink "orders" {
 	}
 }
 
-func generateSchema() *SchemaBlock {
-	return &SchemaBlock{
-		Type: "source", Labels: []string{"type", "name"}, Kind: "generate",
-		Summary: "Deterministic synthetic records: the same seed, partition and offset always give the same record.",
-		Description: "For the quickstart, demos, benchmarks and crash tests. Each partition holds " +
-			"`records_per_partition` records; raising it is how new data \"arrives\". Records are JSON objects " +
-			"with the fields `id`, `partition`, `offset`, `ts`, `customer_id`, `country`, `amount` and `note`.",
-		Attributes: structAttributes(GenerateSource{}, map[string]attrDoc{
-			"partitions":            {def: "1", example: "4", desc: "Number of partitions, from 1 to 100000."},
-			"records_per_partition": {example: "50000", desc: "Records in each partition: offsets `[0, records_per_partition)`."},
-			"seed":                  {def: "0", example: "42", desc: "Seed of the generator: another seed gives other records."},
-			"payload_bytes":         {def: "0", example: "16", desc: "Length of the random `note` string of each record, from 0 to 1048576 bytes."},
-		}, nil),
-		Example: `source "generate" "orders" {
-  partitions            = 4
-  records_per_partition = 50000
-  seed                  = 42
-  payload_bytes         = 16
-}
-` + minimalSink,
-	}
-}
-
-func filesSchema() *SchemaBlock {
-	return &SchemaBlock{
-		Type: "source", Labels: []string{"type", "name"}, Kind: "files",
-		Summary: "Append-only files matched by a glob: one partition per file, offset = record number.",
-		Description: "Files may grow (new lines appended) and new files may appear; a file must never be " +
-			"rewritten or truncated, since committed offsets point into it.",
-		Attributes: structAttributes(FilesSource{}, map[string]attrDoc{
-			"path":   {example: `"in/*.jsonl"`, desc: "A glob of the input files, relative to the configuration directory."},
-			"format": {def: `"jsonl"`, example: `"jsonl"`, allowed: quoted("jsonl"), desc: "The input format: one JSON object per line."},
-		}, nil),
-		Example: `source "files" "clicks" {
-  path   = "in/*.jsonl"
-  format = "jsonl"
-}
-
-sink "clicks" {
-  source = source.files.clicks
-  format = "parquet"
-
-  column "user_id" {
-    type = "int64"
-  }
-  column "url" {
-    type = "string"
-  }
-
-  destination "local" "lake" {
-    path = "out/clicks"
-  }
-}
-`,
-	}
-}
-
-func kafkaSchema() *SchemaBlock {
-	b := &SchemaBlock{
-		Type: "source", Labels: []string{"type", "name"}, Kind: "kafka",
-		Summary: "A Kafka topic: one partition per topic partition, offsets are Kafka offsets.",
-		Description: "streamctl reads the ranges of each batch with its own offsets; the consumer group is " +
-			"not the truth (see `commit_group`). Transactions are honoured: with `isolation = \"read_committed\"` " +
-			"a batch never includes records of aborted or open transactions. The SASL password may come from " +
-			"the `KAFKA_SASL_PASSWORD` environment variable.",
-		Attributes: structAttributes(kafka.Config{}, map[string]attrDoc{
-			"brokers": {example: `["127.0.0.1:9092"]`, desc: "The bootstrap brokers, `host:port`."},
-			"topic":   {example: `"orders"`, desc: "The topic to read."},
-			"starting_offsets": {def: `"earliest"`, example: `"latest"`, allowed: quoted(kafka.StartEarliest, kafka.StartLatest),
-				desc: "Where a partition with no committed offset starts: its earliest retained offset, or its latest (skipping what the topic already holds)."},
-			"isolation": {def: `"read_committed"`, example: `"read_committed"`, allowed: quoted(kafka.ReadCommitted, kafka.ReadUncommitted),
-				desc: "`read_committed` never reads records of aborted or open transactions and plans up to the last stable offset; `read_uncommitted` plans up to the high watermark."},
-			"value_format": {def: `"json"`, example: `"raw"`, allowed: quoted(kafka.FormatJSON, kafka.FormatRaw),
-				desc: "`json` passes the record value through as the record's JSON; `raw` wraps it as `{\"value\": \"<the value as a JSON string>\"}`."},
-			"timeout": {def: strconv.Quote(kafka.DefaultTimeout.String()), example: `"10s"`,
-				desc: "Bounds every exchange with the brokers (a Go duration): unreachable brokers, an unknown topic or a failed authentication give an error within it, never a hang."},
-			"commit_group": {example: `"streamctl-orders"`,
-				desc: "A consumer group that committed offsets are also written to, for lag dashboards. streamctl's state stays the truth."},
-		}, nil),
-		Example: `source "kafka" "orders" {
-  brokers          = ["127.0.0.1:9092"]
-  topic            = "orders"
-  starting_offsets = "earliest"
-  isolation        = "read_committed"
-
-  tls {
-    ca_file = "ca.pem"
-  }
-
-  sasl {
-    mechanism = "SCRAM-SHA-512"
-    username  = "streamctl"
-    # password from the KAFKA_SASL_PASSWORD environment variable
-  }
-}
-
-sink "orders" {
-  source = source.kafka.orders
-
-  destination "local" "lake" {
-    path = "out/orders"
-  }
-}
-`,
-	}
-	b.Blocks = structBlocks(kafka.Config{}, func(name string, _ reflect.Type) *SchemaBlock {
-		switch name {
-		case "tls":
-			return &SchemaBlock{
-				Type: "tls", Max: 1,
-				Summary:     "Connect to the brokers with TLS.",
-				Description: "The block's presence turns TLS on; without `ca_file` the system's roots verify the brokers.",
-				Attributes: structAttributes(kafka.TLSConfig{}, map[string]attrDoc{
-					"ca_file":              {example: `"ca.pem"`, desc: "PEM file of the certificate authorities that verify the brokers."},
-					"cert_file":            {example: `"client.pem"`, desc: "PEM client certificate, with `key_file`, for mutual TLS."},
-					"key_file":             {example: `"client-key.pem"`, desc: "PEM private key of `cert_file`."},
-					"insecure_skip_verify": {def: "false", example: "false", desc: "Do not verify the brokers' certificates. For tests only."},
-				}, nil),
-			}
-		case "sasl":
-			return &SchemaBlock{
-				Type: "sasl", Max: 1,
-				Summary: "Authenticate to the brokers with SASL.",
-				Attributes: structAttributes(kafka.SASLConfig{}, map[string]attrDoc{
-					"mechanism": {example: `"SCRAM-SHA-512"`, allowed: quoted("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"), desc: "The SASL mechanism."},
-					"username":  {example: `"streamctl"`, desc: "The SASL user."},
-					"password": {def: "`KAFKA_SASL_PASSWORD`", example: "var.kafka_password",
-						desc: "The SASL password: from a sensitive variable, or unset to read the `KAFKA_SASL_PASSWORD` environment variable."},
-				}, []string{"password"}),
-			}
-		}
-		return &SchemaBlock{Type: name}
-	})
-	return b
-}
-
-func sinkSchemaDoc() *SchemaBlock {
+func sinkSchemaDoc(kinds providers.Kinds) *SchemaBlock {
 	attrs := []*SchemaAttribute{
 		{Name: "source", Type: "reference", Required: true, Example: "source.generate.orders",
 			Description: "The source, as `source.TYPE.NAME`. Several sinks may read one source; each has its own offsets."},
@@ -620,7 +450,7 @@ func sinkSchemaDoc() *SchemaBlock {
 		{Name: "history", Type: "number", Default: "1000", Example: "1000",
 			Description: "How many recent batches the state keeps per sink, with their ranges: what a new destination is backfilled from."},
 	}
-	return &SchemaBlock{
+	b := &SchemaBlock{
 		Type: "sink", Labels: []string{"name"},
 		Summary: "One streaming query: a source, an output layout and its destinations, with its own checkpoint.",
 		Description: "All destinations of a sink share its batches: batch N covers the same offset ranges everywhere. " +
@@ -639,40 +469,14 @@ func sinkSchemaDoc() *SchemaBlock {
 				Type: "column", Labels: []string{"name"},
 				Summary:     "An output column, in order. Required by parquet and csv; with jsonl, only these fields are written.",
 				Description: "The label is the column's name.",
-				Attributes: structAttributes(Column{}, map[string]attrDoc{
-					"type": {example: `"double"`,
-						allowed: quoted("string", "int32", "int64", "float", "double", "bool", "timestamp", "date", "bytes", "json"),
-						desc:    "The column's type. `timestamp` reads RFC 3339 strings or epoch milliseconds (UTC); `json` keeps the raw JSON text of a nested value."},
-					"nullable": {def: "true", example: "false", desc: "Whether a missing field or a JSON null gives a null; with `false` such a record is invalid (see `on_invalid`)."},
-					"from": {def: "the column's name", example: `"order.amount"`,
-						desc: "The dotted path of the JSON field to read, or record metadata: `_key`, `_partition`, `_offset`, `_timestamp`, `_headers`."},
-				}, nil),
-			},
-			{
-				Type: "destination", Labels: []string{"type", "name"}, Kind: "local", Min: 0,
-				Summary:     "A folder on a local or mounted filesystem.",
-				Description: "Files are staged under `_temporary/<batch>/`, fsynced and renamed into place; the manifest is created exclusively.",
-				Attributes: append(structAttributes(LocalDestination{}, map[string]attrDoc{
-					"path": {example: `"out/lake"`, desc: "The destination's root folder, relative to the configuration directory."},
-				}, nil), destinationCommon()...),
-			},
-			{
-				Type: "destination", Labels: []string{"type", "name"}, Kind: "s3",
-				Summary: "An Amazon S3 bucket, or any S3-compatible store (`endpoint`).",
-				Description: "S3 has no rename: staged objects are copied into place and deleted; the manifest is " +
-					"written with `If-None-Match: *`, so it is created once. Credentials come from the AWS chain " +
-					"(environment, profile, instance role) unless `access_key` and `secret_key` are set.",
-				Attributes: append(s3Attributes(), destinationCommon()...),
-			},
-			{
-				Type: "destination", Labels: []string{"type", "name"}, Kind: "azblob",
-				Summary: "An Azure Blob Storage container.",
-				Description: "The account is `account_url`, or `account_name` (then `https://NAME.blob.core.windows.net`), " +
-					"or the endpoint of the connection string. Authentication prefers Microsoft Entra ID (the default " +
-					"credential chain, used when no secret is given), then a SAS token, then a shared key, then a " +
-					"connection string. When no secret attribute is set, `AZURE_STORAGE_SAS_TOKEN`, `AZURE_STORAGE_KEY` " +
-					"and `AZURE_STORAGE_CONNECTION_STRING` supply them; `AZURE_STORAGE_ACCOUNT` supplies `account_name`.",
-				Attributes: append(azblobAttributes(), destinationCommon()...),
+				Attributes: structAttributes(Column{}, map[string]providers.Attribute{
+					"type": {Example: `"double"`,
+						Allowed:     []string{"string", "int32", "int64", "float", "double", "bool", "timestamp", "date", "bytes", "json"},
+						Description: "The column's type. `timestamp` reads RFC 3339 strings or epoch milliseconds (UTC); `json` keeps the raw JSON text of a nested value."},
+					"nullable": {Default: "true", Example: "false", Description: "Whether a missing field or a JSON null gives a null; with `false` such a record is invalid (see `on_invalid`)."},
+					"from": {Default: "the column's name", Example: `"order.amount"`,
+						Description: "The dotted path of the JSON field to read, or record metadata: `_key`, `_partition`, `_offset`, `_timestamp`, `_headers`."},
+				}, nil, nil),
 			},
 		},
 		Example: `source "kafka" "orders" {
@@ -721,6 +525,14 @@ sink "orders_lake" {
 }
 `,
 	}
+	for _, k := range kinds {
+		if k.Destination != nil {
+			d := kindSchema("destination", []string{"type", "name"}, k.Type, &k.Destination.Body)
+			d.Attributes = append(d.Attributes, destinationCommon()...)
+			b.Blocks = append(b.Blocks, d)
+		}
+	}
+	return b
 }
 
 // destinationCommon are the attributes every destination type has, decoded by
@@ -732,47 +544,6 @@ func destinationCommon() []*SchemaAttribute {
 			"replayed from the source with their recorded ranges (from the state's `history`). " +
 			"`false` starts it at the current head.",
 	}}
-}
-
-func s3Attributes() []*SchemaAttribute {
-	return structAttributes(s3.Config{}, map[string]attrDoc{
-		"bucket":                       {example: `"lake-eu"`},
-		"prefix":                       {example: `"orders/prod"`},
-		"region":                       {def: "the AWS chain, else `us-east-1`", example: `"eu-west-1"`},
-		"endpoint":                     {def: "AWS", example: `"http://127.0.0.1:7070"`},
-		"force_path_style":             {def: "false", example: "true"},
-		"sse":                          {def: "the bucket's default encryption", example: `"aws:kms"`, allowed: quoted("AES256", "aws:kms")},
-		"kms_key_id":                   {def: "the account's S3 key", example: `"alias/lake"`},
-		"storage_class":                {def: `"STANDARD"`, example: `"STANDARD_IA"`},
-		"profile":                      {def: "the AWS chain", example: `"lake"`},
-		"access_key":                   {def: "the AWS chain", example: "var.aws_access_key"},
-		"secret_key":                   {def: "the AWS chain", example: "var.aws_secret_key", desc: "The secret of `access_key`. Only accepted from a sensitive variable."},
-		"multipart_threshold":          {def: size(s3.DefaultMultipartThreshold), example: "134217728"},
-		"part_size":                    {def: size(s3.DefaultPartSize), example: "33554432"},
-		"max_attempts":                 {def: strconv.Itoa(s3.DefaultMaxAttempts), example: "10"},
-		"skip_conditional_write_check": {def: "false", example: "true"},
-	}, s3Secrets)
-}
-
-func azblobAttributes() []*SchemaAttribute {
-	return structAttributes(azblob.Config{}, map[string]attrDoc{
-		"account_url": {example: `"https://lakeus.blob.core.windows.net"`,
-			desc: "The account's blob endpoint: `https://NAME.blob.core.windows.net`, or path-style `http://127.0.0.1:10000/NAME` for the emulator. http is only allowed on the loopback interface."},
-		"account_name": {def: "`AZURE_STORAGE_ACCOUNT`", example: `"lakeus"`,
-			desc: "The storage account: the endpoint is then `https://NAME.blob.core.windows.net`. Beside `account_url`, it names the account of a custom domain."},
-		"container":   {example: `"orders"`, desc: "The container that holds the blobs."},
-		"prefix":      {example: `"orders/prod"`},
-		"access_tier": {def: "the account's default", example: `"Cool"`, allowed: quoted("Hot", "Cool", "Cold")},
-		"sas_token": {def: "`AZURE_STORAGE_SAS_TOKEN`", example: "var.lake_sas",
-			desc: "A SAS token (the query string, with or without `?`). Only accepted from a sensitive variable."},
-		"shared_key": {def: "`AZURE_STORAGE_KEY`", example: "var.lake_key",
-			desc: "The storage account key (base64). Only accepted from a sensitive variable."},
-		"connection_string": {def: "`AZURE_STORAGE_CONNECTION_STRING`", example: "var.lake_connection_string",
-			desc: "A storage connection string with an account key or a SAS. Only accepted from a sensitive variable."},
-		"block_size":                   {def: size(azblob.DefaultBlockSize), example: "16777216"},
-		"max_attempts":                 {def: strconv.Itoa(azblob.DefaultMaxAttempts), example: "10"},
-		"skip_conditional_write_check": {def: "false", example: "true"},
-	}, azblobSecrets)
 }
 
 // FillDocs gives every attribute without a description the doc comment of its

@@ -4,19 +4,23 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/providers/all"
 )
 
 // The reference is generated from Schema. These tests keep Schema and the
 // decoders in step, in both directions:
 //
-//   - every block type of topSchema and sinkSchema, every key of sourceTypes,
-//     destinationTypes and stateTypes, and every attribute of sinkSchema is in
+//   - every block type of topSchema and sinkSchema, every kind's source,
+//     destination and state role, and every attribute of sinkSchema is in
 //     Schema (compared with the Go values the decoders use);
 //   - every documented attribute and block is accepted by Load, every required
 //     attribute is refused when missing, every secret is refused as plain text
@@ -26,7 +30,7 @@ import (
 //     is tried in every block, and Load must call it unsupported there.
 
 func schemaRoot() *SchemaBlock {
-	return &SchemaBlock{ID: "top level", Blocks: Schema()}
+	return &SchemaBlock{ID: "top level", Blocks: Schema(all.Kinds())}
 }
 
 func TestSchemaMatchesDecoderTables(t *testing.T) {
@@ -66,15 +70,24 @@ func TestSchemaMatchesDecoderTables(t *testing.T) {
 		}
 	}
 	same("top-level blocks", documentedTop, top)
-	same("source types", kinds(root, "source"), sortedKeys(sourceTypes))
+	types := func(plays func(*providers.Kind) bool) []string {
+		var out []string
+		for _, k := range all.Kinds() {
+			if plays(k) {
+				out = append(out, k.Type)
+			}
+		}
+		return out
+	}
+	same("source types", kinds(root, "source"), types(isSource))
 
 	streamctl := root.Block("streamctl", "")
 	sink := root.Block("sink", "")
 	if streamctl == nil || sink == nil {
 		t.Fatal("the reference has no streamctl or sink block")
 	}
-	same("state backends", kinds(streamctl, "state"), sortedKeys(stateTypes))
-	same("destination types", kinds(sink, "destination"), sortedKeys(destinationTypes))
+	same("state backends", kinds(streamctl, "state"), types(isState))
+	same("destination types", kinds(sink, "destination"), types(isDestination))
 
 	var attrs, documented []string
 	for _, a := range sinkSchema.Attributes {
@@ -101,7 +114,7 @@ func TestSchemaMatchesDecoderTables(t *testing.T) {
 }
 
 func TestSchemaIsComplete(t *testing.T) {
-	blocks := Schema()
+	blocks := Schema(all.Kinds())
 	if err := FillDocs(filepath.Join("..", ".."), blocks); err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +148,7 @@ func TestSchemaIsComplete(t *testing.T) {
 // TestSchemaExamplesValidate loads every block's example configuration.
 func TestSchemaExamplesValidate(t *testing.T) {
 	t.Setenv("KAFKA_SASL_PASSWORD", "example")
-	Walk(Schema(), func(path []*SchemaBlock) {
+	Walk(Schema(all.Kinds()), func(path []*SchemaBlock) {
 		b := path[len(path)-1]
 		if b.Example == "" {
 			return
@@ -173,7 +186,7 @@ var baseBodies = map[string]string{
 // example, and removes each required one.
 func TestSchemaAttributesAreAccepted(t *testing.T) {
 	t.Setenv("KAFKA_SASL_PASSWORD", "example")
-	Walk(Schema(), func(path []*SchemaBlock) {
+	Walk(Schema(all.Kinds()), func(path []*SchemaBlock) {
 		b := path[len(path)-1]
 		if b.AnyAttributes {
 			return
@@ -274,14 +287,33 @@ func TestSchemaHasNoUndocumentedNames(t *testing.T) {
 // block accepts.
 func candidateNames(t *testing.T) []string {
 	set := map[string]bool{}
-	Walk(Schema(), func(path []*SchemaBlock) {
+	Walk(Schema(all.Kinds()), func(path []*SchemaBlock) {
 		b := path[len(path)-1]
 		set[b.Type] = true
 		for _, a := range b.Attributes {
 			set[a.Name] = true
 		}
 	})
-	dirs := []string{".", "../../providers/s3", "../../providers/azblob", "../../providers/kafka"}
+	// The decoders are this package and the packages of the kinds' configs.
+	dirs := []string{"."}
+	for _, k := range all.Kinds() {
+		var bodies []*providers.Body
+		if k.Source != nil {
+			bodies = append(bodies, &k.Source.Body)
+		}
+		if k.Destination != nil {
+			bodies = append(bodies, &k.Destination.Body)
+		}
+		if k.State != nil {
+			bodies = append(bodies, &k.State.Body)
+		}
+		for _, kb := range bodies {
+			dir := filepath.Join("..", "..", strings.TrimPrefix(reflect.TypeOf(kb.Config).PkgPath(), "github.com/streamctl/streamctl/"))
+			if !containsString(dirs, dir) {
+				dirs = append(dirs, dir)
+			}
+		}
+	}
 	tag := regexp.MustCompile(`hcl:"([a-z_][a-z0-9_]*)`)
 	lit := regexp.MustCompile(`(?:Name|Type):\s*"([a-z_][a-z0-9_]*)"`)
 	for _, dir := range dirs {
@@ -415,7 +447,7 @@ func loadText(t *testing.T, text string) hcl.Diagnostics {
 	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, diags := Load(dir, Inputs{Environ: os.Environ()})
+	_, diags := Load(dir, all.Kinds(), Inputs{Environ: os.Environ()})
 	return diags
 }
 

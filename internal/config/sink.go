@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/agext/levenshtein"
@@ -28,87 +27,6 @@ var (
 	onInvalid    = []string{"fail", "reject"}
 	onDataLoss   = []string{"fail", "skip"}
 )
-
-// sourceTypes decode the body of `source "TYPE" "NAME"`.
-var sourceTypes = map[string]func(l *loader, b *hcl.Block) any{
-	"generate": func(l *loader, b *hcl.Block) any {
-		var raw struct {
-			Partitions          *int  `hcl:"partitions,optional"`
-			RecordsPerPartition int64 `hcl:"records_per_partition"`
-			Seed                int64 `hcl:"seed,optional"`
-			PayloadBytes        *int  `hcl:"payload_bytes,optional"`
-		}
-		if !l.decode(b.Body, &raw) {
-			return nil
-		}
-		g := &GenerateSource{Partitions: 1, RecordsPerPartition: raw.RecordsPerPartition, Seed: raw.Seed}
-		if raw.Partitions != nil {
-			g.Partitions = *raw.Partitions
-		}
-		if raw.PayloadBytes != nil {
-			g.PayloadBytes = *raw.PayloadBytes
-		}
-		if g.Partitions < 1 || g.Partitions > 100000 {
-			l.errorf(&b.DefRange, "Invalid partitions", "partitions must be between 1 and 100000, not %d.", g.Partitions)
-		}
-		if g.RecordsPerPartition < 0 {
-			l.errorf(&b.DefRange, "Invalid records_per_partition", "records_per_partition must not be negative.")
-		}
-		if g.PayloadBytes < 0 || g.PayloadBytes > 1<<20 {
-			l.errorf(&b.DefRange, "Invalid payload_bytes", "payload_bytes must be between 0 and 1048576, not %d.", g.PayloadBytes)
-		}
-		return g
-	},
-	"files": func(l *loader, b *hcl.Block) any {
-		f := &FilesSource{}
-		if !l.decode(b.Body, f) {
-			return nil
-		}
-		if f.Format == "" {
-			f.Format = "jsonl"
-		}
-		if f.Format != "jsonl" && f.Format != "csv" && f.Format != "lines" {
-			l.errorf(&b.DefRange, "Unsupported input format", "The files source reads format \"jsonl\", \"csv\" (a header row) or \"lines\" (each line as {\"line\": …}), not %q.", f.Format)
-		}
-		if _, err := filepath.Match(f.Path, ""); err != nil {
-			l.errorf(&b.DefRange, "Invalid path pattern", "path %q is not a valid glob: %v.", f.Path, err)
-		}
-		f.Dir = l.cfg.Dir
-		return f
-	},
-}
-
-// destinationTypes decode the body of `destination "TYPE" "NAME"`.
-var destinationTypes = map[string]func(l *loader, b *hcl.Block) any{
-	"local": func(l *loader, b *hcl.Block) any {
-		d := &LocalDestination{}
-		if !l.decode(b.Body, d) {
-			return nil
-		}
-		if strings.TrimSpace(d.Path) == "" {
-			l.errorf(&b.DefRange, "Invalid path", "path must not be empty.")
-			return nil
-		}
-		d.Path = l.absPath(d.Path)
-		d.Dir = l.cfg.Dir
-		return d
-	},
-}
-
-// stateTypes decode `state "TYPE"` inside the streamctl block.
-var stateTypes = map[string]func(l *loader, b *hcl.Block){
-	"local": func(l *loader, b *hcl.Block) {
-		var raw struct {
-			Path string `hcl:"path,optional"`
-		}
-		if !l.decode(b.Body, &raw) {
-			return
-		}
-		if raw.Path != "" {
-			l.cfg.State.Path = l.absPath(raw.Path)
-		}
-	},
-}
 
 var sinkSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
@@ -211,9 +129,9 @@ func (l *loader) decodeSink(b *hcl.Block) {
 				l.errorf(&blk.DefRange, "Duplicate destination", "Sink %q already has a destination named %q, at %s. Destination names are unique within a sink, whatever their type.", name, dname, prev.DeclRange)
 				continue
 			}
-			dec, ok := destinationTypes[typ]
-			if !ok {
-				l.errorf(&blk.LabelRanges[0], "Unknown destination type", "There is no destination type %q. Use one of: %s.", typ, strings.Join(sortedKeys(destinationTypes), ", "))
+			k := l.kinds.Lookup(typ)
+			if k == nil || k.Destination == nil {
+				l.errorf(&blk.LabelRanges[0], "Unknown destination type", "There is no destination type %q. Use one of: %s.", typ, l.kindTypes(isDestination))
 				continue
 			}
 			d := &Destination{Type: typ, Name: dname, DeclRange: blk.DefRange}
@@ -227,10 +145,8 @@ func (l *loader) decodeSink(b *hcl.Block) {
 				continue
 			}
 			d.NoBackfill = common.Backfill != nil && !*common.Backfill
-			l.checkSensitivePaths(blk.Body, fmt.Sprintf("destination %q %q", typ, dname))
-			inner := *blk
-			inner.Body = common.Remain
-			d.Config = dec(l, &inner)
+			l.checkSensitivePaths(blk.Body, k.Destination.Paths, fmt.Sprintf("destination %q %q", typ, dname))
+			d.Config = l.decodeKind(&k.Destination.Body, blk, common.Remain)
 			destNames[dname] = d
 			s.Destinations = append(s.Destinations, d)
 		}
@@ -361,16 +277,13 @@ func quoteList(list []string) string {
 	return strings.Join(q, ", ")
 }
 
-// pathAttributes name where a destination or the state writes. Their values
-// become file names, object keys and the locations plan, status and errors
-// print: output masking cannot hide them there, and every reader of the data
-// sees them.
-var pathAttributes = []string{"path", "prefix", "bucket", "container", "key"}
-
-// checkSensitivePaths refuses values of sensitive variables in the path
-// attributes of body, the body of block.
-func (l *loader) checkSensitivePaths(body hcl.Body, block string) {
-	l.eachValue(body, pathAttributes, func(n string, a *hcl.Attribute, v cty.Value) {
+// checkSensitivePaths refuses values of sensitive variables in the
+// attributes paths of body, the body of block. They name where the block
+// writes: their values become file names, object keys and the locations plan,
+// status and errors print, where output masking cannot hide them, and every
+// reader of the data sees them.
+func (l *loader) checkSensitivePaths(body hcl.Body, paths []string, block string) {
+	l.eachValue(body, paths, func(n string, a *hcl.Attribute, v cty.Value) {
 		if v.HasMarkDeep(SensitiveMark) {
 			l.errorf(a.Expr.Range().Ptr(), "Sensitive value in a path",
 				"The %s of %s comes from a sensitive variable. It would become part of file names or object keys, written in clear for every reader of the data and in the locations streamctl prints, where masking cannot hide it. Use a variable that is not sensitive here, or keep the secret out of the %s.", n, block, n)
@@ -391,7 +304,7 @@ func (l *loader) checkSharedDestinations() {
 	seen := map[string]string{}
 	for _, s := range l.cfg.Sinks {
 		for _, d := range s.Destinations {
-			loc := Location(d)
+			loc := l.location(d)
 			if loc == "" {
 				continue
 			}
@@ -410,18 +323,14 @@ func (l *loader) checkSharedDestinations() {
 	}
 }
 
-// locators give each destination type's location, for the collision check.
-var locators = map[string]func(cfg any) string{
-	"local": func(cfg any) string { return "file://" + cfg.(*LocalDestination).Path },
-}
-
-// Location is where a destination writes, as a URL-like string.
-func Location(d *Destination) string {
-	f, ok := locators[d.Type]
-	if !ok || d.Config == nil {
+// location is where a destination writes, as a URL-like string, or "" when
+// its block is invalid.
+func (l *loader) location(d *Destination) string {
+	k := l.kinds.Lookup(d.Type)
+	if k == nil || k.Destination == nil || k.Destination.Location == nil || d.Config == nil {
 		return ""
 	}
-	return f(d.Config)
+	return k.Destination.Location(d.Config)
 }
 
 // unknownRouteColumn is the detail of a route_by that names no column: the

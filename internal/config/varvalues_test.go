@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/streamctl/streamctl/providers/all"
+	"github.com/streamctl/streamctl/providers/local"
 )
 
 const typedVariables = validConfig + `
@@ -126,13 +129,13 @@ func TestVariableValues(t *testing.T) {
 			detail: `The environment variable STREAMCTL_VAR_token=(sensitive): a number is required (the variable is declared type = number).`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg, diags := Load(dir, tc.in)
+			cfg, diags := Load(dir, all.Kinds(), tc.in)
 			if tc.want != "" {
 				if diags.HasErrors() {
 					t.Fatal(diags.Error())
 				}
 				var values map[string]json.RawMessage
-				path := cfg.Sink("probe").Destinations[0].Config.(*LocalDestination).Path
+				path := cfg.Sink("probe").Destinations[0].Config.(*local.Config).Path
 				if err := json.Unmarshal([]byte(filepath.Base(path)), &values); err != nil {
 					t.Fatal(err)
 				}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/streamctl/streamctl/internal/command"
 	"github.com/streamctl/streamctl/internal/config"
+	"github.com/streamctl/streamctl/providers/all"
 )
 
 // generator expands `<!-- generated: NAME ARGS -->` lines into Markdown made
@@ -61,7 +62,7 @@ func (g *generator) expand(src string) (string, error) {
 
 // configReference renders config.Schema.
 func (g *generator) configReference() (string, error) {
-	blocks := config.Schema()
+	blocks := config.Schema(all.Kinds())
 	if err := config.FillDocs(g.root, blocks); err != nil {
 		return "", err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/streamctl/streamctl/internal/command"
 	"github.com/streamctl/streamctl/internal/config"
 	"github.com/streamctl/streamctl/internal/testenv"
+	"github.com/streamctl/streamctl/providers/all"
 )
 
 var (
@@ -47,7 +48,7 @@ func TestSiteHasEveryTopic(t *testing.T) {
 	}
 	// Generated reference pages hold every block and every command.
 	cfg := s.Page("configuration")
-	config.Walk(config.Schema(), func(path []*config.SchemaBlock) {
+	config.Walk(config.Schema(all.Kinds()), func(path []*config.SchemaBlock) {
 		if b := path[len(path)-1]; cfg != nil && !cfg.IDs[b.ID] {
 			t.Errorf("the configuration reference has no section for %s", b.ID)
 		}

@@ -1,0 +1,77 @@
+package files
+
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/streamctl/streamctl/providers"
+)
+
+// Config is the body of a `source "files" "NAME"` block.
+type Config struct {
+	Path   string `hcl:"path"`
+	Format string `hcl:"format,optional"`
+	// Dir is the configuration directory the glob is relative to.
+	Dir string
+}
+
+// Kind declares `source "files"`.
+var Kind = &providers.Kind{
+	Type: "files",
+	Source: &providers.SourceRole{
+		Body: providers.Body{
+			Summary: "Append-only files matched by a glob: one partition per file, offset = record number.",
+			Description: "Files may grow (new lines appended) and new files may appear; a file must never be " +
+				"rewritten or truncated, since committed offsets point into it.",
+			Config: Config{},
+			Attributes: map[string]providers.Attribute{
+				"path":   {Example: `"in/*.jsonl"`, Description: "A glob of the input files, relative to the configuration directory."},
+				"format": {Default: `"jsonl"`, Example: `"jsonl"`, Allowed: []string{"jsonl"}, Description: "The input format: one JSON object per line."},
+			},
+			Decode: decode,
+			Example: `source "files" "clicks" {
+  path   = "in/*.jsonl"
+  format = "jsonl"
+}
+
+sink "clicks" {
+  source = source.files.clicks
+  format = "parquet"
+
+  column "user_id" {
+    type = "int64"
+  }
+  column "url" {
+    type = "string"
+  }
+
+  destination "local" "lake" {
+    path = "out/clicks"
+  }
+}
+`,
+		},
+		Open: func(_ context.Context, cfg any) (providers.Source, error) {
+			c := cfg.(*Config)
+			return &Source{Dir: c.Dir, Pattern: c.Path, Format: c.Format}, nil
+		},
+	},
+}
+
+func decode(b providers.Block) any {
+	c := &Config{}
+	if !b.Decode(c) {
+		return nil
+	}
+	if c.Format == "" {
+		c.Format = FormatJSONL
+	}
+	if c.Format != FormatJSONL && c.Format != FormatCSV && c.Format != FormatLines {
+		b.Errorf("", "Unsupported input format", "The files source reads format \"jsonl\", \"csv\" (a header row) or \"lines\" (each line as {\"line\": …}), not %q.", c.Format)
+	}
+	if _, err := filepath.Match(c.Path, ""); err != nil {
+		b.Errorf("", "Invalid path pattern", "path %q is not a valid glob: %v.", c.Path, err)
+	}
+	c.Dir = b.Dir()
+	return c
+}
