@@ -8,23 +8,49 @@ export PATH="$PWD/.tools/bin:$PWD/.tools/node/node_modules/.bin:$PATH"
 
 section() { printf '\n== %s\n' "$*"; }
 
+# Everything is kept in a log, from which the summary at the end takes the
+# ratios the throughput goals are stated in.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+run() { "$@" 2>&1 | tee -a "$log"; }
+
 section "apply end to end: generate → local JSONL, 1 and 3 destinations, beside a plain buffered loop"
-go run ./internal/bench
+run go run ./internal/bench
 
 section "record path: generate-like records → Parquet zstd, streamctl's pipeline beside parquet-go writing the same rows from memory"
-go test -run '^$' -bench 'BenchmarkRecordPath' -benchtime 3x -count 3 ./internal/pipeline/
+run go test -run '^$' -bench 'BenchmarkRecordPath' -benchtime 3x -count 3 ./internal/pipeline/
 
 section "peak memory of one batch (bytes/op) as the batch grows"
-go test -run '^$' -bench 'BenchmarkBatchMemory' -benchtime 1x ./internal/pipeline/
+run go test -run '^$' -bench 'BenchmarkBatchMemory' -benchtime 1x ./internal/pipeline/
 
 section "Kafka (kfake) → local JSONL and Parquet, beside a plain franz-go consumer"
-go test -run '^$' -bench 'BenchmarkKafka' -benchtime 3x ./internal/e2e/
+run go test -run '^$' -bench 'BenchmarkKafka' -benchtime 3x ./internal/e2e/
 
 section "generate → S3 (versitygw) and Azure (Azurite), Parquet zstd and JSONL, beside plain uploads of the same files"
-go test -run '^$' -bench 'ApplyS3|ApplyAzure' -benchtime 3x ./internal/e2e/
+run go test -run '^$' -bench 'ApplyS3|ApplyAzure' -benchtime 3x ./internal/e2e/
 
 section "a long-lived sink: state size and plan time after 100,000 batches"
-go run ./internal/bench/reconcile
+run go run ./internal/bench/reconcile
 
-section "JSONL → Parquet zstd by country: streamctl vs DuckDB vs raw parquet-go (issue 10)"
-go run ./internal/bench/parquet
+section "JSONL → Parquet zstd by country: streamctl vs DuckDB vs raw parquet-go"
+run go run ./internal/bench/parquet
+
+section "summary: the ratios of the throughput goals, from the runs above"
+# metric BENCH NAME: the value before the unit NAME on the benchmark's line.
+metric() { awk -v b="$1" -v m="$2" '$1 ~ "^"b"(-[0-9]+)?$" { for (i = 3; i < NF; i++) if ($(i+1) == m) { print $i; exit } }' "$log"; }
+consumer=$(metric 'BenchmarkKafka/franz-go-consumer' records/s)
+kafka_parquet=$(metric 'BenchmarkKafka/streamctl-parquet' records/s)
+# The "vs raw" column, last on the row of the 10,000-record batches.
+small=$(awk '/apply → 1 destination, max_records 10,000/ { print $NF; exit }' "$log")
+{
+	printf 'path\tratio\tgoal\n'
+	printf 'generate → S3 JSONL, vs the same apply to a local folder\t%s\t≥ 0.8\n' "$(metric 'BenchmarkApplyS3/jsonl' vs-local)"
+	printf 'generate → S3 Parquet, vs local\t%s\t≥ 0.9\n' "$(metric 'BenchmarkApplyS3/parquet' vs-local)"
+	printf 'generate → Azure JSONL, vs local\t%s\t≥ 0.6\n' "$(metric 'BenchmarkApplyAzure/jsonl' vs-local)"
+	printf 'generate → Azure Parquet, vs local\t%s\t-\n' "$(metric 'BenchmarkApplyAzure/parquet' vs-local)"
+	printf 'Kafka → local Parquet, vs a plain franz-go consumer\t%s\t≥ 0.8\n' \
+		"$(awk -v a="$kafka_parquet" -v c="$consumer" 'BEGIN { if (c > 0) printf "%.2f", a / c }')"
+	printf 'batches of 10,000 records, vs the raw loop\t%s\t≥ 0.6\n' "$small"
+	printf 'bytes the store moves per committed byte, S3 / Azure (JSONL)\t%s / %s\t1.0\n' \
+		"$(metric 'BenchmarkApplyS3/jsonl' moved/committed)" "$(metric 'BenchmarkApplyAzure/jsonl' moved/committed)"
+} | column -t -s "$(printf '\t')"
