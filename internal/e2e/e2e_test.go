@@ -55,6 +55,7 @@ type result struct {
 	killed bool // by SIGKILL (a fault point, or the test)
 	stdout string
 	stderr string
+	cpu    time.Duration // user and system time of the process, where measured
 }
 
 func (r result) String() string {
