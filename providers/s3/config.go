@@ -54,7 +54,10 @@ type Config struct {
 	AccessKey string `hcl:"access_key,optional"`
 	SecretKey string `hcl:"secret_key,optional"`
 	// MultipartThreshold is the size in bytes above which an object is uploaded in
-	// parts; smaller objects are buffered and sent in one PutObject. Default 64 MiB.
+	// parts; smaller objects are buffered and sent in one PutObject. A batch's
+	// larger files are uploaded in parts on their final keys while they are
+	// written, and completed at promotion; its smaller ones are sent at
+	// promotion. Default 64 MiB.
 	MultipartThreshold int64 `hcl:"multipart_threshold,optional"`
 	// PartSize is the size in bytes of each part of a multipart upload. Default
 	// 16 MiB; at least 5 MiB (S3's minimum).
