@@ -154,7 +154,7 @@ func TestS3LockJudgedByTheStoresClock(t *testing.T) {
 	t.Parallel()
 	c, _ := s3ProxyCase(t)
 	skewed := append([]string{"STREAMCTL_TEST_CLOCK_SKEW=-1h"}, c.env...)
-	holder := startRun(t, c.dir, skewed, "apply", "-auto-approve", "-no-color", "-var=records=60000")
+	holder := startRun(t, c.dir, skewed, "apply", "-auto-approve", "-no-color", "-var=records=200000")
 	if !holder.waitOutput(t, 2*time.Minute, "committed in") {
 		t.Fatalf("the skewed apply ended before its first batch committed: %s", holder.stderr.String())
 	}
@@ -162,15 +162,15 @@ func TestS3LockJudgedByTheStoresClock(t *testing.T) {
 	if h := lockHolder(t, c.state); h == nil || time.Since(h.Heartbeat) < 50*time.Minute {
 		t.Fatalf("the skewed holder's lock does not carry its clock: %+v", h)
 	}
-	r := run(t, c.dir, c.env, "apply", "-auto-approve", "-no-color", "-var=records=60000")
+	r := run(t, c.dir, c.env, "apply", "-auto-approve", "-no-color", "-var=records=200000")
 	if r.code != 4 || !strings.Contains(r.stderr, "Wait for it to finish") {
 		t.Fatalf("an apply while the skewed holder runs: want exit 4, got %s", r)
 	}
 	if k := holder.kill(t); !k.killed {
 		t.Fatalf("the skewed apply ended before it was killed: make it longer")
 	}
-	recoverKilled(t, c, holder.pid(), "-var=records=60000")
+	recoverKilled(t, c, holder.pid(), "-var=records=200000")
 	for _, d := range c.dests {
-		assertExactlyOnce(t, d, expectedIDs(2, 60000))
+		assertExactlyOnce(t, d, expectedIDs(2, 200000))
 	}
 }
