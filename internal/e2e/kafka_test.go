@@ -436,7 +436,7 @@ func TestKafkaRandomKills(t *testing.T) {
 		if attempt > 150 {
 			t.Fatalf("only %d of %d kills interrupted an apply in 150 attempts", interrupted, kills)
 		}
-		n := int64(100 + rng.IntN(300))
+		n := int64(300 + rng.IntN(900))
 		produceIDs(t, broker, conf.Topic, p, next, n, 3)
 		next += n
 
