@@ -60,7 +60,9 @@ type Layout struct {
 	// The files are the same either way.
 	Sequential bool
 
-	budget int64 // memory of the open files; 0: memoryBudget (tests lower it)
+	budget   int64 // memory of the open files; 0: memoryBudget (tests lower it)
+	maxOpen  int   // targets written to at once; 0: maxOpenFiles (tests lower it)
+	runBytes int   // rows sorted in memory per run; 0: sortRunBytes (tests lower it)
 }
 
 // RejectedDir is the folder, under a destination's batch root, that holds
@@ -192,6 +194,7 @@ type Writer struct {
 	text      []byte // a reject line
 
 	targets  []*target
+	maxOpen  int // targets past this many are sorted (see maxOpenFiles)
 	byKey    map[string]int32
 	cur      *chunk
 	enc      *encoder
@@ -207,6 +210,9 @@ type target struct {
 	dir    string
 	format *format.Format
 	ext    string // of its files' names
+	// sorted: the target came after the first maxOpen of the batch; its
+	// rows go to the sorter and its files are written when the batch closes.
+	sorted bool
 
 	// Encoding side; touched only by the encoder.
 	file     File
@@ -220,7 +226,8 @@ type target struct {
 // New returns a Writer for batch, writing to the destinations active (indices
 // into Layout.Destinations).
 func New(layout Layout, batch int64, active []int, out Output) (*Writer, error) {
-	w := &Writer{layout: layout, batch: batch, out: out, active: active, route: -1, byKey: map[string]int32{}}
+	w := &Writer{layout: layout, batch: batch, out: out, active: active, route: -1, byKey: map[string]int32{},
+		maxOpen: cmp.Or(layout.maxOpen, maxOpenFiles)}
 	switch layout.OnInvalid {
 	case "", "fail":
 		w.failFast = true
@@ -382,7 +389,7 @@ func New(layout Layout, batch int64, active []int, out Output) (*Writer, error) 
 		}
 	}
 
-	w.enc = &encoder{w: w, destFiles: make([]int64, n), budget: cmp.Or(layout.budget, memoryBudget)}
+	w.enc = &encoder{w: w, destFiles: make([]int64, n), budget: cmp.Or(layout.budget, memoryBudget), runBytes: cmp.Or(layout.runBytes, sortRunBytes)}
 	w.cur = newChunk()
 	if !layout.Sequential {
 		w.async = startWorker(w.enc)
@@ -574,7 +581,7 @@ func appendTargetKey(dst []byte, reject bool, dest int) []byte {
 }
 
 func (w *Writer) addTarget(reject bool, dest int, dir string) int32 {
-	t := &target{dir: dir, format: w.data, ext: w.data.Ext(), dests: w.active}
+	t := &target{dir: dir, format: w.data, ext: w.data.Ext(), dests: w.active, sorted: len(w.targets) >= w.maxOpen}
 	if reject {
 		t.format, t.ext = w.reject, RejectedExt
 	}
@@ -650,6 +657,10 @@ func (w *Writer) Abort() {
 			t.file, t.enc = nil, nil
 		}
 	}
+	if w.enc.sorter != nil {
+		w.enc.sorter.close()
+		w.enc.sorter = nil
+	}
 	// The chunks are not returned to the pool: after a failure an encoder
 	// may still have pointed into them.
 	if w.err == nil {
@@ -669,6 +680,8 @@ type encoder struct {
 	touched   []*target
 	buffered  int64 // by the open files, as of their last chunk
 	budget    int64 // the most they may buffer
+	runBytes  int
+	sorter    *sorter // the rows of sorted targets; nil until one has a row
 	files     int64
 	destFiles []int64 // per destination, merged into Stats by finishAll
 }
@@ -681,6 +694,12 @@ func (e *encoder) encode(c *chunk) error {
 	for i := range c.rows {
 		r := &c.rows[i]
 		t := c.targets[r.target]
+		if t.sorted {
+			if err := e.sortRow(r, c); err != nil {
+				return err
+			}
+			continue
+		}
 		if t.file != nil && max > 0 && t.records >= max {
 			if err := e.finish(t); err != nil {
 				return err
@@ -705,6 +724,19 @@ func (e *encoder) encode(c *chunk) error {
 		}
 	}
 	return e.bound(c.targets)
+}
+
+// sortRow hands a row of a sorted target to the sorter.
+func (e *encoder) sortRow(r *row, c *chunk) error {
+	if e.sorter == nil {
+		e.sorter = newSorter(e.runBytes)
+	}
+	var vals []format.Value
+	if r.vals >= 0 {
+		n := e.w.ncols
+		vals = c.vals[r.vals : int(r.vals)+n : int(r.vals)+n]
+	}
+	return e.sorter.add(r.target, r.raw, vals)
 }
 
 // memoryBudget bounds what the open files of a batch buffer together (for
@@ -789,10 +821,26 @@ func (e *encoder) finish(t *target) error {
 	return nil
 }
 
-// finishAll completes every open file. The files are independent: the
+// finishAll completes every open file, then writes the sorted targets, and
+// counts the files into the stats.
+func (e *encoder) finishAll() error {
+	if err := e.finishOpen(); err != nil {
+		return err
+	}
+	if err := e.writeSorted(); err != nil {
+		return err
+	}
+	e.w.stats.Files = e.files
+	for d, n := range e.destFiles {
+		e.w.stats.Destinations[d].Files = n
+	}
+	return nil
+}
+
+// finishOpen completes every open file. The files are independent: the
 // encoders' last pages and footers are written, and the files finished (a
 // local file's fsync), several at once.
-func (e *encoder) finishAll() error {
+func (e *encoder) finishOpen() error {
 	var open []*target
 	for _, t := range e.w.targets {
 		if t.file != nil {
@@ -825,14 +873,165 @@ func (e *encoder) finishAll() error {
 			e.destFiles[d]++
 		}
 	}
-	if err := errors.Join(errs...); err != nil {
+	return errors.Join(errs...)
+}
+
+// writeSorted writes the sorted targets' files, target after target in the
+// order the batch met them, each target's rows in record order: one file is
+// written at a time, and the files done are finished (fsync, upload) by up
+// to finishConcurrency goroutines meanwhile. A file's last row group is
+// written out before it is handed over, so finishing holds no rows.
+func (e *encoder) writeSorted() error {
+	s := e.sorter
+	if s == nil {
+		return nil
+	}
+	defer func() {
+		s.close()
+		e.sorter = nil
+	}()
+	it, err := s.iter()
+	if err != nil {
 		return err
 	}
-	e.w.stats.Files = e.files
-	for d, n := range e.destFiles {
-		e.w.stats.Destinations[d].Files = n
+	fin := startFinisher()
+	err = e.drainSorted(it, fin)
+	done, ferr := fin.stop()
+	if errors.Is(err, errFinish) {
+		err = nil // ferr says why
+	}
+	for _, t := range done {
+		t.file, t.enc = nil, nil
+		e.files++
+		for _, d := range t.dests {
+			e.destFiles[d]++
+		}
+	}
+	return errors.Join(err, ferr)
+}
+
+func (e *encoder) drainSorted(it rowIter, fin *finisher) error {
+	max := e.w.layout.MaxFileRecords
+	vals := make([]format.Value, e.w.ncols)
+	var cur *target
+	handOff := func() error {
+		if err := cur.enc.Flush(); err != nil {
+			return e.fileErr(cur, err)
+		}
+		e.buffered -= cur.buffered
+		cur.buffered = 0
+		return fin.add(cur, e)
+	}
+	for {
+		id, p, ok, err := it.next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		t := e.w.targets[id]
+		if t != cur {
+			if cur != nil {
+				if err := handOff(); err != nil {
+					return err
+				}
+			}
+			cur = t
+		}
+		raw, isVals, err := decodeRow(p, vals)
+		if err != nil {
+			return err
+		}
+		rowVals := vals
+		if !isVals {
+			rowVals = nil
+		}
+		if t.file != nil && max > 0 && t.records >= max {
+			if err := e.finish(t); err != nil {
+				return err
+			}
+		}
+		if t.file == nil {
+			if err := e.open(t); err != nil {
+				return err
+			}
+		}
+		if err := t.enc.Append(raw, rowVals); err != nil {
+			return e.fileErr(t, err)
+		}
+		t.records++
+		// The one file being written keeps to the budget on its own.
+		if t.enc.Buffered() > e.budget {
+			if err := t.enc.Flush(); err != nil {
+				return e.fileErr(t, err)
+			}
+		}
+	}
+	if cur != nil {
+		return handOff()
 	}
 	return nil
+}
+
+// errFinish stops the sorted targets once a file failed to finish.
+var errFinish = errors.New("a file failed to finish")
+
+// finisher completes files on finishConcurrency goroutines. A file that
+// fails is left open on its target, for Abort.
+type finisher struct {
+	jobs   chan finishJob
+	wg     sync.WaitGroup
+	failed atomic.Bool
+	mu     sync.Mutex
+	errs   []error
+	done   []*target
+}
+
+type finishJob struct {
+	t *target
+	e *encoder
+}
+
+func startFinisher() *finisher {
+	f := &finisher{jobs: make(chan finishJob)}
+	for range finishConcurrency {
+		f.wg.Go(func() {
+			for j := range f.jobs {
+				t := j.t
+				err := t.enc.Close()
+				if err == nil {
+					err = t.file.Finish(t.records)
+				}
+				f.mu.Lock()
+				if err != nil {
+					f.errs = append(f.errs, j.e.fileErr(t, err))
+					f.failed.Store(true)
+				} else {
+					f.done = append(f.done, t)
+				}
+				f.mu.Unlock()
+			}
+		})
+	}
+	return f
+}
+
+// add queues t's open file; it blocks while every goroutine is busy, so
+// that no more than finishConcurrency files wait.
+func (f *finisher) add(t *target, e *encoder) error {
+	if f.failed.Load() {
+		return errFinish
+	}
+	f.jobs <- finishJob{t, e}
+	return nil
+}
+
+// stop waits for the queued files and returns those finished.
+func (f *finisher) stop() ([]*target, error) {
+	close(f.jobs)
+	f.wg.Wait()
+	return f.done, errors.Join(f.errs...)
 }
 
 // worker runs the encoder on its own goroutine. Chunks go to it in order and

@@ -136,12 +136,15 @@ func (s *Storage) Create(_ context.Context, key string) (providers.ObjectWriter,
 	if err != nil {
 		return nil, fmt.Errorf("create %s: %w", s.full(target), err)
 	}
+	// The root is not kept open with the file: a batch writing to many
+	// folders at once would hold two descriptors per file. Commit and Abort
+	// open it again.
+	defer r.Close()
 	f, tmp, err := s.tempFile(r, target)
 	if err != nil {
-		r.Close()
 		return nil, err
 	}
-	return &writer{s: s, r: r, f: f, tmp: tmp, target: target}, nil
+	return &writer{s: s, f: f, tmp: tmp, target: target}, nil
 }
 
 // tempFile creates a temporary file in target's directory, creating the
@@ -234,7 +237,6 @@ func mkdirAllOS(dir string) error {
 
 type writer struct {
 	s           *Storage
-	r           *os.Root // closed when the writer finishes
 	f           *os.File
 	tmp, target string // relative to the root
 	done        bool
@@ -258,21 +260,26 @@ func (w *writer) Commit() error {
 		return errors.New("commit of a finished object")
 	}
 	w.done = true
-	defer w.r.Close()
+	r, err := w.s.open(false)
+	if err != nil {
+		w.f.Close()
+		return fmt.Errorf("write %s: %w", w.s.full(w.target), err)
+	}
+	defer r.Close()
 	if w.err != nil {
 		w.f.Close()
-		w.r.Remove(w.tmp)
+		r.Remove(w.tmp)
 		return w.err
 	}
 	if err := syncAndClose(w.f); err != nil {
-		w.r.Remove(w.tmp)
+		r.Remove(w.tmp)
 		return fmt.Errorf("write %s: %w", w.s.full(w.target), err)
 	}
-	if err := w.r.Rename(w.tmp, w.target); err != nil {
-		w.r.Remove(w.tmp)
-		return w.s.fail(w.r, "write", w.target, err)
+	if err := r.Rename(w.tmp, w.target); err != nil {
+		r.Remove(w.tmp)
+		return w.s.fail(r, "write", w.target, err)
 	}
-	return w.s.syncDir(w.r, filepath.Dir(w.target))
+	return w.s.syncDir(r, filepath.Dir(w.target))
 }
 
 func (w *writer) Abort() error {
@@ -280,9 +287,13 @@ func (w *writer) Abort() error {
 		return nil
 	}
 	w.done = true
-	defer w.r.Close()
 	w.f.Close()
-	return w.r.Remove(w.tmp)
+	r, err := w.s.open(false)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	return r.Remove(w.tmp)
 }
 
 // PutIfAbsent implements providers.Storage with link(2), which fails atomically
