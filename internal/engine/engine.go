@@ -43,6 +43,26 @@ import (
 type Destination struct {
 	Name    string
 	Storage providers.Storage
+	// Table, when set, is the table each batch is also committed to, as one
+	// snapshot: what engines that read the table (and not the manifests) see.
+	Table Table
+}
+
+// Table is a table format a destination commits its batches to, besides the
+// manifests (an Iceberg table whose location is the destination). Its commit
+// comes after the batch's files are in place and before the manifest, so
+// that a destination with a manifest has its batch in the table too; a crash
+// in between redoes the batch, and Committed keeps the retry from appending
+// it twice.
+type Table interface {
+	// Describe names the table for messages, e.g. "iceberg table lake.orders".
+	Describe() string
+	// Committed reports whether a snapshot of the table records batch of sink.
+	Committed(ctx context.Context, sink string, batch int64) (bool, error)
+	// Append commits files (paths relative to the destination) as one
+	// snapshot that records sink, batch and ranges. A lost answer is settled
+	// by Committed on the retry.
+	Append(ctx context.Context, sink string, batch int64, ranges []state.Range, files []FileEntry) error
 }
 
 // Sink is a sink ready to run: its source, destinations and output layout.
@@ -794,6 +814,11 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 		}
 		return fmt.Errorf("promote batch %d in %s: %w", b.ID, d.Name, err)
 	}
+	if d.Table != nil {
+		if err := commitTable(ctx, d.Table, sink.Name, b, m.Files); err != nil {
+			return fmt.Errorf("commit batch %d to %s in %s: %w", b.ID, d.Table.Describe(), d.Name, err)
+		}
+	}
 	m.Committed = e.now().UTC()
 	key := ManifestKey(sink.Name, b.ID)
 	if _, err := d.Storage.PutIfAbsent(ctx, key, encodeManifest(m)); err != nil {
@@ -818,6 +843,31 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 		}
 	}
 	e.emit(Event{Type: "destination_committed", Sink: sink.Name, Batch: b.ID, Destination: d.Name, Records: m.Records, Rejected: m.Rejected, Bytes: m.Bytes, Files: len(m.Files)})
+	return nil
+}
+
+// commitTable appends the batch's data files to the table unless a snapshot
+// already records the batch (a retry after a crash or a lost answer).
+func commitTable(ctx context.Context, t Table, sink string, b planner.Batch, files []FileEntry) error {
+	done, err := t.Committed(ctx, sink, b.ID)
+	if err != nil {
+		return err
+	}
+	if done {
+		return nil
+	}
+	var data []FileEntry
+	for _, f := range files {
+		// Rejected records are JSONL beside the data: not the table's.
+		if !strings.HasPrefix(f.Path, pipeline.RejectedDir+"/") {
+			data = append(data, f)
+		}
+	}
+	fault.Point("before-table-commit")
+	if err := t.Append(ctx, sink, b.ID, b.Ranges, data); err != nil {
+		return err
+	}
+	fault.Point("after-table-commit")
 	return nil
 }
 

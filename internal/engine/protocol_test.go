@@ -33,6 +33,8 @@ type world struct {
 	stagers map[string]*mem.Staging
 	src     *generate.Source
 	fired   []string // the faults the last apply met
+	// tables are the destinations' tables, when they commit to one.
+	tables map[string]*fakeTable
 }
 
 // promotion names the two ways a destination promotes a batch.
@@ -96,7 +98,11 @@ func (w *world) apply(t *testing.T, faults map[string][]faulty.Fault) error {
 	sink := &Sink{Name: "orders", SourceType: "generate", SourceName: "g", Source: w.src,
 		Layout: pipeline.Layout{Format: "jsonl"}, LayoutHash: "h"}
 	for _, d := range []string{"a", "b"} {
-		sink.Destinations = append(sink.Destinations, Destination{Name: d, Storage: wrap(d, w.dests[d])})
+		dest := Destination{Name: d, Storage: wrap(d, w.dests[d])}
+		if t := w.tables[d]; t != nil {
+			dest.Table = t
+		}
+		sink.Destinations = append(sink.Destinations, dest)
 	}
 	st := mgr.State().Sinks["orders"]
 	obs, err := Observe(ctx, sink, st)
@@ -360,5 +366,97 @@ func TestStagedOrphansArePlanned(t *testing.T) {
 	w.check(t)
 	if _, err := w.dests["b"].Stat(ctx, "part-00000000-00007.jsonl"); !errors.Is(err, providers.ErrNotExist) {
 		t.Errorf("the discarded orphan became visible: %v", err)
+	}
+}
+
+// fakeTable is a table format in memory, for the engine's side of the table
+// commit (the Iceberg implementation has its own tests against iceberg-go):
+// snapshots that record their batch, and injected failures.
+type fakeTable struct {
+	snapshots []fakeSnapshot
+	// failAppend fails the Nth Append; lost applies it first, as when the
+	// catalog's answer is lost.
+	failAppend, appends int
+	lost                bool
+}
+
+type fakeSnapshot struct {
+	sink  string
+	batch int64
+	files []FileEntry
+}
+
+func (t *fakeTable) Describe() string { return "table t" }
+
+func (t *fakeTable) Committed(_ context.Context, sink string, batch int64) (bool, error) {
+	for _, s := range t.snapshots {
+		if s.sink == sink && s.batch == batch {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+func (t *fakeTable) Append(_ context.Context, sink string, batch int64, _ []state.Range, files []FileEntry) error {
+	t.appends++
+	if t.appends == t.failAppend {
+		if t.lost {
+			t.snapshots = append(t.snapshots, fakeSnapshot{sink, batch, files})
+		}
+		return faulty.ErrInjected
+	}
+	t.snapshots = append(t.snapshots, fakeSnapshot{sink, batch, files})
+	return nil
+}
+
+// TestTableCommits: a destination with a table commits each batch as one
+// snapshot, before its manifest; a failed or lost table commit, or a
+// failure between it and the manifest, is redone without a second snapshot,
+// and the table's files hold every record once.
+func TestTableCommits(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		table  fakeTable
+		faults map[string][]faulty.Fault
+	}{
+		{"no fault", fakeTable{}, nil},
+		{"table commit fails", fakeTable{failAppend: 2}, nil},
+		{"table commit applied, answer lost", fakeTable{failAppend: 2, lost: true}, nil},
+		{"manifest fails after the table commit", fakeTable{}, map[string][]faulty.Fault{"a": {{Op: faulty.PutIfAbsent, Key: ManifestKey("orders", 1), N: 1}}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(500)
+			table := tc.table
+			w.tables = map[string]*fakeTable{"a": &table}
+			first := w.apply(t, tc.faults)
+			if (tc.table.failAppend > 0 || tc.faults != nil) && !errors.Is(first, faulty.ErrInjected) {
+				t.Fatalf("the faulty run: %v", first)
+			}
+			if err := w.apply(t, nil); err != nil {
+				t.Fatal(err)
+			}
+			w.check(t)
+			ms, err := ReadManifests(context.Background(), w.dests["a"], "orders", 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(table.snapshots) != len(ms) {
+				t.Fatalf("%d snapshots for %d batches: %+v", len(table.snapshots), len(ms), table.snapshots)
+			}
+			seen := map[int64]bool{}
+			records := int64(0)
+			for _, s := range table.snapshots {
+				if seen[s.batch] {
+					t.Errorf("batch %d has two snapshots", s.batch)
+				}
+				seen[s.batch] = true
+				for _, f := range s.files {
+					records += f.Records
+				}
+			}
+			if want := int64(w.src.Partitions) * w.src.RecordsPerPartition; records != want {
+				t.Errorf("the table's files hold %d records, want %d", records, want)
+			}
+		})
 	}
 }
