@@ -226,3 +226,40 @@ func (w *Writer) Abort() bool {
 }
 
 var errAborted = errors.New("aborted")
+
+// Budget bounds the objects that wait in their buffers for one write later
+// (staged objects sent whole at promotion): their number, as each may hold a
+// temporary file open, and their bytes. An object the budget refuses is
+// uploaded at once instead, so a batch of ten thousand small files holds
+// neither ten thousand descriptors nor their bytes.
+type Budget struct {
+	MaxObjects int
+	MaxBytes   int64
+
+	mu      sync.Mutex
+	objects int
+	bytes   int64
+}
+
+// DefaultBudget is what each storage lets wait: 64 objects, 64 MiB.
+func DefaultBudget() *Budget { return &Budget{MaxObjects: 64, MaxBytes: 64 << 20} }
+
+// Take reserves room for an object of size bytes, or reports that there is none.
+func (b *Budget) Take(size int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.objects+1 > b.MaxObjects || b.bytes+size > b.MaxBytes {
+		return false
+	}
+	b.objects++
+	b.bytes += size
+	return true
+}
+
+// Give returns what Take reserved.
+func (b *Budget) Give(size int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.objects--
+	b.bytes -= size
+}

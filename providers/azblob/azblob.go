@@ -31,6 +31,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blockblob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container"
 
+	"github.com/streamctl/streamctl/internal/upload"
 	"github.com/streamctl/streamctl/providers"
 )
 
@@ -51,6 +52,10 @@ type Storage struct {
 	// listPageSize, when set, bounds the listing pages; tests shrink it to
 	// exercise pagination.
 	listPageSize int32
+
+	// waiting bounds the staged blobs kept in their buffers until promotion;
+	// past it they are staged as blocks at once.
+	waiting *upload.Budget
 }
 
 var _ providers.Storage = (*Storage)(nil)
@@ -83,6 +88,7 @@ func New(_ context.Context, cfg Config) (*Storage, error) {
 		endpoint:  r.endpoint,
 		auth:      r.auth,
 		blockSize: int(r.blockSize),
+		waiting:   upload.DefaultBudget(),
 		attempts:  r.attempts,
 		unchecked: cfg.SkipConditionalWriteCheck,
 	}

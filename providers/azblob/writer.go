@@ -143,8 +143,8 @@ func (w *stagedWriter) Finish() (providers.Staged, error) {
 		b.up.Abort()
 		return nil, err
 	}
-	if _, size, ok := b.up.Small(); ok && size <= b.s.deferLimit() {
-		return &deferredPut{b: b, started: time.Now()}, nil
+	if _, size, ok := b.up.Small(); ok && size <= b.s.deferLimit() && b.s.waiting.Take(size) {
+		return &deferredPut{b: b, size: size, started: time.Now()}, nil
 	}
 	defer b.up.Close()
 	ids, err := b.up.Flush()
@@ -185,9 +185,10 @@ func (u *staged) Release() {}
 // Publish sends it with one Put Blob, which replaces the blob atomically and,
 // retried after a lost answer, writes the same bytes again.
 type deferredPut struct {
-	b         *blocks
-	started   time.Time
-	published bool
+	b       *blocks
+	size    int64
+	started time.Time
+	done    bool // published or released: the buffer and its budget are given back
 }
 
 func (u *deferredPut) Upload() providers.StagedUpload {
@@ -195,7 +196,7 @@ func (u *deferredPut) Upload() providers.StagedUpload {
 }
 
 func (u *deferredPut) Publish(ctx context.Context) error {
-	if u.published {
+	if u.done {
 		return nil
 	}
 	body, _, ok := u.b.up.Small()
@@ -206,14 +207,15 @@ func (u *deferredPut) Publish(ctx context.Context) error {
 	if _, err := u.b.blob.Upload(actx, streaming.NopCloser(body), &blockblob.UploadOptions{Tier: u.b.s.tier}); err != nil {
 		return u.b.s.fail("put", u.b.name, err, n)
 	}
-	u.published = true
-	u.b.up.Close()
+	u.Release()
 	return nil
 }
 
 func (u *deferredPut) Release() {
-	if !u.published {
+	if !u.done {
+		u.done = true
 		u.b.up.Close()
+		u.b.s.waiting.Give(u.size)
 	}
 }
 

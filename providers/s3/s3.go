@@ -28,6 +28,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
+	"github.com/streamctl/streamctl/internal/upload"
 	"github.com/streamctl/streamctl/providers"
 )
 
@@ -47,6 +48,10 @@ type Storage struct {
 	// small objects.
 	copyInParts  bool
 	copyPartSize int64
+
+	// waiting bounds the staged objects kept in their buffers until
+	// promotion; past it they are uploaded as multipart uploads at once.
+	waiting *upload.Budget
 }
 
 var (
@@ -141,6 +146,7 @@ func newStorage(ctx context.Context, cfg Config, optFns ...func(*s3.Options)) (*
 		threshold:    cfg.MultipartThreshold,
 		partSize:     cfg.PartSize,
 		copyPartSize: 512 << 20,
+		waiting:      upload.DefaultBudget(),
 	}, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/streamctl/streamctl/providers"
@@ -20,6 +21,7 @@ func stagerTests() []test {
 		{"StageAbort", testStageAbort},
 		{"StagedListDiscard", testStagedListDiscard},
 		{"StagedLargeIsListed", testStagedLargeIsListed},
+		{"StageManySmall", testStageManySmall},
 	}
 }
 
@@ -257,4 +259,25 @@ func get(t *testing.T, s providers.Storage, key string) []byte {
 		t.Fatalf("read %s: %v", key, err)
 	}
 	return data
+}
+
+// testStageManySmall stages more small objects than any storage keeps
+// waiting in memory, then publishes them all: past its budget a storage
+// uploads them at once, and every one arrives.
+func testStageManySmall(t *testing.T, s providers.Storage) {
+	const n = 150
+	var staged []providers.Staged
+	for i := range n {
+		staged = append(staged, stage(t, s, fmt.Sprintf("many/part-00000001-%05d.jsonl", i), bytes.Repeat([]byte{byte(i)}, 1000+i)))
+	}
+	for _, u := range staged {
+		if err := u.Publish(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range n {
+		if got := get(t, s, fmt.Sprintf("many/part-00000001-%05d.jsonl", i)); !bytes.Equal(got, bytes.Repeat([]byte{byte(i)}, 1000+i)) {
+			t.Fatalf("object %d holds other bytes", i)
+		}
+	}
 }
