@@ -29,6 +29,9 @@ run go test -run '^$' -bench 'BenchmarkKafka' -benchtime 3x ./internal/e2e/
 section "generate → S3 (versitygw) and Azure (Azurite), Parquet zstd and JSONL, beside plain uploads of the same files"
 run go test -run '^$' -bench 'ApplyS3|ApplyAzure' -benchtime 3x ./internal/e2e/
 
+section "one batch over 10,000 partition folders, Parquet zstd, local and S3: peak RSS"
+run go test -run '^$' -bench 'ManyFolders' -benchtime 1x ./internal/e2e/
+
 section "a long-lived sink: state size and plan time after 100,000 batches"
 run go run ./internal/bench/reconcile
 
@@ -51,6 +54,8 @@ small=$(awk '/apply → 1 destination, max_records 10,000/ { print $NF; exit }' 
 	printf 'Kafka → local Parquet, vs a plain franz-go consumer\t%s\t≥ 0.8\n' \
 		"$(awk -v a="$kafka_parquet" -v c="$consumer" 'BEGIN { if (c > 0) printf "%.2f", a / c }')"
 	printf 'batches of 10,000 records, vs the raw loop\t%s\t≥ 0.6\n' "$small"
+	printf 'peak RSS of one batch over 10,000 folders, local / S3 (MB)\t%s / %s\t≤ 256\n' \
+		"$(metric 'BenchmarkManyFolders/local' peak-RSS-MB)" "$(metric 'BenchmarkManyFolders/s3' peak-RSS-MB)"
 	printf 'bytes the store moves per committed byte, S3 / Azure (JSONL)\t%s / %s\t1.0\n' \
 		"$(metric 'BenchmarkApplyS3/jsonl' moved/committed)" "$(metric 'BenchmarkApplyAzure/jsonl' moved/committed)"
 } | column -t -s "$(printf '\t')"
