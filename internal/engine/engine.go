@@ -895,38 +895,27 @@ func promoteFiles(ctx context.Context, s providers.Storage, tmp string, files []
 		}
 		return nil
 	}
-	// The first failure stops the copies: the batch is redone anyway.
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, copyConcurrency)
-	for _, f := range files {
-		sem <- struct{}{}
-		if ctx.Err() != nil {
-			<-sem
-			break
-		}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			if err := s.Copy(ctx, tmp+f.Path, f.Path); err != nil {
-				cancel(fmt.Errorf("%s: %w", f.Path, err))
-				return
-			}
-			fault.Point("after-promote-file")
-		})
-	}
-	wg.Wait()
-	return context.Cause(ctx)
+	return promoteConcurrently(ctx, files, func(ctx context.Context, f FileEntry) (string, error) {
+		return f.Path, s.Copy(ctx, tmp+f.Path, f.Path)
+	})
 }
 
 // publishAll publishes a destination's staged uploads, several at once: each
-// is one request that moves no data.
+// is one request that sends no byte twice.
 func publishAll(ctx context.Context, staged []providers.Staged) error {
+	return promoteConcurrently(ctx, staged, func(ctx context.Context, u providers.Staged) (string, error) {
+		return u.Upload().Key, u.Publish(ctx)
+	})
+}
+
+// promoteConcurrently runs promote on each item, copyConcurrency at once. The
+// first failure stops the others: the batch is redone anyway.
+func promoteConcurrently[T any](ctx context.Context, items []T, promote func(context.Context, T) (key string, err error)) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, copyConcurrency)
-	for _, u := range staged {
+	for _, item := range items {
 		sem <- struct{}{}
 		if ctx.Err() != nil {
 			<-sem
@@ -934,8 +923,8 @@ func publishAll(ctx context.Context, staged []providers.Staged) error {
 		}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			if err := u.Publish(ctx); err != nil {
-				cancel(fmt.Errorf("%s: %w", u.Upload().Key, err))
+			if key, err := promote(ctx, item); err != nil {
+				cancel(fmt.Errorf("%s: %w", key, err))
 				return
 			}
 			fault.Point("after-promote-file")

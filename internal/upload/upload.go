@@ -263,3 +263,47 @@ func (b *Budget) Give(size int64) {
 	b.objects--
 	b.bytes -= size
 }
+
+// Deferred is an object kept whole in its Writer's buffer, under a Budget,
+// until Send writes it with one request: a staged object published later.
+type Deferred struct {
+	w      *Writer
+	budget *Budget
+	size   int64
+	done   bool // sent or released: the buffer and the budget are given back
+}
+
+// Defer keeps the object in its buffer for one write later, when no part was
+// sent, it is at most limit bytes and budget has room. Otherwise the caller
+// uploads it in parts now.
+func (w *Writer) Defer(limit int64, budget *Budget) (*Deferred, bool) {
+	_, size, ok := w.Small()
+	if !ok || size > limit || !budget.Take(size) {
+		return nil, false
+	}
+	w.stopped = true // no more writes: the buffer is the object
+	return &Deferred{w: w, budget: budget, size: size}, true
+}
+
+// Send writes the object with put, once: sending it again is a no-op, as the
+// retry of a write whose answer was lost wrote the same bytes.
+func (d *Deferred) Send(ctx context.Context, put func(ctx context.Context, body io.ReadSeeker, size int64) error) error {
+	if d.done {
+		return nil
+	}
+	body, size, _ := d.w.Small()
+	if err := put(ctx, body, size); err != nil {
+		return err
+	}
+	d.Release()
+	return nil
+}
+
+// Release frees the buffer and the budget; it does nothing after Send.
+func (d *Deferred) Release() {
+	if !d.done {
+		d.done = true
+		_ = d.w.Close()
+		d.budget.Give(d.size)
+	}
+}

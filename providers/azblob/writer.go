@@ -143,8 +143,8 @@ func (w *stagedWriter) Finish() (providers.Staged, error) {
 		b.up.Abort()
 		return nil, err
 	}
-	if _, size, ok := b.up.Small(); ok && size <= b.s.deferLimit() && b.s.waiting.Take(size) {
-		return &deferredPut{b: b, size: size, started: time.Now()}, nil
+	if d, ok := b.up.Defer(b.s.deferLimit(), b.s.waiting); ok {
+		return &deferredPut{Deferred: d, b: b, started: time.Now()}, nil
 	}
 	defer b.up.Close()
 	ids, err := b.up.Flush()
@@ -185,10 +185,9 @@ func (u *staged) Release() {}
 // Publish sends it with one Put Blob, which replaces the blob atomically and,
 // retried after a lost answer, writes the same bytes again.
 type deferredPut struct {
+	*upload.Deferred
 	b       *blocks
-	size    int64
 	started time.Time
-	done    bool // published or released: the buffer and its budget are given back
 }
 
 func (u *deferredPut) Upload() providers.StagedUpload {
@@ -196,27 +195,13 @@ func (u *deferredPut) Upload() providers.StagedUpload {
 }
 
 func (u *deferredPut) Publish(ctx context.Context) error {
-	if u.done {
+	return u.Send(ctx, func(ctx context.Context, body io.ReadSeeker, _ int64) error {
+		actx, n := withAttempts(ctx)
+		if _, err := u.b.blob.Upload(actx, streaming.NopCloser(body), &blockblob.UploadOptions{Tier: u.b.s.tier}); err != nil {
+			return u.b.s.fail("put", u.b.name, err, n)
+		}
 		return nil
-	}
-	body, _, ok := u.b.up.Small()
-	if !ok {
-		return fmt.Errorf("put %s: the staged object was released", u.b.s.location(u.b.name))
-	}
-	actx, n := withAttempts(ctx)
-	if _, err := u.b.blob.Upload(actx, streaming.NopCloser(body), &blockblob.UploadOptions{Tier: u.b.s.tier}); err != nil {
-		return u.b.s.fail("put", u.b.name, err, n)
-	}
-	u.Release()
-	return nil
-}
-
-func (u *deferredPut) Release() {
-	if !u.done {
-		u.done = true
-		u.b.up.Close()
-		u.b.s.waiting.Give(u.size)
-	}
+	})
 }
 
 // stageAll stages everything written so far, the last partial block included,

@@ -235,9 +235,9 @@ func (w *stagedWriter) Finish() (providers.Staged, error) {
 		m.up.Abort()
 		return nil, m.abortAfter(err)
 	}
-	if _, size, ok := m.up.Small(); ok && size <= m.s.threshold && m.s.waiting.Take(size) {
+	if d, ok := m.up.Defer(m.s.threshold, m.s.waiting); ok {
 		// Kept in the buffer until Publish sends it with one PutObject.
-		return &deferredPut{m: m, size: size, started: time.Now()}, nil
+		return &deferredPut{Deferred: d, m: m, started: time.Now()}, nil
 	}
 	defer m.up.Close()
 	parts, err := m.flush()
@@ -275,10 +275,9 @@ func (u *staged) Release() {}
 // its buffer: Publish sends it with one PutObject, which replaces the key
 // atomically and, retried after a lost answer, writes the same bytes again.
 type deferredPut struct {
+	*upload.Deferred
 	m       *multipart
-	size    int64
 	started time.Time
-	done    bool // published or released: the buffer and its budget are given back
 }
 
 func (u *deferredPut) Upload() providers.StagedUpload {
@@ -286,24 +285,8 @@ func (u *deferredPut) Upload() providers.StagedUpload {
 }
 
 func (u *deferredPut) Publish(ctx context.Context) error {
-	if u.done {
-		return nil
-	}
-	body, size, ok := u.m.up.Small()
-	if !ok {
-		return fmt.Errorf("put %s: the staged object was released", u.m.s.loc(u.m.key))
-	}
-	if _, err := u.m.s.putObjectFrom(ctx, u.m.key, body, size, nil, nil); err != nil {
+	return u.Send(ctx, func(ctx context.Context, body io.ReadSeeker, size int64) error {
+		_, err := u.m.s.putObjectFrom(ctx, u.m.key, body, size, nil, nil)
 		return u.m.s.wrap("put", u.m.key, err)
-	}
-	u.Release()
-	return nil
-}
-
-func (u *deferredPut) Release() {
-	if !u.done {
-		u.done = true
-		u.m.up.Close()
-		u.m.s.waiting.Give(u.size)
-	}
+	})
 }
