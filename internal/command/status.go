@@ -119,10 +119,11 @@ func (c *StatusCommand) Run(args []string) int {
 	if err != nil {
 		return failf(v, "%v", err)
 	}
+	measured := workspace.Status(ctx, cfg, kinds(), mgr.State())
 	now := c.now()
 	var statuses []sinkStatus
 	sum := statusSummary{MaxLag: a.maxLag}
-	for _, s := range workspace.Status(ctx, cfg, kinds(), mgr.State()) {
+	for _, s := range measured {
 		status := sinkStatus{
 			SinkStatus:   render.SinkStatus{Sink: s.Name, Source: "source." + s.Source, Partitions: []render.PartitionStatus{}},
 			SourceBehind: []behindPartition{},
