@@ -8,12 +8,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/streamctl/streamctl/internal/config"
 	"github.com/streamctl/streamctl/internal/engine"
 	"github.com/streamctl/streamctl/internal/render"
+	"github.com/streamctl/streamctl/internal/workspace"
 	"github.com/streamctl/streamctl/planner"
 	"github.com/streamctl/streamctl/state"
 )
@@ -154,7 +153,7 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 			return failf(v, "read the plan: %v", err)
 		}
 		// The plan runs with the variables it was made with.
-		if a.configFlags.saved, err = savedValues(saved); err != nil {
+		if a.configFlags.saved, err = workspace.SavedValues(saved); err != nil {
 			return failf(v, "read the plan %s: %v", a.planFile, err)
 		}
 	}
@@ -168,7 +167,7 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 	}
 	if saved != nil {
 		// A plan made under -target covers only its sinks.
-		if cfg, err = savedSinks(cfg, saved); err != nil {
+		if cfg, err = workspace.SavedSinks(cfg, saved); err != nil {
 			return v.fail("Saved plan does not match the configuration", err.Error())
 		}
 	}
@@ -185,7 +184,7 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 
 	ctx, stop := signalContext()
 	defer stop()
-	backend, err := stateBackend(ctx, cfg)
+	backend, err := workspace.StateBackend(ctx, cfg, kinds())
 	if err != nil {
 		return failf(v, "%v", err)
 	}
@@ -224,7 +223,7 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 	if err != nil {
 		return failf(v, "%v", err)
 	}
-	ws, err := openWorkspace(ctx, cfg)
+	ws, err := workspace.Open(ctx, cfg, kinds())
 	if err != nil {
 		return failf(v, "%v", err)
 	}
@@ -232,10 +231,10 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 
 	p := saved
 	if p != nil {
-		if err := checkSavedPlan(p, mgr, cfg.Hash); err != nil {
+		if err := workspace.CheckSaved(p, mgr, cfg.Hash); err != nil {
 			return v.fail("Saved plan is stale", err.Error())
 		}
-		if errs := verifySavedPlan(ctx, p, ws, mgr); len(errs) > 0 {
+		if errs := ws.VerifySaved(ctx, p, mgr.State()); len(errs) > 0 {
 			var lines []string
 			for _, err := range errs {
 				lines = append(lines, err.Error())
@@ -244,11 +243,11 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 		}
 	} else {
 		var errs []error
-		p, errs = makePlan(ctx, ws, mgr.State(), planOptions{refresh: a.refresh, maxBatches: a.maxBatches, targeted: a.targetFlags.active()})
+		p, errs = ws.Plan(ctx, mgr.State(), workspace.PlanOptions{Refresh: a.refresh, MaxBatches: a.maxBatches, Targeted: a.targetFlags.active(), Version: Version})
 		if len(errs) > 0 {
 			return v.planErrors(errs)
 		}
-		stampPlan(p, mgr, cfg, c.now())
+		workspace.Stamp(p, mgr, cfg, c.now())
 	}
 	met.plan = p
 	met.mgr = mgr
@@ -287,63 +286,34 @@ func (c *ApplyCommand) approve(ctx context.Context) bool {
 
 // run applies the sinks, up to -parallelism at once, and reports progress and
 // the summary. A failing sink does not stop the others.
-func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace, mgr *state.Manager, p *planner.Plan, a *applyArgs, met *applyMetrics) int {
-	v.running(planTotals(p, a.maxBatches))
+func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace.Workspace, mgr *state.Manager, p *planner.Plan, a *applyArgs, met *applyMetrics) int {
+	v.running(workspace.Totals(p, a.maxBatches))
 	defer v.stopped()
 	eng := &engine.Engine{
 		State:   mgr,
 		Version: Version,
 		Now:     c.Now,
-		OnEvent: func(ev engine.Event) { v.event(ev, sinkDestinations(ws, ev.Sink)) },
+		OnEvent: func(ev engine.Event) { v.event(ev, ws.DestinationNames(ev.Sink)) },
 	}
 	start := c.now()
-	sinks := map[string]*engine.Sink{}
-	for _, s := range ws.sinks {
-		sinks[s.Name] = s
-	}
+	results, errs := ws.Apply(ctx, eng, p, a.parallelism)
 	var (
-		wg       sync.WaitGroup
-		sem      = make(chan struct{}, a.parallelism)
-		mu       sync.Mutex
 		total    engine.Summary
-		errs     []error
 		perSink  []render.SinkSummary
 		canceled bool
 	)
-	for _, sp := range p.Sinks {
-		if !sp.Changes() {
-			continue
+	for _, r := range results {
+		total.Batches += r.Summary.Batches
+		total.Records += r.Summary.Records
+		total.Files += r.Summary.Files
+		total.Bytes += r.Summary.Bytes
+		ss := render.SinkSummary{Sink: r.Sink, Batches: r.Summary.Batches, Records: r.Summary.Records, Files: r.Summary.Files, Bytes: r.Summary.Bytes}
+		if r.Err != nil {
+			ss.Error = r.Err.Error()
+			canceled = canceled || errors.Is(r.Err, context.Canceled)
 		}
-		es := sinks[sp.Name]
-		if es == nil {
-			errs = append(errs, fmt.Errorf("the plan has a sink %q that the configuration does not", sp.Name))
-			continue
-		}
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			// -max-batches was applied by the planner: the plan holds exactly
-			// the batches to run.
-			sum, err := eng.ApplySink(ctx, es, sp, 0)
-			mu.Lock()
-			defer mu.Unlock()
-			total.Batches += sum.Batches
-			total.Records += sum.Records
-			total.Files += sum.Files
-			total.Bytes += sum.Bytes
-			ss := render.SinkSummary{Sink: sp.Name, Batches: sum.Batches, Records: sum.Records, Files: sum.Files, Bytes: sum.Bytes}
-			if err != nil {
-				err = fmt.Errorf("sink %q: %w", sp.Name, err)
-				errs = append(errs, err)
-				ss.Error = err.Error()
-				canceled = canceled || errors.Is(err, context.Canceled)
-			}
-			perSink = append(perSink, ss)
-		}()
+		perSink = append(perSink, ss)
 	}
-	wg.Wait()
 	v.stopped()
 	elapsed := c.now().Sub(start)
 	rate := 0.0
@@ -364,44 +334,8 @@ func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace, mgr 
 		v.failed(summary, errs)
 		return ExitError
 	}
-	v.complete(summary, deferredBatches(p), p.MaxBatches)
+	v.complete(summary, workspace.Deferred(p), p.MaxBatches)
 	return ExitOK
-}
-
-// deferredBatches counts the pending batches -max-batches left out.
-func deferredBatches(p *planner.Plan) int64 {
-	var n int64
-	for _, s := range p.Sinks {
-		n += s.New.Deferred
-	}
-	return n
-}
-
-// savedSinks narrows the configuration to the sinks a saved plan covers.
-func savedSinks(cfg *config.Config, p *planner.Plan) (*config.Config, error) {
-	c := *cfg
-	c.Sinks = nil
-	for _, s := range p.Sinks {
-		cs := cfg.Sink(s.Name)
-		if cs == nil {
-			return nil, fmt.Errorf("the saved plan has a sink %q that the configuration does not", s.Name)
-		}
-		c.Sinks = append(c.Sinks, cs)
-	}
-	return &c, nil
-}
-
-func sinkDestinations(ws *workspace, sink string) []string {
-	for _, s := range ws.sinks {
-		if s.Name == sink {
-			names := make([]string, len(s.Destinations))
-			for i, d := range s.Destinations {
-				names[i] = d.Name
-			}
-			return names
-		}
-	}
-	return nil
 }
 
 func sortSinkSummaries(s []render.SinkSummary) {
@@ -410,40 +344,4 @@ func sortSinkSummaries(s []render.SinkSummary) {
 			s[j], s[j-1] = s[j-1], s[j]
 		}
 	}
-}
-
-// planTotals counts the batches and records an apply of p will run, with at
-// most maxBatches batches per sink (0: all), for progress.
-func planTotals(p *planner.Plan, maxBatches int64) (batches, records int64) {
-	for _, s := range p.Sinks {
-		var n, r int64
-		if s.Resume != nil {
-			n++
-			r += s.Resume.Records
-		}
-		for _, b := range s.Adopt {
-			n++
-			r += b.Records
-		}
-		for _, b := range s.Repairs {
-			n++
-			r += b.Records
-		}
-		if maxBatches == 0 {
-			n += s.New.Batches
-			r += s.New.Records
-		} else {
-			s.New.Each(func(b planner.Batch) bool {
-				if n >= maxBatches {
-					return false
-				}
-				n++
-				r += b.Records
-				return true
-			})
-		}
-		batches += n
-		records += r
-	}
-	return batches, records
 }

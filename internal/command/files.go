@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/streamctl/streamctl/internal/engine"
+	"github.com/streamctl/streamctl/internal/workspace"
 )
 
 // FilesCommand lists the committed files of a sink, from the manifests: what
@@ -54,14 +55,14 @@ func (c *FilesCommand) Run(args []string) int {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	ws, err := openWorkspace(ctx, cfg)
+	ws, err := workspace.Open(ctx, cfg, kinds())
 	if err != nil {
 		return failf(v, "%v", err)
 	}
 	defer ws.Close()
 	var out []engine.CommittedFile
 	found := destination == ""
-	for _, s := range ws.sinks {
+	for _, s := range ws.Sinks {
 		if s.Name != name {
 			continue
 		}

@@ -192,7 +192,7 @@ func TestExitCodes(t *testing.T) {
 	holdLock(t, c)
 	c.must(ExitLocked, "apply", "-auto-approve")
 	if ExitOK != 0 || ExitError != 1 || ExitChanges != 2 || ExitUnformatted != 3 || ExitLocked != 4 {
-		t.Fatal("an exit code changed: docs/exit-codes.md and every script depend on them")
+		t.Fatal("an exit code changed: website/content/exit-codes.md and every script depend on them")
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/streamctl/streamctl/internal/workspace"
 	"github.com/streamctl/streamctl/state"
 )
 
@@ -74,7 +75,7 @@ func (c *LockCommand) Run(args []string) int {
 		return ExitError
 	}
 	ctx := context.Background()
-	backend, err := stateBackend(ctx, cfg)
+	backend, err := workspace.StateBackend(ctx, cfg, kinds())
 	if err != nil {
 		return failf(v, "%v", err)
 	}
@@ -141,7 +142,7 @@ func (c *ForceUnlockCommand) Run(args []string) int {
 		return ExitError
 	}
 	ctx := context.Background()
-	backend, err := stateBackend(ctx, cfg)
+	backend, err := workspace.StateBackend(ctx, cfg, kinds())
 	if err != nil {
 		return c.errorf("%v", err)
 	}

@@ -41,8 +41,8 @@ func init() {
 	}
 }
 
-// Exit codes, documented in docs/exit-codes.md. Scripts rely on them: a
-// code's meaning never changes.
+// Exit codes, documented in website/content/exit-codes.md. Scripts rely on
+// them: a code's meaning never changes.
 const (
 	ExitOK    = 0
 	ExitError = 1

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/streamctl/streamctl/internal/render"
+	"github.com/streamctl/streamctl/internal/workspace"
 	"github.com/streamctl/streamctl/planner"
 	"github.com/streamctl/streamctl/state"
 )
@@ -85,7 +86,7 @@ func (m *Meta) writeMetrics(path string, met *applyMetrics) error {
 			if st != nil {
 				ss = st.Sinks[sp.Name]
 			}
-			fmt.Fprintf(&b, "streamctl_sink_lag_records{sink=%s} %d\n", label(sp.Name), sinkLag(sp, ss))
+			fmt.Fprintf(&b, "streamctl_sink_lag_records{sink=%s} %d\n", label(sp.Name), workspace.Lag(sp, ss))
 		}
 		if st != nil {
 			fmt.Fprintf(&b, "# HELP streamctl_sink_committed_records_total Records committed since the sink started.\n# TYPE streamctl_sink_committed_records_total counter\n")
@@ -103,22 +104,6 @@ func (m *Meta) writeMetrics(path string, met *applyMetrics) error {
 		}
 	}
 	return writeFileAtomic(m.abs(path), b.Bytes(), 0o644)
-}
-
-// sinkLag is how far the committed offsets are behind the snapshot the plan
-// was made from.
-func sinkLag(sp *planner.SinkPlan, ss *state.Sink) int64 {
-	var lag int64
-	for _, part := range sp.Snapshot.Partitions {
-		from := part.Earliest
-		if ss != nil {
-			if off, ok := ss.Offsets[part.ID]; ok {
-				from = off
-			}
-		}
-		lag += max(part.Latest-from, 0)
-	}
-	return lag
 }
 
 // previousMetric reads an unlabelled metric's value from an earlier file.

@@ -3,21 +3,15 @@ package command
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
-	ctyjson "github.com/zclconf/go-cty/cty/json"
-
-	"github.com/streamctl/streamctl/internal/config"
+	"github.com/streamctl/streamctl/internal/workspace"
 	"github.com/streamctl/streamctl/planner"
-	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/state"
 )
 
@@ -133,7 +127,7 @@ func (c *PlanCommand) Run(args []string) int {
 	ctx, stop := signalContext()
 	defer stop()
 
-	backend, err := stateBackend(ctx, cfg)
+	backend, err := workspace.StateBackend(ctx, cfg, kinds())
 	if err != nil {
 		return failf(v, "%v", err)
 	}
@@ -141,16 +135,16 @@ func (c *PlanCommand) Run(args []string) int {
 	if err != nil {
 		return failf(v, "%v", err)
 	}
-	ws, err := openWorkspace(ctx, cfg)
+	ws, err := workspace.Open(ctx, cfg, kinds())
 	if err != nil {
 		return failf(v, "%v", err)
 	}
 	defer ws.Close()
-	p, errs := makePlan(ctx, ws, mgr.State(), planOptions{refresh: a.refresh, maxBatches: a.maxBatches, targeted: a.targetFlags.active()})
+	p, errs := ws.Plan(ctx, mgr.State(), workspace.PlanOptions{Refresh: a.refresh, MaxBatches: a.maxBatches, Targeted: a.targetFlags.active(), Version: Version})
 	if len(errs) > 0 {
 		return v.planErrors(errs)
 	}
-	stampPlan(p, mgr, cfg, c.now())
+	workspace.Stamp(p, mgr, cfg, c.now())
 	p.NoRefresh = !a.refresh
 	v.plan(p, a.verbose)
 	if a.jsonOut != "" {
@@ -210,64 +204,6 @@ func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
 	return os.Rename(tmp, path)
 }
 
-// stampPlan records what the plan was made from, the variables' values
-// included (sensitive ones excepted: see config.SavedValues).
-func stampPlan(p *planner.Plan, mgr *state.Manager, cfg *config.Config, now time.Time) {
-	p.Created = now.UTC().Truncate(time.Second)
-	if mgr.Exists() {
-		p.Lineage = mgr.State().Lineage
-		p.Serial = mgr.State().Serial
-	}
-	p.Variables = map[string]json.RawMessage{}
-	for name, v := range cfg.Saved() {
-		data, err := v.MarshalJSON()
-		if err != nil {
-			continue // not representable: apply then needs it given again
-		}
-		p.Variables[name] = data
-	}
-}
-
-// savedValues are the variable values a saved plan was made with.
-func savedValues(p *planner.Plan) (config.SavedValues, error) {
-	out := config.SavedValues{}
-	for name, raw := range p.Variables {
-		var v ctyjson.SimpleJSONValue
-		if err := v.UnmarshalJSON(raw); err != nil {
-			return nil, fmt.Errorf("variable %q: %v", name, err)
-		}
-		out[name] = v
-	}
-	return out, nil
-}
-
-// verifySavedPlan re-plans from the state, the configuration and the source
-// snapshots a saved plan records, and refuses the plan unless it is exactly
-// what the planner gives: a plan file edited by hand or damaged must not run.
-func verifySavedPlan(ctx context.Context, saved *planner.Plan, ws *workspace, mgr *state.Manager) []error {
-	snaps := map[string]providers.Snapshot{}
-	for _, s := range saved.Sinks {
-		snaps[s.Name] = s.Snapshot
-	}
-	fresh, errs := makePlan(ctx, ws, mgr.State(), planOptions{refresh: !saved.NoRefresh, maxBatches: saved.MaxBatches, targeted: true, snapshots: snaps})
-	if len(errs) > 0 {
-		return errs
-	}
-	if len(fresh.Sinks) != len(saved.Sinks) {
-		return []error{fmt.Errorf("the saved plan covers %d sinks, the configuration %d", len(saved.Sinks), len(fresh.Sinks))}
-	}
-	for i, s := range saved.Sinks {
-		f := fresh.Sinks[i]
-		if s.Name != f.Name {
-			return []error{fmt.Errorf("the saved plan has sink %q where the configuration has %q", s.Name, f.Name)}
-		}
-		if err := planner.Verify(s, f); err != nil {
-			errs = append(errs, fmt.Errorf("sink %q: %v", s.Name, err))
-		}
-	}
-	return errs
-}
-
 func writePlanFile(path string, p *planner.Plan) error {
 	data, err := planner.Encode(p)
 	if err != nil {
@@ -286,23 +222,6 @@ func readPlanFile(path string) (*planner.Plan, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return p, nil
-}
-
-// checkSavedPlan refuses a saved plan that no longer matches the state or the
-// configuration.
-func checkSavedPlan(p *planner.Plan, mgr *state.Manager, configHash string) error {
-	st := mgr.State()
-	switch {
-	case p.Lineage == "" && mgr.Exists():
-		return errors.New("saved plan is stale: it was made before the state existed, and an apply has run since. Run streamctl plan again")
-	case p.Lineage != "" && p.Lineage != st.Lineage:
-		return fmt.Errorf("saved plan is stale: it was made for state lineage %s, but the state has lineage %s (another state). Run streamctl plan again", p.Lineage, st.Lineage)
-	case p.Lineage != "" && p.Serial != st.Serial:
-		return fmt.Errorf("saved plan is stale: it was made from state serial %d, and the state is now at serial %d (an apply ran since). Run streamctl plan again", p.Serial, st.Serial)
-	case p.ConfigHash != configHash:
-		return errors.New("saved plan is stale: the configuration or its variables changed since it was made. Run streamctl plan again")
-	}
-	return nil
 }
 
 // signalContext is cancelled on SIGINT or SIGTERM; see signals.go.

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/cli"
 
 	"github.com/streamctl/streamctl/internal/config"
+	"github.com/streamctl/streamctl/internal/workspace"
 	"github.com/streamctl/streamctl/state"
 )
 
@@ -43,7 +44,7 @@ func (m *Meta) loadState(f *configFlags) (*config.Config, *state.Manager, bool) 
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	backend, err := stateBackend(ctx, cfg)
+	backend, err := workspace.StateBackend(ctx, cfg, kinds())
 	if err != nil {
 		m.errorf("%v", err)
 		return nil, nil, false
@@ -210,7 +211,7 @@ func (c *StateRmCommand) Run(args []string) int {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	backend, err := stateBackend(ctx, cfg)
+	backend, err := workspace.StateBackend(ctx, cfg, kinds())
 	if err != nil {
 		return failf(v, "%v", err)
 	}
@@ -291,7 +292,7 @@ func (c *StatePullCommand) Run(args []string) int {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	backend, err := stateBackend(ctx, cfg)
+	backend, err := workspace.StateBackend(ctx, cfg, kinds())
 	if err != nil {
 		return c.errorf("%v", err)
 	}

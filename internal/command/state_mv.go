@@ -7,6 +7,7 @@ import (
 
 	"github.com/streamctl/streamctl/internal/config"
 	"github.com/streamctl/streamctl/internal/engine"
+	"github.com/streamctl/streamctl/internal/workspace"
 )
 
 // StateMvCommand renames a sink in the state and in its destinations: what a
@@ -81,7 +82,7 @@ func (c *StateMvCommand) Run(args []string) int {
 
 	ctx, stop := signalContext()
 	defer stop()
-	backend, err := stateBackend(ctx, cfg)
+	backend, err := workspace.StateBackend(ctx, cfg, kinds())
 	if err != nil {
 		return failf(v, "%v", err)
 	}
@@ -96,13 +97,13 @@ func (c *StateMvCommand) Run(args []string) int {
 		}
 		return failf(v, "the state has no sink %q; streamctl state list shows the sinks it has. Nothing was moved", from)
 	}
-	ws, err := openWorkspace(ctx, &one)
+	ws, err := workspace.Open(ctx, &one, kinds())
 	if err != nil {
 		return failf(v, "%v", err)
 	}
 	defer ws.Close()
 	eng := &engine.Engine{State: mgr, Version: Version, Now: c.Now}
-	if err := eng.MoveSink(ctx, ws.sinks[0], from); err != nil {
+	if err := eng.MoveSink(ctx, ws.Sinks[0], from); err != nil {
 		return failf(v, "%v\n\nThe move can be finished by running this command again once the cause is fixed", err)
 	}
 	v.moved(from, to)

@@ -3,11 +3,10 @@ package command
 import (
 	"flag"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/streamctl/streamctl/internal/render"
-	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/internal/workspace"
 	"github.com/streamctl/streamctl/state"
 )
 
@@ -112,7 +111,7 @@ func (c *StatusCommand) Run(args []string) int {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	backend, err := stateBackend(ctx, cfg)
+	backend, err := workspace.StateBackend(ctx, cfg, kinds())
 	if err != nil {
 		return failf(v, "%v", err)
 	}
@@ -120,39 +119,16 @@ func (c *StatusCommand) Run(args []string) int {
 	if err != nil {
 		return failf(v, "%v", err)
 	}
-	st := mgr.State()
-
-	snapshots := map[string]providers.Snapshot{}
-	failures := map[string]error{}
-	for _, s := range cfg.Sinks {
-		if _, done := snapshots[s.Source]; done || failures[s.Source] != nil {
-			continue
-		}
-		decl := cfg.Sources[s.Source]
-		src, err := openSource(ctx, decl)
-		if err != nil {
-			failures[s.Source] = err
-			continue
-		}
-		snap, err := src.Snapshot(ctx)
-		src.Close()
-		if err != nil {
-			failures[s.Source] = err
-			continue
-		}
-		snapshots[s.Source] = snap
-	}
-
+	measured := workspace.Status(ctx, cfg, kinds(), mgr.State())
 	now := c.now()
 	var statuses []sinkStatus
 	sum := statusSummary{MaxLag: a.maxLag}
-	for _, s := range cfg.Sinks {
-		ss := st.Sinks[s.Name]
+	for _, s := range measured {
 		status := sinkStatus{
 			SinkStatus:   render.SinkStatus{Sink: s.Name, Source: "source." + s.Source, Partitions: []render.PartitionStatus{}},
 			SourceBehind: []behindPartition{},
 		}
-		if ss != nil {
+		if ss := s.State; ss != nil {
 			status.Committed = true
 			status.CommittedBatches, status.CommittedRecords = ss.CommittedBatches, ss.CommittedRecords
 			if ss.LastCommit != nil {
@@ -163,40 +139,16 @@ func (c *StatusCommand) Run(args []string) int {
 				status.InFlight = &id
 			}
 		}
-		if err := failures[s.Source]; err != nil {
-			status.Error = err.Error()
+		if s.Err != nil {
+			status.Error = s.Err.Error()
 			sum.Errors++
-		} else {
-			inSource := map[string]bool{}
-			for _, part := range snapshots[s.Source].Partitions {
-				inSource[part.ID] = true
-				committed := part.Earliest
-				if ss != nil {
-					if off, ok := ss.Offsets[part.ID]; ok {
-						committed = off
-					}
-				} else if startsAtLatest(cfg.Sources[s.Source]) {
-					committed = part.Latest
-				}
-				if committed > part.Latest {
-					latest := part.Latest
-					status.SourceBehind = append(status.SourceBehind, behindPartition{Partition: part.ID, Committed: committed, Latest: &latest})
-				}
-				lag := max(part.Latest-max(committed, part.Earliest), 0)
-				status.Partitions = append(status.Partitions, render.PartitionStatus{Partition: part.ID, Committed: committed, Earliest: part.Earliest, Latest: part.Latest, Lag: lag})
-				status.Lag += lag
-			}
-			if ss != nil {
-				// As the planner: a partition read up to offset 0 lost nothing.
-				var vanished []behindPartition
-				for id, off := range ss.Offsets {
-					if !inSource[id] && off > 0 {
-						vanished = append(vanished, behindPartition{Partition: id, Committed: off, Vanished: true})
-					}
-				}
-				sort.Slice(vanished, func(i, j int) bool { return vanished[i].Partition < vanished[j].Partition })
-				status.SourceBehind = append(status.SourceBehind, vanished...)
-			}
+		}
+		for _, p := range s.Partitions {
+			status.Partitions = append(status.Partitions, render.PartitionStatus{Partition: p.ID, Committed: p.Committed, Earliest: p.Earliest, Latest: p.Latest, Lag: p.Lag})
+		}
+		status.Lag = s.Lag
+		for _, b := range s.Behind {
+			status.SourceBehind = append(status.SourceBehind, behindPartition(b))
 		}
 		sum.Sinks++
 		sum.Lag += status.Lag

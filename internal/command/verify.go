@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/streamctl/streamctl/internal/engine"
+	"github.com/streamctl/streamctl/internal/workspace"
 )
 
 // VerifyCommand checks that every destination holds what its manifests say.
@@ -54,14 +55,14 @@ func (c *VerifyCommand) Run(args []string) int {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	ws, err := openWorkspace(ctx, cfg)
+	ws, err := workspace.Open(ctx, cfg, kinds())
 	if err != nil {
 		return failf(v, "%v", err)
 	}
 	defer ws.Close()
 
 	var total engine.Verification
-	for _, s := range ws.sinks {
+	for _, s := range ws.Sinks {
 		if fs.NArg() == 1 && s.Name != fs.Arg(0) {
 			continue
 		}

@@ -1,0 +1,63 @@
+package workspace
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/streamctl/streamctl/internal/engine"
+	"github.com/streamctl/streamctl/planner"
+)
+
+// SinkResult is what applying one sink did.
+type SinkResult struct {
+	Sink    string
+	Summary engine.Summary
+	// Err is why the sink stopped, prefixed with the sink's name.
+	Err error
+}
+
+// Apply runs the sinks of p that have changes through eng, up to
+// parallelism at once. A failing sink does not stop the others. Results come
+// in the order the sinks finished; errs holds every error, a sink of the plan
+// that the workspace lacks included.
+func (w *Workspace) Apply(ctx context.Context, eng *engine.Engine, p *planner.Plan, parallelism int) (results []SinkResult, errs []error) {
+	var (
+		wg  sync.WaitGroup
+		sem = make(chan struct{}, parallelism)
+		mu  sync.Mutex
+	)
+	for _, sp := range p.Sinks {
+		if !sp.Changes() {
+			continue
+		}
+		es := w.Sink(sp.Name)
+		if es == nil {
+			// Sinks started earlier may be appending already.
+			mu.Lock()
+			errs = append(errs, fmt.Errorf("the plan has a sink %q that the configuration does not", sp.Name))
+			mu.Unlock()
+			continue
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			// A plan's MaxBatches was applied by the planner: the plan holds
+			// exactly the batches to run.
+			sum, err := eng.ApplySink(ctx, es, sp, 0)
+			if err != nil {
+				err = fmt.Errorf("sink %q: %w", sp.Name, err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			results = append(results, SinkResult{Sink: sp.Name, Summary: sum, Err: err})
+			if err != nil {
+				errs = append(errs, err)
+			}
+		}()
+	}
+	wg.Wait()
+	return results, errs
+}

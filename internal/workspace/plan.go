@@ -1,0 +1,244 @@
+package workspace
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/streamctl/streamctl/internal/config"
+	"github.com/streamctl/streamctl/internal/engine"
+	"github.com/streamctl/streamctl/planner"
+	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/state"
+)
+
+// PlanOptions tune Plan.
+type PlanOptions struct {
+	// Refresh lists the destinations, so that leftovers are planned for
+	// cleanup and committed manifests are adopted.
+	Refresh bool
+	// MaxBatches caps the new batches per sink; 0 plans them all.
+	MaxBatches int64
+	// Targeted is set when only some sinks were selected: the sinks left out
+	// are not reported as removed.
+	Targeted bool
+	// Snapshots replace the sources' snapshots, by sink: a saved plan is
+	// re-planned from the snapshots it records.
+	Snapshots map[string]providers.Snapshot
+	// Version is streamctl's, recorded in the plan.
+	Version string
+}
+
+// Plan observes the sources and destinations and plans every sink against
+// st. Sinks are observed in parallel, a source shared by several sinks is
+// read once, and every sink's error is returned.
+func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*planner.Plan, []error) {
+	plans := make([]*planner.SinkPlan, len(w.Sinks))
+	errs := make([]error, len(w.Sinks))
+	snapshots := map[string]*snapshotOnce{}
+	for _, s := range w.Config.Sinks {
+		if snapshots[s.Source] == nil {
+			snapshots[s.Source] = &snapshotOnce{src: w.sources[s.Source]}
+		}
+	}
+	movedFrom := map[string]string{}
+	for _, s := range w.Config.Sinks {
+		if st.Sinks[s.Name] != nil {
+			continue
+		}
+		for _, old := range w.Config.MovedFrom(s.Name) {
+			if st.Sinks[old] != nil {
+				movedFrom[s.Name] = old
+				break
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for i, es := range w.Sinks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cs := w.Config.Sinks[i]
+			snap, err := snapshots[cs.Source].get(ctx)
+			if saved, ok := o.Snapshots[es.Name]; ok {
+				snap, err = saved, nil
+			}
+			if err != nil {
+				errs[i] = fmt.Errorf("sink %q: read source.%s: %w", es.Name, cs.Source, err)
+				return
+			}
+			from := movedFrom[es.Name]
+			sinkState := st.Sinks[es.Name]
+			if from != "" {
+				sinkState = st.Sinks[from]
+			}
+			var observed map[string]*planner.Observation
+			if o.Refresh {
+				at := *es
+				at.MovedFrom = from
+				if observed, err = engine.Observe(ctx, &at, sinkState); err != nil {
+					errs[i] = fmt.Errorf("sink %q: %w", es.Name, err)
+					return
+				}
+			}
+			names := make([]string, len(es.Destinations))
+			for k, d := range es.Destinations {
+				names[k] = d.Name
+			}
+			plans[i], errs[i] = planner.PlanSink(planner.SinkInput{
+				Name:          es.Name,
+				SourceType:    es.SourceType,
+				SourceName:    es.SourceName,
+				MaxRecords:    cs.MaxRecords,
+				MaxBatches:    o.MaxBatches,
+				OnDataLoss:    cs.OnDataLoss,
+				StartAtLatest: StartsAtLatest(w.Config.Sources[cs.Source], w.kinds),
+				RouteBy:       cs.RouteBy,
+				NoBackfill:    noBackfill(cs),
+				Destinations:  names,
+				Layout:        es.LayoutHash,
+				Lineage:       st.Lineage,
+				MovedFrom:     from,
+				State:         sinkState,
+				Snapshot:      snap,
+				Observed:      observed,
+			})
+		}()
+	}
+	wg.Wait()
+	var failed []error
+	for _, err := range errs {
+		if err != nil {
+			failed = append(failed, err)
+		}
+	}
+	p := &planner.Plan{
+		FormatVersion:    planner.FormatVersion,
+		StreamctlVersion: o.Version,
+		ConfigHash:       w.Config.Hash,
+		MaxBatches:       o.MaxBatches,
+		Sinks:            plans,
+	}
+	if !o.Targeted {
+		p.Removed = removedSinks(w.Config, st, movedFrom)
+	}
+	return p, failed
+}
+
+// removedSinks lists the sinks the state holds that the configuration does
+// not declare (nor renames with a moved block).
+func removedSinks(cfg *config.Config, st *state.State, movedFrom map[string]string) []planner.RemovedSink {
+	moving := map[string]bool{}
+	for _, from := range movedFrom {
+		moving[from] = true
+	}
+	var out []planner.RemovedSink
+	for _, name := range st.SinkNames() {
+		if cfg.Sink(name) != nil || moving[name] {
+			continue
+		}
+		ss := st.Sinks[name]
+		r := planner.RemovedSink{Name: name, Source: "source." + ss.Source.Type + "." + ss.Source.Name, CommittedBatches: ss.CommittedBatches, CommittedRecords: ss.CommittedRecords, Destinations: []string{}}
+		for d := range ss.Destinations {
+			r.Destinations = append(r.Destinations, d)
+		}
+		sort.Strings(r.Destinations)
+		if ss.InFlight != nil {
+			id := ss.InFlight.ID
+			r.InFlight = &id
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// snapshotOnce snapshots a source shared by several sinks once.
+type snapshotOnce struct {
+	src  providers.Source
+	once sync.Once
+	snap providers.Snapshot
+	err  error
+}
+
+func (s *snapshotOnce) get(ctx context.Context) (providers.Snapshot, error) {
+	s.once.Do(func() { s.snap, s.err = s.src.Snapshot(ctx) })
+	return s.snap, s.err
+}
+
+// noBackfill lists the destinations declared with backfill = false.
+func noBackfill(s *config.Sink) map[string]bool {
+	out := map[string]bool{}
+	for _, d := range s.Destinations {
+		if d.NoBackfill {
+			out[d.Name] = true
+		}
+	}
+	return out
+}
+
+// Stamp records what a plan was made from: the time, the state's lineage
+// and serial (when the state exists) and the variables' values, sensitive
+// ones excepted (see config.SavedValues).
+func Stamp(p *planner.Plan, mgr *state.Manager, cfg *config.Config, now time.Time) {
+	p.Created = now.UTC().Truncate(time.Second)
+	if mgr.Exists() {
+		p.Lineage = mgr.State().Lineage
+		p.Serial = mgr.State().Serial
+	}
+	p.Variables = map[string]json.RawMessage{}
+	for name, v := range cfg.Saved() {
+		data, err := v.MarshalJSON()
+		if err != nil {
+			continue // not representable: apply then needs it given again
+		}
+		p.Variables[name] = data
+	}
+}
+
+// Totals counts the batches and records an apply of p will run, with at
+// most maxBatches batches per sink (0: all).
+func Totals(p *planner.Plan, maxBatches int64) (batches, records int64) {
+	for _, s := range p.Sinks {
+		var n, r int64
+		if s.Resume != nil {
+			n++
+			r += s.Resume.Records
+		}
+		for _, b := range s.Adopt {
+			n++
+			r += b.Records
+		}
+		for _, b := range s.Repairs {
+			n++
+			r += b.Records
+		}
+		if maxBatches == 0 {
+			n += s.New.Batches
+			r += s.New.Records
+		} else {
+			s.New.Each(func(b planner.Batch) bool {
+				if n >= maxBatches {
+					return false
+				}
+				n++
+				r += b.Records
+				return true
+			})
+		}
+		batches += n
+		records += r
+	}
+	return batches, records
+}
+
+// Deferred counts the pending batches a plan left out under its MaxBatches.
+func Deferred(p *planner.Plan) int64 {
+	var n int64
+	for _, s := range p.Sinks {
+		n += s.New.Deferred
+	}
+	return n
+}

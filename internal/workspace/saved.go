@@ -1,0 +1,101 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/streamctl/streamctl/internal/config"
+	"github.com/streamctl/streamctl/planner"
+	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/state"
+)
+
+// SavedValues are the variable values a saved plan was made with: the
+// configuration is loaded with them to apply it.
+func SavedValues(p *planner.Plan) (config.SavedValues, error) {
+	out := config.SavedValues{}
+	for name, raw := range p.Variables {
+		var v ctyjson.SimpleJSONValue
+		if err := v.UnmarshalJSON(raw); err != nil {
+			return nil, fmt.Errorf("variable %q: %v", name, err)
+		}
+		out[name] = v
+	}
+	return out, nil
+}
+
+// CheckSaved refuses a saved plan that no longer matches the state or the
+// configuration: another state, an apply since, or another configuration.
+func CheckSaved(p *planner.Plan, mgr *state.Manager, configHash string) error {
+	st := mgr.State()
+	switch {
+	case p.Lineage == "" && mgr.Exists():
+		return errors.New("saved plan is stale: it was made before the state existed, and an apply has run since. Run streamctl plan again")
+	case p.Lineage != "" && p.Lineage != st.Lineage:
+		return fmt.Errorf("saved plan is stale: it was made for state lineage %s, but the state has lineage %s (another state). Run streamctl plan again", p.Lineage, st.Lineage)
+	case p.Lineage != "" && p.Serial != st.Serial:
+		return fmt.Errorf("saved plan is stale: it was made from state serial %d, and the state is now at serial %d (an apply ran since). Run streamctl plan again", p.Serial, st.Serial)
+	case p.ConfigHash != configHash:
+		return errors.New("saved plan is stale: the configuration or its variables changed since it was made. Run streamctl plan again")
+	}
+	return nil
+}
+
+// VerifySaved re-plans from st, the configuration and the source snapshots
+// a saved plan records, and refuses the plan unless it is exactly what the
+// planner gives: a plan file edited by hand or damaged must not run.
+func (w *Workspace) VerifySaved(ctx context.Context, saved *planner.Plan, st *state.State) []error {
+	snaps := map[string]providers.Snapshot{}
+	for _, s := range saved.Sinks {
+		snaps[s.Name] = s.Snapshot
+	}
+	fresh, errs := w.Plan(ctx, st, PlanOptions{Refresh: !saved.NoRefresh, MaxBatches: saved.MaxBatches, Targeted: true, Snapshots: snaps})
+	if len(errs) > 0 {
+		return errs
+	}
+	if len(fresh.Sinks) != len(saved.Sinks) {
+		return []error{fmt.Errorf("the saved plan covers %d sinks, the configuration %d", len(saved.Sinks), len(fresh.Sinks))}
+	}
+	for i, s := range saved.Sinks {
+		f := fresh.Sinks[i]
+		if s.Name != f.Name {
+			return []error{fmt.Errorf("the saved plan has sink %q where the configuration has %q", s.Name, f.Name)}
+		}
+		if err := planner.Verify(s, f); err != nil {
+			errs = append(errs, fmt.Errorf("sink %q: %v", s.Name, err))
+		}
+	}
+	return errs
+}
+
+// SavedSinks narrows the configuration to the sinks a saved plan covers: a
+// plan made for some sinks only applies to those.
+func SavedSinks(cfg *config.Config, p *planner.Plan) (*config.Config, error) {
+	c := *cfg
+	c.Sinks = nil
+	for _, s := range p.Sinks {
+		cs := cfg.Sink(s.Name)
+		if cs == nil {
+			return nil, fmt.Errorf("the saved plan has a sink %q that the configuration does not", s.Name)
+		}
+		c.Sinks = append(c.Sinks, cs)
+	}
+	return &c, nil
+}
+
+// SelectSinks narrows the configuration to the sinks named in targets (all,
+// when targets is empty) that are not named in excludes. The result may have
+// no sinks; cfg is not changed.
+func SelectSinks(cfg *config.Config, targets, excludes map[string]bool) *config.Config {
+	c := *cfg
+	c.Sinks = nil
+	for _, s := range cfg.Sinks {
+		if (len(targets) == 0 || targets[s.Name]) && !excludes[s.Name] {
+			c.Sinks = append(c.Sinks, s)
+		}
+	}
+	return &c
+}

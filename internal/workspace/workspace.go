@@ -1,0 +1,143 @@
+// Package workspace is the application between the commands and the engine:
+// it opens a loaded configuration (its state backend, sources and
+// destinations, through the provider kinds it is given), plans its sinks,
+// checks saved plans, applies plans and measures how far sinks are behind.
+// The commands parse arguments, call it and hand the results to their views;
+// nothing here parses flags or renders output.
+package workspace
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/streamctl/streamctl/internal/config"
+	"github.com/streamctl/streamctl/internal/engine"
+	"github.com/streamctl/streamctl/internal/pipeline"
+	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/state"
+)
+
+// StateBackend builds the configured state backend from its kind.
+func StateBackend(ctx context.Context, cfg *config.Config, kinds providers.Kinds) (state.Backend, error) {
+	k := kinds.Lookup(cfg.State.Type)
+	if k == nil || k.State == nil {
+		return nil, fmt.Errorf("unknown state backend %q", cfg.State.Type)
+	}
+	if k.State.File != nil {
+		return state.NewLocal(k.State.File(cfg.State.Config)), nil
+	}
+	store, err := k.State.Open(ctx, cfg.State.Config)
+	if err != nil {
+		return nil, fmt.Errorf("open the %s state backend: %w", cfg.State.Type, err)
+	}
+	return state.NewRemote(store, cfg.State.Key), nil
+}
+
+// OpenSource connects a declared source. The configuration was loaded with
+// the same kinds, and the loader accepts only sources of those kinds, so the
+// kind is there.
+func OpenSource(ctx context.Context, decl *config.Source, kinds providers.Kinds) (providers.Source, error) {
+	return kinds.Lookup(decl.Type).Source.Open(ctx, decl.Config)
+}
+
+// StartsAtLatest reports whether new sinks of a source start at its latest
+// offsets rather than its earliest.
+func StartsAtLatest(decl *config.Source, kinds providers.Kinds) bool {
+	k := kinds.Lookup(decl.Type)
+	return k.Source.StartsAtLatest != nil && k.Source.StartsAtLatest(decl.Config)
+}
+
+// Layout is the output layout a sink declares.
+func Layout(s *config.Sink) pipeline.Layout {
+	return pipeline.Layout{
+		Format:          s.Format,
+		MaxFileRecords:  s.MaxFileRecords,
+		Columns:         s.Columns,
+		Compression:     s.Compression,
+		PartitionBy:     s.PartitionBy,
+		RouteBy:         s.RouteBy,
+		RowGroupRecords: int64(s.RowGroupRecords),
+		OnInvalid:       s.OnInvalid,
+	}
+}
+
+// Workspace is a configuration opened for planning and applying: the
+// sources and destinations of its sinks connected.
+type Workspace struct {
+	// Config is the configuration opened, narrowed to the selected sinks.
+	Config *config.Config
+	// Sinks are the engine's sinks, one per Config.Sinks and in its order.
+	Sinks []*engine.Sink
+
+	kinds   providers.Kinds
+	sources map[string]providers.Source // by the source's key
+}
+
+// Open connects the sources and destinations of cfg's sinks, each source
+// once however many sinks read it. On error nothing stays open.
+func Open(ctx context.Context, cfg *config.Config, kinds providers.Kinds) (*Workspace, error) {
+	w := &Workspace{Config: cfg, kinds: kinds, sources: map[string]providers.Source{}}
+	for _, s := range cfg.Sinks {
+		src, ok := w.sources[s.Source]
+		if !ok {
+			decl := cfg.Sources[s.Source]
+			var err error
+			if src, err = OpenSource(ctx, decl, kinds); err != nil {
+				w.Close()
+				return nil, fmt.Errorf("open source.%s: %w", s.Source, err)
+			}
+			w.sources[s.Source] = src
+		}
+		decl := cfg.Sources[s.Source]
+		es := &engine.Sink{
+			Name:       s.Name,
+			SourceType: decl.Type,
+			SourceName: decl.Name,
+			Source:     src,
+			Layout:     Layout(s),
+			LayoutHash: Layout(s).Hash(),
+			History:    s.History,
+		}
+		for _, d := range s.Destinations {
+			store, err := kinds.Lookup(d.Type).Destination.Open(ctx, d.Config)
+			if err != nil {
+				w.Close()
+				return nil, fmt.Errorf("open destination %s of sink %s: %w", d.Name, s.Name, err)
+			}
+			es.Destinations = append(es.Destinations, engine.Destination{Name: d.Name, Storage: store})
+		}
+		w.Sinks = append(w.Sinks, es)
+	}
+	return w, nil
+}
+
+// Close closes the sources. Destinations hold nothing to close.
+func (w *Workspace) Close() {
+	for _, s := range w.sources {
+		s.Close()
+	}
+}
+
+// Sink returns the opened sink named name, or nil.
+func (w *Workspace) Sink(name string) *engine.Sink {
+	for _, s := range w.Sinks {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// DestinationNames lists the destinations of the sink named name, in
+// declaration order; nil for a sink not opened.
+func (w *Workspace) DestinationNames(name string) []string {
+	s := w.Sink(name)
+	if s == nil {
+		return nil
+	}
+	names := make([]string, len(s.Destinations))
+	for i, d := range s.Destinations {
+		names[i] = d.Name
+	}
+	return names
+}
