@@ -18,6 +18,7 @@ import (
 	"github.com/streamctl/streamctl/internal/format"
 	"github.com/streamctl/streamctl/internal/iceberg"
 	"github.com/streamctl/streamctl/internal/pipeline"
+	"github.com/streamctl/streamctl/internal/testenv"
 )
 
 var columns = []format.Column{
@@ -573,5 +574,40 @@ func TestEscapedPartitionValues(t *testing.T) {
 	res := duckdb(t, "SELECT count(*)::VARCHAR FROM read_parquet(["+strings.Join(quoted, ", ")+"])")
 	if n := fmt.Sprint(res[0][0][0]); n != "70" {
 		t.Errorf("DuckDB read %s rows from Files, want 70", n)
+	}
+}
+
+func layoutWith(partitionBy ...string) pipeline.Layout {
+	return pipeline.Layout{Columns: columns, PartitionBy: partitionBy}
+}
+
+// The REST catalog is constructed from the config; without a server, Open
+// says which catalog it could not reach. Other configs are refused.
+func TestOpenRefuses(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	cfg := config(root)
+	cfg.Catalog = iceberg.CatalogREST
+	cfg.URI = fmt.Sprintf("http://127.0.0.1:%d", testenv.ClosedPort(t))
+	if _, err := iceberg.Open(ctx, cfg); err == nil || !strings.Contains(err.Error(), "rest catalog "+cfg.URI) {
+		t.Errorf("REST without a server: %v", err)
+	}
+	for _, c := range []struct {
+		edit func(*iceberg.Config)
+		want string
+	}{
+		{func(c *iceberg.Config) { c.Catalog = "glue" }, `unknown catalog type "glue"`},
+		{func(c *iceberg.Config) { c.Location = "relative/path" }, "want a URL"},
+		{func(c *iceberg.Config) { c.Location = "s3://lake/x" }, "needs a uri"},
+		{func(c *iceberg.Config) { c.Location = "gs://lake/x" }, `scheme "gs" is not supported`},
+		{func(c *iceberg.Config) { c.Namespace = nil }, "a namespace and a table name are required"},
+		{func(c *iceberg.Config) { c.PartitionBy = []string{"day(nope)"} }, `"nope" is not a column`},
+		{func(c *iceberg.Config) { c.PartitionBy = []string{"hour(day)"} }, `hour does not apply to column "day" of type date`},
+	} {
+		cfg := config(root)
+		c.edit(&cfg)
+		if _, err := iceberg.Open(ctx, cfg); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Open = %v, want an error saying %s", err, c.want)
+		}
 	}
 }
