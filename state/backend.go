@@ -12,7 +12,9 @@ import (
 	"github.com/google/uuid"
 )
 
-// Backend stores one state document with a lock beside it.
+// Backend stores one state document with a lock beside it. The built-in
+// backends are a document in a Docs (over any providers.Storage) and a
+// Locker, each a separate piece.
 type Backend interface {
 	// Describe names where the state lives, for messages.
 	Describe() string
@@ -23,12 +25,24 @@ type Backend interface {
 	// there is none yet), keeping the previous one as a backup. It returns
 	// ErrConflict when another writer changed it in between.
 	Write(ctx context.Context, data []byte, version string) (newVersion string, err error)
+	Locker
+}
+
+// Locker guards a document against a second writer.
+type Locker interface {
 	// Lock takes the lock or returns a *LockedError saying who holds it.
 	Lock(ctx context.Context, info *LockInfo) (Unlocker, error)
 	// LockInfo returns the current holder of the lock, or nil when it is free.
 	LockInfo(ctx context.Context) (*LockInfo, error)
 	// ForceUnlock removes the lock if its ID is id.
 	ForceUnlock(ctx context.Context, id string) error
+}
+
+// DocBackend is a Backend whose state is the document name of docs, so that
+// documents can be kept beside it under names that start with name.
+type DocBackend interface {
+	Backend
+	Documents() (docs *Docs, name string)
 }
 
 // Unlocker releases a lock. Unlock is safe to call more than once.
