@@ -6,13 +6,16 @@ import (
 	"fmt"
 	"os"
 	"os/user"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
 )
 
-// Backend stores one state document with a lock beside it.
+// Backend stores one state document with a lock beside it. The built-in
+// backends are a document in a Docs (over any providers.Storage) and a
+// Locker, each a separate piece.
 type Backend interface {
 	// Describe names where the state lives, for messages.
 	Describe() string
@@ -23,12 +26,24 @@ type Backend interface {
 	// there is none yet), keeping the previous one as a backup. It returns
 	// ErrConflict when another writer changed it in between.
 	Write(ctx context.Context, data []byte, version string) (newVersion string, err error)
+	Locker
+}
+
+// Locker guards a document against a second writer.
+type Locker interface {
 	// Lock takes the lock or returns a *LockedError saying who holds it.
 	Lock(ctx context.Context, info *LockInfo) (Unlocker, error)
 	// LockInfo returns the current holder of the lock, or nil when it is free.
 	LockInfo(ctx context.Context) (*LockInfo, error)
 	// ForceUnlock removes the lock if its ID is id.
 	ForceUnlock(ctx context.Context, id string) error
+}
+
+// DocBackend is a Backend whose state is the document name of docs, so that
+// documents can be kept beside it under names that start with name.
+type DocBackend interface {
+	Backend
+	Documents() (docs *Docs, name string)
 }
 
 // Unlocker releases a lock. Unlock is safe to call more than once.
@@ -159,7 +174,23 @@ func Load(ctx context.Context, b Backend, streamctlVersion string) (*Manager, er
 	if err != nil {
 		return nil, &CorruptError{Path: b.Describe(), Err: err}
 	}
+	if docs, name := documents(b); docs != nil {
+		if err := s.readHistory(ctx, docs, name); err != nil {
+			return nil, &CorruptError{Path: b.Describe(), Err: err}
+		}
+	} else if len(s.segmentIDs()) > 0 {
+		return nil, &CorruptError{Path: b.Describe(), Err: errors.New("it keeps history segments beside it, which this backend cannot read")}
+	}
 	return &Manager{backend: b, version: version, state: s}, nil
+}
+
+// documents returns where a backend keeps documents beside the state, or
+// nil when it keeps only the state (the whole history is then in it).
+func documents(b Backend) (*Docs, string) {
+	if db, ok := b.(DocBackend); ok {
+		return db.Documents()
+	}
+	return nil, ""
 }
 
 // CorruptError is a state that exists but cannot be read.
@@ -188,14 +219,55 @@ func (m *Manager) Update(ctx context.Context, change func(*State) error) error {
 		return err
 	}
 	next.Serial = m.state.Serial + 1
-	data, err := Encode(next)
+	docs, name := documents(m.backend)
+	var segments []sealed
+	if docs != nil {
+		for _, sinkName := range next.SinkNames() {
+			if sink := next.Sinks[sinkName]; sink != nil {
+				sealed, err := sink.seal(next.Lineage)
+				if err != nil {
+					return fmt.Errorf("encode state: %w", err)
+				}
+				segments = append(segments, sealed...)
+			}
+		}
+		// The segments this write stops naming stay for the backup, which
+		// names them, until the next write.
+		kept := next.segmentIDs()
+		next.retired = nil
+		for id := range m.state.segmentIDs() {
+			if !kept[id] {
+				next.retired = append(next.retired, id)
+			}
+		}
+		slices.Sort(next.retired)
+	}
+	data, err := encodeDoc(next)
 	if err != nil {
 		return fmt.Errorf("encode state: %w", err)
+	}
+	// Segments first: the state document that names them is the commit.
+	for _, seg := range segments {
+		if err := docs.Create(ctx, segmentName(name, seg.id), seg.data); err != nil {
+			return fmt.Errorf("write state %s: history segment: %w", m.backend.Describe(), err)
+		}
 	}
 	v, err := m.backend.Write(ctx, data, m.version)
 	if err != nil {
 		return fmt.Errorf("write state %s: %w", m.backend.Describe(), err)
 	}
+	if docs != nil {
+		// The backup is now the state just replaced: the segments only its
+		// own backup named are no one's anymore. A removal that fails
+		// leaves a file that nothing reads.
+		kept := next.segmentIDs()
+		for _, id := range m.state.retired {
+			if !kept[id] {
+				_ = docs.Delete(ctx, segmentName(name, id))
+			}
+		}
+	}
+	next.Version = next.docVersion()
 	m.version = v
 	m.state = next
 	return nil

@@ -1,12 +1,16 @@
 // Package state is the checkpoint: per sink, the committed offsets, the batch in
 // flight with its logged ranges, and a bounded history. It also holds the codec
 // and the backends, which write the state with compare-and-swap under a lock.
+// The older part of the history is kept in segments beside the state
+// document, written once, so that a state write costs the same whatever the
+// history's length.
 package state
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"time"
@@ -14,8 +18,10 @@ import (
 	"github.com/google/uuid"
 )
 
-// Version is the state format this streamctl writes. A state with a higher
-// version was written by a newer streamctl and is refused.
+// Version is the state format of a whole state in one document, as this
+// streamctl writes it while no sink has history segments (SegmentedVersion).
+// A state with a version above SegmentedVersion was written by a newer
+// streamctl and is refused.
 const Version = 1
 
 // DefaultHistory is how many recent batches each sink keeps in its history.
@@ -37,6 +43,10 @@ type State struct {
 	Serial           int64            `json:"serial"`  // incremented on every write
 	StreamctlVersion string           `json:"streamctl_version"`
 	Sinks            map[string]*Sink `json:"sinks"`
+
+	// retired are the history segments the write of this state stopped
+	// naming: only its backup names them, and the next write removes them.
+	retired []string
 }
 
 // Sink is the checkpoint of one sink.
@@ -50,12 +60,20 @@ type Sink struct {
 	InFlight *Batch `json:"in_flight,omitempty"`
 	// Destinations holds what each destination has committed.
 	Destinations map[string]*Destination `json:"destinations"`
-	// History lists the most recent committed batches, oldest first.
+	// History lists the most recent committed batches, oldest first. Its
+	// entries are shared between clones of a state and most of them are
+	// stored in segments written once: change them only through Record.
 	History []Batch `json:"history"`
 	// Committed counts every batch and record ever committed.
 	CommittedBatches int64      `json:"committed_batches"`
 	CommittedRecords int64      `json:"committed_records"`
 	LastCommit       *time.Time `json:"last_commit,omitempty"`
+
+	// segments hold History[:sealedLen], past the first skip batches of the
+	// first one; the state document holds the rest.
+	segments  []segmentRef
+	skip      int
+	sealedLen int
 }
 
 // SourceRef says which stream a sink's offsets belong to.
@@ -128,28 +146,102 @@ func (s *State) SinkNames() []string {
 	return names
 }
 
-// Clone returns a deep copy.
+// Clone returns a copy to change. The history's entries are shared, not
+// copied (Record copies before it changes one), so that cloning costs the
+// same whatever the history's length.
 func (s *State) Clone() *State {
-	data, err := json.Marshal(s)
-	if err != nil {
-		panic(fmt.Sprintf("clone state: %v", err))
-	}
-	var c State
-	if err := json.Unmarshal(data, &c); err != nil {
-		panic(fmt.Sprintf("clone state: %v", err))
-	}
-	if c.Sinks == nil {
-		c.Sinks = map[string]*Sink{}
+	c := *s
+	c.retired = slices.Clone(s.retired)
+	c.Sinks = make(map[string]*Sink, len(s.Sinks))
+	for name, sink := range s.Sinks {
+		c.Sinks[name] = sink.clone()
 	}
 	return &c
 }
 
-// Encode renders the state as indented JSON with sorted keys.
+func (s *Sink) clone() *Sink {
+	if s == nil {
+		return nil
+	}
+	c := *s
+	c.Offsets = maps.Clone(s.Offsets)
+	if c.Offsets == nil {
+		c.Offsets = map[string]int64{}
+	}
+	c.Destinations = make(map[string]*Destination, len(s.Destinations))
+	for name, d := range s.Destinations {
+		if d != nil {
+			cp := *d
+			d = &cp
+		}
+		c.Destinations[name] = d
+	}
+	if s.InFlight != nil {
+		b := s.InFlight.clone()
+		c.InFlight = &b
+	}
+	c.segments = slices.Clone(s.segments)
+	return &c
+}
+
+func (b *Batch) clone() Batch {
+	c := *b
+	c.Ranges = slices.Clone(b.Ranges)
+	c.Destinations = slices.Clone(b.Destinations)
+	return c
+}
+
+// stateDoc is the state document as stored: the state, with each sink's
+// history past its segments.
+type stateDoc struct {
+	Version          int                 `json:"version"`
+	Lineage          string              `json:"lineage"`
+	Serial           int64               `json:"serial"`
+	StreamctlVersion string              `json:"streamctl_version"`
+	Sinks            map[string]*sinkDoc `json:"sinks"`
+	Retired          []string            `json:"retired_history_segments,omitempty"`
+}
+
+type sinkDoc struct {
+	*Sink
+	Segments []segmentRef `json:"history_segments,omitempty"`
+	Skip     int          `json:"history_skip,omitempty"`
+}
+
+// Encode renders the whole state as one indented JSON document, its whole
+// history included.
 func Encode(s *State) ([]byte, error) {
+	c := *s
+	c.Sinks = make(map[string]*Sink, len(s.Sinks))
+	for name, sink := range s.Sinks {
+		if sink != nil {
+			cp := *sink
+			cp.segments, cp.skip, cp.sealedLen = nil, 0, 0
+			sink = &cp
+		}
+		c.Sinks[name] = sink
+	}
+	c.retired = nil
+	return encodeDoc(&c)
+}
+
+// encodeDoc renders the state document: each sink's history past what its
+// segments hold. The format is Version unless a sink has segments.
+func encodeDoc(s *State) ([]byte, error) {
+	doc := stateDoc{Version: s.docVersion(), Lineage: s.Lineage, Serial: s.Serial, StreamctlVersion: s.StreamctlVersion, Sinks: make(map[string]*sinkDoc, len(s.Sinks)), Retired: s.retired}
+	for name, sink := range s.Sinks {
+		if sink == nil {
+			doc.Sinks[name] = nil
+			continue
+		}
+		cp := *sink
+		cp.History = sink.History[sink.sealedLen:]
+		doc.Sinks[name] = &sinkDoc{Sink: &cp, Segments: sink.segments, Skip: sink.skip}
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(s); err != nil {
+	if err := enc.Encode(doc); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
@@ -163,7 +255,9 @@ type DecodeError struct {
 func (e *DecodeError) Error() string { return e.Reason }
 
 // Decode parses a state file, refusing anything that is not a whole streamctl
-// state this version can read.
+// state this version can read. Of a state with history segments
+// (SegmentedVersion) it returns the history the document holds, the newest
+// batches; Load reads the segments too.
 func Decode(data []byte) (*State, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &DecodeError{Reason: "the file is empty"}
@@ -178,20 +272,32 @@ func Decode(data []byte) (*State, error) {
 	if !hasLineage || !hasVersion || !hasSinks {
 		return nil, &DecodeError{Reason: "it is JSON but not a streamctl state (no version, lineage and sinks)"}
 	}
-	var s State
+	var doc stateDoc
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	if err := json.Unmarshal(probe["version"], &s.Version); err != nil {
+	if err := json.Unmarshal(probe["version"], &doc.Version); err != nil {
 		return nil, &DecodeError{Reason: fmt.Sprintf("its version is not a number: %v", err)}
 	}
-	if s.Version > Version {
-		return nil, &DecodeError{Reason: fmt.Sprintf("it has format version %d, written by a newer streamctl; this one reads version %d: upgrade streamctl", s.Version, Version)}
+	if doc.Version > SegmentedVersion {
+		return nil, &DecodeError{Reason: fmt.Sprintf("it has format version %d, written by a newer streamctl; this one reads versions up to %d: upgrade streamctl", doc.Version, SegmentedVersion)}
 	}
-	if s.Version < 1 {
-		return nil, &DecodeError{Reason: fmt.Sprintf("it has an invalid format version %d", s.Version)}
+	if doc.Version < 1 {
+		return nil, &DecodeError{Reason: fmt.Sprintf("it has an invalid format version %d", doc.Version)}
 	}
-	if err := dec.Decode(&s); err != nil {
+	if err := dec.Decode(&doc); err != nil {
 		return nil, &DecodeError{Reason: fmt.Sprintf("it does not match the state format: %v", err)}
+	}
+	s := State{Version: doc.Version, Lineage: doc.Lineage, Serial: doc.Serial, StreamctlVersion: doc.StreamctlVersion, retired: doc.Retired}
+	if doc.Sinks != nil {
+		s.Sinks = make(map[string]*Sink, len(doc.Sinks))
+	}
+	for name, sd := range doc.Sinks {
+		if sd == nil || sd.Sink == nil {
+			s.Sinks[name] = nil
+			continue
+		}
+		sd.Sink.segments, sd.Sink.skip = sd.Segments, sd.Skip
+		s.Sinks[name] = sd.Sink
 	}
 	if _, err := uuid.Parse(s.Lineage); err != nil {
 		return nil, &DecodeError{Reason: fmt.Sprintf("its lineage %q is not a UUID", s.Lineage)}
@@ -207,6 +313,9 @@ func Decode(data []byte) (*State, error) {
 			return nil, &DecodeError{Reason: fmt.Sprintf("sink %q is null", name)}
 		}
 		if reason := sink.check(); reason != "" {
+			return nil, &DecodeError{Reason: fmt.Sprintf("sink %q: %s", name, reason)}
+		}
+		if reason := sink.checkSegments(); reason != "" {
 			return nil, &DecodeError{Reason: fmt.Sprintf("sink %q: %s", name, reason)}
 		}
 		if sink.Offsets == nil {
@@ -310,7 +419,9 @@ func (s *Sink) Commit(now time.Time, keep int) {
 		keep = DefaultHistory
 	}
 	if over := len(s.History) - keep; over > 0 {
-		s.History = append(s.History[:0:0], s.History[over:]...)
+		// A reslice, not a copy: the cost stays the same whatever keep is.
+		s.History = s.History[over:]
+		s.sealedLen = max(s.sealedLen-over, 0)
 	}
 	if b.ID >= s.NextBatch {
 		s.NextBatch = b.ID + 1
@@ -321,15 +432,23 @@ func (s *Sink) Commit(now time.Time, keep int) {
 // Record notes that destinations now hold the committed batch id (after a
 // repair or a backfill), in its history entry and their checkpoints.
 func (s *Sink) Record(id int64, destinations []string) {
+	copied := false
 	for i := range s.History {
-		h := &s.History[i]
-		if h.ID != id {
+		if s.History[i].ID != id {
 			continue
 		}
 		for _, d := range destinations {
-			if !slices.Contains(h.Destinations, d) {
-				h.Destinations = append(h.Destinations, d)
+			if slices.Contains(s.History[i].Destinations, d) {
+				continue
 			}
+			if !copied {
+				// The entries are shared with the state this one was
+				// cloned from.
+				s.History, copied = slices.Clone(s.History), true
+				s.History[i].Destinations = slices.Clone(s.History[i].Destinations)
+				s.touch(id)
+			}
+			s.History[i].Destinations = append(s.History[i].Destinations, d)
 		}
 	}
 	for _, d := range destinations {

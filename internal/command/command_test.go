@@ -221,7 +221,7 @@ func TestCorruptStateIsRefusedAndNothingIsWritten(t *testing.T) {
 		"truncated":    `{"version": 1, "lineage": "5d0b5e0e-8c1a-4b8a-9f5e`,
 		"not JSON":     "this is not a state\n",
 		"another tool": `{"version": 4, "terraform_version": "1.9.0", "serial": 3, "lineage": "5d0b5e0e-8c1a-4b8a-9f5e-1c2d3e4f5a6b", "outputs": {}, "resources": []}`,
-		"newer":        `{"version": 2, "lineage": "5d0b5e0e-8c1a-4b8a-9f5e-1c2d3e4f5a6b", "serial": 3, "sinks": {}}`,
+		"newer":        `{"version": 3, "lineage": "5d0b5e0e-8c1a-4b8a-9f5e-1c2d3e4f5a6b", "serial": 3, "sinks": {}}`,
 	}
 	for name, content := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -36,6 +36,7 @@ const casLock = tempPrefix + "cas.lock"
 // Storage is a directory tree used as an object store.
 type Storage struct {
 	root string
+	mode fs.FileMode // of new files; 0: what the umask gives
 }
 
 var (
@@ -47,6 +48,13 @@ var (
 // New returns the storage rooted at dir. The directory is created on first write.
 func New(dir string) *Storage {
 	return &Storage{root: filepath.Clean(dir)}
+}
+
+// WithFileMode returns the storage with new files created with mode instead
+// of the umask's, and replaced files (PutIfMatch) keeping theirs: for private
+// documents such as the state, whose mode a user may have changed.
+func (s *Storage) WithFileMode(mode fs.FileMode) *Storage {
+	return &Storage{root: s.root, mode: mode.Perm()}
 }
 
 // Describe implements providers.Storage.
@@ -157,6 +165,12 @@ func (s *Storage) tempFile(r *os.Root, target string) (*os.File, string, error) 
 		err := s.mkdirAll(r, dir)
 		if err == nil {
 			f, tmp, cerr := createTemp(r, dir)
+			if cerr == nil && s.mode != 0 {
+				if cerr = f.Chmod(s.mode); cerr != nil {
+					f.Close()
+					r.Remove(tmp)
+				}
+			}
 			if cerr == nil {
 				return f, tmp, nil
 			}
@@ -367,6 +381,12 @@ func (s *Storage) PutIfMatch(_ context.Context, key string, data []byte, want st
 	if err != nil {
 		return "", err
 	}
+	if s.mode != 0 {
+		if err := keepMode(r, target, tmp); err != nil {
+			r.Remove(tmp)
+			return "", s.fail(r, "replace", target, err)
+		}
+	}
 	if err := r.Rename(tmp, target); err != nil {
 		r.Remove(tmp)
 		return "", s.fail(r, "replace", target, err)
@@ -375,6 +395,47 @@ func (s *Storage) PutIfMatch(_ context.Context, key string, data []byte, want st
 		return "", err
 	}
 	return version(data), nil
+}
+
+// keepMode gives tmp the mode of the file it replaces.
+func keepMode(r *os.Root, target, tmp string) error {
+	fi, err := r.Stat(target)
+	if err != nil {
+		return err
+	}
+	return r.Chmod(tmp, fi.Mode().Perm())
+}
+
+// Link makes dst a second name of the object at src, replacing dst
+// atomically. Nothing is rewritten: the bytes are already durable. The folder
+// is not synced; the next write in it syncs the new name (a backup lost in a
+// crash is the previous backup).
+func (s *Storage) Link(_ context.Context, src, dst string) error {
+	sp, err := s.name(src)
+	if err != nil {
+		return err
+	}
+	dp, err := s.name(dst)
+	if err != nil {
+		return err
+	}
+	r, err := s.open(false)
+	if err != nil {
+		return mapErr("link", s.full(sp), err)
+	}
+	defer r.Close()
+	if filepath.Dir(sp) != filepath.Dir(dp) {
+		return fmt.Errorf("link %s: %s is in another folder", s.full(sp), s.full(dp))
+	}
+	tmp := filepath.Join(filepath.Dir(dp), tempPrefix+strconv.FormatUint(rand.Uint64(), 36))
+	if err := r.Link(sp, tmp); err != nil {
+		return s.fail(r, "link", sp, err)
+	}
+	if err := r.Rename(tmp, dp); err != nil {
+		r.Remove(tmp)
+		return s.fail(r, "link", dp, err)
+	}
+	return nil
 }
 
 // writeTemp writes data to a synced temp file beside target and returns its

@@ -1,0 +1,328 @@
+package state
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/streamctl/streamctl/internal/fault"
+	"github.com/streamctl/streamctl/providers"
+)
+
+// A remote lock is a lease. Its holder refreshes it every HeartbeatInterval
+// with a compare-and-swap; a lock the store has not seen refreshed for Lease
+// belongs to a holder that died (OOM-killed, preempted) and is taken over by
+// the next run, with a warning naming it. Taking over is safe because every
+// state write is a compare-and-swap: the old holder, were it alive, cannot
+// write anymore. Age is judged by the store's clock (the lock object's
+// last-modified time against a write made just now), never by comparing two
+// machines' wall clocks.
+var (
+	HeartbeatInterval = time.Duration(fault.Tunable("HEARTBEAT_MS", 15_000)) * time.Millisecond
+	Lease             = time.Duration(fault.Tunable("LOCK_LEASE_MS", 60_000)) * time.Millisecond
+)
+
+// StaleAfter is the lease: kept under its former name for callers.
+var StaleAfter = Lease
+
+// now is this process's clock, which the lock's timestamps carry for people
+// to read; test builds may skew it, and nothing is decided by it.
+var now = func() time.Time { return time.Now().Add(fault.ClockSkew()) }
+
+// LeaseLock is the lock of a document in an object store (S3, Azure Blob):
+// a create-only "<key>.lock" object carrying the LockInfo, refreshed as a
+// lease.
+type LeaseLock struct {
+	store providers.Storage
+	key   string // of the document the lock guards
+	where string // the document, for messages
+	probe providers.ConditionProbe
+}
+
+var _ Locker = (*LeaseLock)(nil)
+
+// NewLeaseLock returns the lock of the document key in store.
+func NewLeaseLock(store providers.Storage, key string) *LeaseLock {
+	return &LeaseLock{store: store, key: key, where: store.Describe() + "/" + key}
+}
+
+func (b *LeaseLock) lockKey() string  { return b.key + ".lock" }
+func (b *LeaseLock) clockKey() string { return b.key + ".lock.clock" }
+
+// released is what a lock object holds once force-unlock freed it: the lock
+// is free, and the next Lock takes it with a compare-and-swap. (Deleting the
+// lock instead would be a second step that could remove a new holder's
+// lock.) The first streamctl versions wrote {"id":"force-unlocked"}.
+type released struct {
+	ID         string    `json:"id"`
+	Released   bool      `json:"released"`
+	PreviousID string    `json:"previous_id,omitempty"`
+	By         string    `json:"released_by,omitempty"`
+	At         time.Time `json:"released_at"`
+}
+
+func isReleased(data []byte) bool {
+	var r released
+	return json.Unmarshal(data, &r) == nil && (r.Released || r.ID == "force-unlocked")
+}
+
+// maxLockTries bounds the create-or-take-over rounds of one Lock call.
+const maxLockTries = 5
+
+// Lock implements Locker: create-only, or take over a lock that was
+// released or whose lease expired, by compare-and-swap on the version seen.
+func (b *LeaseLock) Lock(ctx context.Context, info *LockInfo) (Unlocker, error) {
+	// The lock and the state's compare-and-swap are conditional writes: a
+	// store that ignores the conditions would let every run take the lock.
+	if err := b.probe.Check(ctx, b.store, b.key+".probe"); err != nil {
+		return nil, fmt.Errorf("lock state %s: %w", b.where, err)
+	}
+	info.Path = b.where
+	t := now().UTC().Truncate(time.Millisecond)
+	info.Created, info.Heartbeat = t, t
+	data, _ := json.Marshal(info)
+	for try := 1; ; try++ {
+		version, err := b.store.PutIfAbsent(ctx, b.lockKey(), data)
+		if err == nil {
+			return b.held(info, version, nil, 0), nil
+		}
+		if !errors.Is(err, providers.ErrExist) {
+			return nil, fmt.Errorf("lock state %s: %w", b.where, err)
+		}
+		cur, curInfo, err := providers.ReadAll(ctx, b.store, b.lockKey())
+		if errors.Is(err, providers.ErrNotExist) && try < maxLockTries {
+			continue // released in between
+		}
+		if err != nil {
+			return nil, fmt.Errorf("lock state %s: it is locked, and reading the holder failed: %w", b.where, err)
+		}
+		var holder *LockInfo
+		var silent time.Duration
+		if !isReleased(cur) {
+			holder = parseLock(cur)
+			if silent, err = b.silentFor(ctx, curInfo.ModTime); err != nil {
+				return nil, fmt.Errorf("lock state %s: it is locked, and reading the store's clock failed: %w", b.where, err)
+			}
+			if silent <= Lease {
+				return nil, &LockedError{Holder: holder, Path: b.where, Leased: holder != nil, Silent: silent}
+			}
+		}
+		version, err = b.store.PutIfMatch(ctx, b.lockKey(), data, curInfo.Version)
+		if err == nil {
+			return b.held(info, version, holder, silent), nil
+		}
+		if !errors.Is(err, providers.ErrPrecondition) && !errors.Is(err, providers.ErrNotExist) {
+			return nil, fmt.Errorf("lock state %s: take over the lock: %w", b.where, err)
+		}
+		if try == maxLockTries {
+			return nil, &LockedError{Holder: holder, Path: b.where, Leased: holder != nil, Silent: silent}
+		}
+		// Refreshed, released or taken meanwhile: look again.
+	}
+}
+
+// silentFor is how long ago the store last saw the lock written, by the
+// store's own clock: a small write now gives its current time.
+func (b *LeaseLock) silentFor(ctx context.Context, modified time.Time) (time.Duration, error) {
+	if err := providers.Put(ctx, b.store, b.clockKey(), []byte("streamctl lock clock\n")); err != nil {
+		return 0, err
+	}
+	info, err := b.store.Stat(ctx, b.clockKey())
+	if err != nil {
+		return 0, err
+	}
+	return info.ModTime.Sub(modified), nil
+}
+
+func parseLock(data []byte) *LockInfo {
+	var info LockInfo
+	if err := json.Unmarshal(data, &info); err != nil || info.ID == "" {
+		return &LockInfo{ID: "unknown", Operation: "unknown", Who: "unknown"}
+	}
+	return &info
+}
+
+func (b *LeaseLock) held(info *LockInfo, version string, from *LockInfo, silent time.Duration) *remoteLock {
+	l := &remoteLock{b: b, info: *info, version: version, from: from, silent: silent, stop: make(chan struct{}), lost: make(chan struct{})}
+	l.wg.Add(1)
+	go l.heartbeat()
+	return l
+}
+
+type remoteLock struct {
+	b       *LeaseLock
+	info    LockInfo
+	version string
+	from    *LockInfo // the dead holder taken over from, or nil
+	silent  time.Duration
+	once    sync.Once
+	stop    chan struct{}
+	lost    chan struct{}
+	isLost  bool
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+}
+
+// TookOver implements TakenOver.
+func (l *remoteLock) TookOver() (*LockInfo, time.Duration) { return l.from, l.silent }
+
+// heartbeat refreshes the lease. A failed refresh is retried (a lost or slow
+// answer is no reason to stop); the lock is lost when the store shows another
+// holder (a take-over, force-unlock), or when no refresh succeeded for so long
+// that the lease may expire before the next one: the holder then stops before
+// anyone can take the lock over.
+func (l *remoteLock) heartbeat() {
+	defer l.wg.Done()
+	deadline := time.Now().Add(Lease - HeartbeatInterval)
+	wait := HeartbeatInterval
+	for {
+		select {
+		case <-l.stop:
+			return
+		case <-time.After(min(wait, max(time.Until(deadline), 0))):
+		}
+		if !time.Now().Before(deadline) {
+			l.markLost()
+			return
+		}
+		ok, lost := l.refresh(min(HeartbeatInterval, time.Until(deadline)))
+		switch {
+		case lost:
+			l.markLost()
+			return
+		case ok:
+			deadline = time.Now().Add(Lease - HeartbeatInterval)
+			wait = HeartbeatInterval
+		default:
+			wait = min(HeartbeatInterval, time.Second)
+		}
+	}
+}
+
+// refresh writes the lock with a new heartbeat. ok is set when the store holds
+// it refreshed, lost when another holder has it.
+func (l *remoteLock) refresh(timeout time.Duration) (ok, lost bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	l.info.Heartbeat = now().UTC().Truncate(time.Millisecond)
+	data, _ := json.Marshal(l.info)
+	v, err := l.b.store.PutIfMatch(ctx, l.b.lockKey(), data, l.version)
+	switch {
+	case err == nil:
+		l.version = v
+		return true, false
+	case errors.Is(err, providers.ErrPrecondition):
+		// A refresh that timed out here may have landed there: the lock is
+		// still ours while it carries our ID, at a version we did not see.
+		cur, info, rerr := providers.ReadAll(ctx, l.b.store, l.b.lockKey())
+		if rerr != nil {
+			return false, false
+		}
+		if isReleased(cur) || parseLock(cur).ID != l.info.ID {
+			return false, true
+		}
+		l.version = info.Version
+		return true, false
+	case errors.Is(err, providers.ErrNotExist):
+		return false, true
+	}
+	return false, false
+}
+
+func (l *remoteLock) markLost() {
+	l.mu.Lock()
+	l.isLost = true
+	l.mu.Unlock()
+	close(l.lost)
+}
+
+func (l *remoteLock) Lost() <-chan struct{} { return l.lost }
+
+// unlockTries bounds the attempts to release a lock on a flaky network;
+// a lock left behind anyway is taken over once its lease expires.
+const unlockTries = 3
+
+func (l *remoteLock) Unlock() error {
+	var err error
+	l.once.Do(func() {
+		close(l.stop)
+		l.wg.Wait()
+		l.mu.Lock()
+		lost := l.isLost
+		l.mu.Unlock()
+		if lost {
+			return // another holder may have it now: not ours to delete
+		}
+		for try := 1; try <= unlockTries; try++ {
+			if err = l.release(); err == nil {
+				return
+			}
+			time.Sleep(time.Duration(try) * 200 * time.Millisecond)
+		}
+	})
+	return err
+}
+
+func (l *remoteLock) release() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	data, _, err := providers.ReadAll(ctx, l.b.store, l.b.lockKey())
+	if errors.Is(err, providers.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("unlock state %s: %w", l.b.where, err)
+	}
+	if isReleased(data) || parseLock(data).ID != l.info.ID {
+		return nil // released or taken over: not ours to delete
+	}
+	if err := l.b.store.Delete(ctx, l.b.lockKey()); err != nil {
+		return fmt.Errorf("unlock state %s: %w", l.b.where, err)
+	}
+	return nil
+}
+
+// LockInfo implements Locker.
+func (b *LeaseLock) LockInfo(ctx context.Context) (*LockInfo, error) {
+	data, _, err := providers.ReadAll(ctx, b.store, b.lockKey())
+	if errors.Is(err, providers.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if isReleased(data) {
+		return nil, nil
+	}
+	return parseLock(data), nil
+}
+
+// ForceUnlock implements Locker in one conditional step: the lock with ID id
+// is replaced, by compare-and-swap on the version read, with a released
+// marker. A holder refreshing it at this moment finds it gone; a
+// force-unlock killed at any point leaves either the lock or a free one.
+func (b *LeaseLock) ForceUnlock(ctx context.Context, id string) error {
+	data, info, err := providers.ReadAll(ctx, b.store, b.lockKey())
+	if errors.Is(err, providers.ErrNotExist) || (err == nil && isReleased(data)) {
+		return fmt.Errorf("the state %s is not locked", b.where)
+	}
+	if err != nil {
+		return err
+	}
+	if holder := parseLock(data); holder.ID != id {
+		return fmt.Errorf("the lock on %s has ID %s, not %s", b.where, holder.ID, id)
+	}
+	marker, _ := json.Marshal(released{Released: true, PreviousID: id, By: "force-unlock", At: now().UTC().Truncate(time.Millisecond)})
+	if _, err := b.store.PutIfMatch(ctx, b.lockKey(), marker, info.Version); err != nil {
+		if errors.Is(err, providers.ErrPrecondition) {
+			return fmt.Errorf("force-unlock %s: the lock changed while it was being removed (its holder is alive, or another force-unlock ran); run streamctl lock to see it", b.where)
+		}
+		return fmt.Errorf("force-unlock %s: %w", b.where, err)
+	}
+	return nil
+}
