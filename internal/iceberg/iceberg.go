@@ -297,7 +297,10 @@ func (t *Table) openTable(ctx context.Context, want *ice.Schema, spec ice.Partit
 			catalog.WithLocation(t.cfg.Location),
 			catalog.WithPartitionSpec(&spec),
 			catalog.WithProperties(ice.Properties{
-				table.DefaultNameMappingKey:       mapping,
+				table.DefaultNameMappingKey: mapping,
+				// Beside streamctl's own metadata, outside every glob of
+				// data files, and out of what verify counts as unlisted.
+				table.WriteMetadataPathKey:        strings.TrimSuffix(t.cfg.Location, "/") + "/_streamctl/iceberg/metadata",
 				"format-version":                  "2",
 				"write.parquet.compression-codec": "zstd",
 			}))

@@ -62,10 +62,10 @@ func TestS3Table(t *testing.T) {
 	if n := len(tb.Iceberg().Metadata().Snapshots()); n != 2 {
 		t.Errorf("%d snapshots, want 2", n)
 	}
-	if !strings.HasPrefix(tb.Iceberg().MetadataLocation(), "s3://lake/"+prefix+"/metadata/") {
+	if !strings.HasPrefix(tb.Iceberg().MetadataLocation(), "s3://lake/"+prefix+"/_streamctl/iceberg/metadata/") {
 		t.Errorf("metadata at %s", tb.Iceberg().MetadataLocation())
 	}
-	out, err := client.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String("lake"), Prefix: aws.String(prefix + "/metadata/")})
+	out, err := client.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String("lake"), Prefix: aws.String(prefix + "/_streamctl/iceberg/metadata/")})
 	if err != nil || len(out.Contents) == 0 {
 		t.Fatalf("no metadata objects on the store: %v", err)
 	}
