@@ -104,5 +104,7 @@ type Destination struct {
 	// NoBackfill is backfill = false: added to a sink with history, the
 	// destination starts at the current head instead of receiving past batches.
 	NoBackfill bool
-	DeclRange  hcl.Range
+	// Table is the table block: the table each batch is also committed to.
+	Table     *Table
+	DeclRange hcl.Range
 }

@@ -168,6 +168,8 @@ var companions = map[string]string{
 	// Keyed by block ID and attribute where the name is ambiguous.
 	"sink.compression": "format = \"parquet\"\n" + probeColumn,
 	"sink.format":      probeColumn,
+	// A REST catalog has no default address.
+	"sink-destination-local-table.catalog": `uri = "https://catalog.example.com/api/catalog"`,
 }
 
 // probeColumn is the schema that parquet and csv sinks need.
@@ -180,6 +182,9 @@ var baseBodies = map[string]string{
 	"variable":                `default = 1`,
 	"streamctl-state-azblob":  `account_name = "probeacct"`,
 	"sink-destination-azblob": `account_name = "probeacct"`,
+	// Only a local destination has a default catalog.
+	"sink-destination-s3-table":     `uri = "/var/lib/streamctl/catalog.db"`,
+	"sink-destination-azblob-table": `uri = "/var/lib/streamctl/catalog.db"`,
 }
 
 // TestSchemaAttributesAreAccepted sets each documented attribute, alone, to its
@@ -392,6 +397,9 @@ func renderProbe(path []*SchemaBlock, extra, omit string) string {
 			}
 		} else {
 			lines = append(lines, body)
+		}
+		if b.Type == "sink" && path[len(path)-1].Type == "table" {
+			lines = append(lines, "format = \"parquet\"\n"+probeColumn) // a table holds Parquet
 		}
 		if b.Type == "sink" && (i == len(path)-1 || path[i+1].Type != "destination") {
 			lines = append(lines, "destination \"local\" \"probe\" {\n  path = \"out/probe\"\n}")

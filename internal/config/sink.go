@@ -139,12 +139,18 @@ func (l *loader) decodeSink(b *hcl.Block) {
 			// provider decodes the rest.
 			var common struct {
 				Backfill *bool    `hcl:"backfill,optional"`
+				Table    *Table   `hcl:"table,block"`
 				Remain   hcl.Body `hcl:",remain"`
 			}
 			if !l.decode(blk.Body, &common) {
 				continue
 			}
 			d.NoBackfill = common.Backfill != nil && !*common.Backfill
+			if common.Table != nil {
+				d.Table = common.Table
+				d.Table.DeclRange = tableRange(blk.Body)
+				l.checkTable(d.Table, s, typ, dname)
+			}
 			l.checkSensitivePaths(blk.Body, k.Destination.Paths, fmt.Sprintf("destination %q %q", typ, dname))
 			d.Config = l.decodeKind(&k.Destination.Body, blk, common.Remain)
 			destNames[dname] = d

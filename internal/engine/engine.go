@@ -57,6 +57,10 @@ type Destination struct {
 type Table interface {
 	// Describe names the table for messages, e.g. "iceberg table lake.orders".
 	Describe() string
+	// Open connects to the catalog, creates the table when missing and
+	// refuses one whose schema or partitioning the sink cannot write: once
+	// per apply, before any batch.
+	Open(ctx context.Context) error
 	// Committed reports whether a snapshot of the table records batch of sink.
 	Committed(ctx context.Context, sink string, batch int64) (bool, error)
 	// Append commits files (paths relative to the destination) as one
@@ -338,6 +342,13 @@ func (e *Engine) ApplySink(ctx context.Context, sink *Sink, plan *planner.SinkPl
 	}
 	if err := checkWritable(ctx, sink); err != nil {
 		return sum, err
+	}
+	for _, d := range sink.Destinations {
+		if d.Table != nil {
+			if err := d.Table.Open(ctx); err != nil {
+				return sum, fmt.Errorf("open %s of destination %s: %w", d.Table.Describe(), d.Name, err)
+			}
+		}
 	}
 	if len(plan.Start) > 0 {
 		err := e.update(ctx, func(s *state.State) error {

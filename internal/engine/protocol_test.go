@@ -388,6 +388,8 @@ type fakeSnapshot struct {
 
 func (t *fakeTable) Describe() string { return "table t" }
 
+func (t *fakeTable) Open(context.Context) error { return nil }
+
 func (t *fakeTable) Committed(_ context.Context, sink string, batch int64) (bool, error) {
 	for _, s := range t.snapshots {
 		if s.sink == sink && s.batch == batch {

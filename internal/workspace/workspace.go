@@ -71,6 +71,7 @@ type Workspace struct {
 
 	kinds   providers.Kinds
 	sources map[string]providers.Source // by the source's key
+	tables  []*icebergTable
 }
 
 // Open connects the sources and destinations of cfg's sinks, each source
@@ -104,17 +105,30 @@ func Open(ctx context.Context, cfg *config.Config, kinds providers.Kinds) (*Work
 				w.Close()
 				return nil, fmt.Errorf("open destination %s of sink %s: %w", d.Name, s.Name, err)
 			}
-			es.Destinations = append(es.Destinations, engine.Destination{Name: d.Name, Storage: store})
+			ed := engine.Destination{Name: d.Name, Storage: store}
+			if d.Table != nil {
+				tb, err := newTable(s, d)
+				if err != nil {
+					w.Close()
+					return nil, fmt.Errorf("open destination %s of sink %s: %w", d.Name, s.Name, err)
+				}
+				ed.Table = tb
+				w.tables = append(w.tables, tb)
+			}
+			es.Destinations = append(es.Destinations, ed)
 		}
 		w.Sinks = append(w.Sinks, es)
 	}
 	return w, nil
 }
 
-// Close closes the sources. Destinations hold nothing to close.
+// Close closes the sources and the tables' catalogs.
 func (w *Workspace) Close() {
 	for _, s := range w.sources {
 		s.Close()
+	}
+	for _, t := range w.tables {
+		t.Close()
 	}
 }
 

@@ -1,0 +1,95 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/streamctl/streamctl/providers"
+)
+
+// Table is a destination's table block: besides streamctl's manifests, each
+// batch is committed as one snapshot of a table, which every engine reads
+// atomically (Spark, Trino, DuckDB…), where a folder glob would see a batch
+// half promoted or the files of a batch that was never committed.
+type Table struct {
+	// Format is the table format: "iceberg".
+	Format string `hcl:"format"`
+	// Catalog is where the table is registered: "sql" (an embedded SQLite
+	// database, nothing to install) or "rest" (an Iceberg REST catalog:
+	// Polaris, Nessie, Glue's, Unity's…).
+	Catalog string `hcl:"catalog,optional"`
+	// URI is the catalog's address: for "sql" the SQLite database file (a
+	// path, or a `file:` URI); for "rest" the catalog's URL. A local
+	// destination's default is `_streamctl/iceberg/catalog.db` in its folder.
+	URI string `hcl:"uri,optional"`
+	// Namespace is the table's namespace (database).
+	Namespace string `hcl:"namespace"`
+	// Name is the table's name in its namespace.
+	Name string `hcl:"name"`
+	// Properties are passed to the catalog as they are (credentials of a REST
+	// catalog, `warehouse`, the table store's endpoint…).
+	Properties map[string]string `hcl:"properties,optional"`
+
+	DeclRange hcl.Range
+}
+
+// TableFormats and TableCatalogs are the accepted values.
+var (
+	TableFormats  = []string{"iceberg"}
+	TableCatalogs = []string{"sql", "rest"}
+)
+
+// checkTable refuses a table block that cannot work, before anything runs.
+func (l *loader) checkTable(t *Table, s *Sink, destType, destName string) {
+	where := fmt.Sprintf("Destination %q of sink %q", destName, s.Name)
+	if !slices.Contains(TableFormats, t.Format) {
+		l.errorf(&t.DeclRange, "Invalid table format", "%s: format %q is not a table format streamctl writes; use %q.", where, t.Format, "iceberg")
+		return
+	}
+	if t.Catalog == "" {
+		t.Catalog = "sql"
+	}
+	if !slices.Contains(TableCatalogs, t.Catalog) {
+		l.errorf(&t.DeclRange, "Invalid table catalog", "%s: catalog %q is not one of %q.", where, t.Catalog, TableCatalogs)
+	}
+	if s.Format != "parquet" {
+		l.errorf(&t.DeclRange, "Table needs Parquet", "%s: an Iceberg table holds Parquet files, and the sink writes %s. Set format = \"parquet\" (with its columns) on the sink.", where, s.Format)
+	}
+	if t.URI == "" && (t.Catalog == "rest" || destType != "local") {
+		l.errorf(&t.DeclRange, "Table catalog without uri", "%s: set uri to the catalog's address; only a local destination has a default (a SQLite database in its folder).", where)
+	}
+	if !validName(t.Namespace) || !validName(t.Name) {
+		l.errorf(&t.DeclRange, "Invalid table name", "%s: namespace %q and name %q must be names: letters, digits, '_' and '-', starting with a letter.", where, t.Namespace, t.Name)
+	}
+}
+
+// tableSchema documents the table block of every destination.
+func tableSchema() *SchemaBlock {
+	return &SchemaBlock{
+		Type:    "table",
+		Max:     1,
+		Summary: "Commits each batch as one snapshot of an Apache Iceberg table, as well as by streamctl's manifests.",
+		Description: "The table's location is the destination: its data files are the batch's Parquet files, " +
+			"and its snapshots are the commits every engine reads atomically. Each snapshot's summary records " +
+			"the sink, the batch and its source ranges, so that a retry finds the batch committed and never appends it twice.",
+		Attributes: structAttributes(Table{}, map[string]providers.Attribute{
+			"format":     {Example: `"iceberg"`, Allowed: TableFormats},
+			"catalog":    {Default: `"sql"`, Example: `"rest"`, Allowed: TableCatalogs},
+			"uri":        {Default: "local destinations: `<path>/_streamctl/iceberg/catalog.db`", Example: `"/var/lib/streamctl/catalog.db"`},
+			"namespace":  {Example: `"lake"`},
+			"name":       {Example: `"orders"`},
+			"properties": {Default: "none", Example: `{ warehouse = "lake" }`},
+		}, nil, nil),
+	}
+}
+
+// tableRange is where the table block of a destination body starts.
+func tableRange(body hcl.Body) hcl.Range {
+	content, _, _ := body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "table"}}})
+	if content != nil && len(content.Blocks) > 0 {
+		return content.Blocks[0].DefRange
+	}
+	return body.MissingItemRange()
+}

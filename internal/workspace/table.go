@@ -1,0 +1,137 @@
+package workspace
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/streamctl/streamctl/internal/config"
+	"github.com/streamctl/streamctl/internal/engine"
+	"github.com/streamctl/streamctl/internal/iceberg"
+	"github.com/streamctl/streamctl/providers/local"
+	"github.com/streamctl/streamctl/providers/s3"
+	"github.com/streamctl/streamctl/state"
+)
+
+// icebergTable is a destination's Iceberg table, for the engine. It connects
+// to its catalog on Open, at apply: plan reads no catalog.
+type icebergTable struct {
+	cfg  iceberg.Config
+	name string
+
+	mu sync.Mutex
+	t  *iceberg.Table
+}
+
+var _ engine.Table = (*icebergTable)(nil)
+
+// newTable describes the table of destination d of sink s; it does not
+// connect.
+func newTable(s *config.Sink, d *config.Destination) (*icebergTable, error) {
+	tb := d.Table
+	cfg := iceberg.Config{
+		Catalog:     tb.Catalog,
+		URI:         tb.URI,
+		Properties:  map[string]string{},
+		Namespace:   []string{tb.Namespace},
+		Table:       tb.Name,
+		Columns:     s.Columns,
+		PartitionBy: s.PartitionBy,
+		// An added nullable column is applied: the sink's columns are the
+		// table's schema. Incompatible changes are refused by Open.
+		ApplySchemaChanges: true,
+	}
+	for k, v := range tb.Properties {
+		cfg.Properties[k] = v
+	}
+	switch c := d.Config.(type) {
+	case *local.Config:
+		abs, err := filepath.Abs(c.Path)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Location = "file://" + filepath.ToSlash(abs)
+	case *s3.Config:
+		cfg.Location = "s3://" + c.Bucket
+		if p := strings.Trim(c.Prefix, "/"); p != "" {
+			cfg.Location += "/" + p
+		}
+		// The table's file IO reads the data files' footers and writes
+		// the metadata: the destination's endpoint and credentials.
+		setDefault(cfg.Properties, "s3.endpoint", c.Endpoint)
+		setDefault(cfg.Properties, "s3.region", c.Region)
+		setDefault(cfg.Properties, "s3.access-key-id", c.AccessKey)
+		setDefault(cfg.Properties, "s3.secret-access-key", c.SecretKey)
+	default:
+		return nil, fmt.Errorf("an Iceberg table in a %s destination is not supported yet (iceberg-go's file IO for it is not wired in): use a local or s3 destination for the table", d.Type)
+	}
+	return &icebergTable{cfg: cfg, name: "iceberg table " + tb.Namespace + "." + tb.Name}, nil
+}
+
+func setDefault(m map[string]string, k, v string) {
+	if _, set := m[k]; !set && v != "" {
+		m[k] = v
+	}
+}
+
+func (t *icebergTable) Describe() string { return t.name }
+
+func (t *icebergTable) Open(ctx context.Context) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.t != nil {
+		return nil
+	}
+	tb, err := iceberg.Open(ctx, t.cfg)
+	if err != nil {
+		return err
+	}
+	t.t = tb
+	return nil
+}
+
+func (t *icebergTable) table() (*iceberg.Table, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.t == nil {
+		return nil, fmt.Errorf("%s is not open", t.name)
+	}
+	return t.t, nil
+}
+
+func (t *icebergTable) Committed(ctx context.Context, sink string, batch int64) (bool, error) {
+	tb, err := t.table()
+	if err != nil {
+		return false, err
+	}
+	return tb.Committed(ctx, sink, batch)
+}
+
+func (t *icebergTable) Append(ctx context.Context, sink string, batch int64, ranges []state.Range, files []engine.FileEntry) error {
+	tb, err := t.table()
+	if err != nil {
+		return err
+	}
+	r, err := json.Marshal(ranges)
+	if err != nil {
+		return err
+	}
+	data := make([]iceberg.DataFile, len(files))
+	for i, f := range files {
+		data[i] = iceberg.DataFile{URL: strings.TrimSuffix(t.cfg.Location, "/") + "/" + f.Path, Size: f.Size, Records: f.Records}
+	}
+	return tb.Append(ctx, sink, batch, string(r), data)
+}
+
+// Close closes the catalog connection, if one was made.
+func (t *icebergTable) Close() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.t != nil {
+		t.t.Close()
+		t.t = nil
+	}
+}
