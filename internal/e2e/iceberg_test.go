@@ -13,6 +13,7 @@ import (
 	"github.com/streamctl/streamctl/internal/engine"
 	"github.com/streamctl/streamctl/internal/format"
 	"github.com/streamctl/streamctl/internal/iceberg"
+	"github.com/streamctl/streamctl/internal/testenv"
 	"github.com/streamctl/streamctl/providers/local"
 )
 
@@ -123,22 +124,7 @@ func checkTable(t *testing.T, dir string, want map[int64]bool) {
 	}
 	defer tb.Close()
 
-	_, it, err := tb.Iceberg().Scan().ToArrowRecords(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := map[int64]int{}
-	for rec, err := range it {
-		if err != nil {
-			t.Fatal(err)
-		}
-		idx := rec.Schema().FieldIndices("id")
-		ids := rec.Column(idx[0]).(*array.Int64)
-		for i := range ids.Len() {
-			seen[ids.Value(i)]++
-		}
-		rec.Release()
-	}
+	seen := scanIDs(t, tb)
 	if len(seen) != len(want) {
 		t.Errorf("the table holds %d distinct records, want %d", len(seen), len(want))
 	}
@@ -182,4 +168,93 @@ func checkTable(t *testing.T, dir string, want map[int64]bool) {
 			t.Errorf("snapshot %d (batch %q) adds %s records, its batch has %d", s.SnapshotID, batch, added, batches[batch])
 		}
 	}
+}
+
+// TestIcebergOnS3CrashAtFaultPoints: the same with the table in S3
+// (versitygw), its catalog a SQLite file beside the configuration.
+func TestIcebergOnS3CrashAtFaultPoints(t *testing.T) {
+	srv := testenv.S3(t)
+	for i, fp := range []string{"after-promote-file:2", "before-table-commit:2", "after-table-commit", "after-manifest:1"} {
+		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
+			t.Parallel()
+			bucket := bucketName("ice-", i, "-", fp)
+			srv.CreateBucket(t, bucket)
+			dest := s3Destination(srv, "table", bucket, "lake/orders")
+			dest = strings.Replace(dest, "force_path_style = true", `force_path_style = true
+    table {
+      format    = "iceberg"
+      uri       = "catalog.db"
+      namespace = "lake"
+      name      = "orders"
+    }`, 1)
+			hcl := strings.Replace(icebergConfig, `  destination "local" "table" {
+    path = "out/table"
+    table {
+      format    = "iceberg"
+      namespace = "lake"
+      name      = "orders"
+    }
+  }
+`, dest, 1)
+			dir := writeConfig(t, hcl)
+			r := run(t, dir, append([]string{"STREAMCTL_FAULT=" + fp}, srv.Env()...), "apply", "-auto-approve", "-no-color")
+			if !r.killed {
+				t.Fatalf("the fault %s was not reached: %s", fp, r)
+			}
+			mustRun(t, dir, 0, srv.Env(), "apply", "-auto-approve", "-no-color")
+			mustRun(t, dir, 0, srv.Env(), "plan", "-detailed-exitcode", "-no-color")
+			ctx := context.Background()
+			tb, err := iceberg.Open(ctx, iceberg.Config{
+				URI: filepath.Join(dir, "catalog.db"), Namespace: []string{"lake"}, Table: "orders",
+				Location: "s3://" + bucket + "/lake/orders",
+				Properties: map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
+					"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey},
+				Columns: []format.Column{{Name: "id", Type: "int64"}, {Name: "ts", Type: "timestamp"},
+					{Name: "country", Type: "string"}, {Name: "amount", Type: "double"}},
+				PartitionBy: []string{"day(ts)"},
+			})
+			if err != nil {
+				t.Fatalf("open the table: %v", err)
+			}
+			defer tb.Close()
+			seen := scanIDs(t, tb)
+			want := expectedIDs(3, 2000)
+			if len(seen) != len(want) {
+				t.Errorf("the table holds %d distinct records, want %d", len(seen), len(want))
+			}
+			for id, n := range seen {
+				if n != 1 || !want[id] {
+					t.Errorf("record %d: %d times in the table", id, n)
+				}
+			}
+			ms, err := engine.ReadManifests(ctx, s3Storage(t, srv, bucket, "lake/orders"), "orders", 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(tb.Iceberg().Metadata().Snapshots()); n != len(ms) {
+				t.Errorf("%d snapshots for %d committed batches", n, len(ms))
+			}
+		})
+	}
+}
+
+// scanIDs counts each id the table's current snapshot holds, read by iceberg-go.
+func scanIDs(t *testing.T, tb *iceberg.Table) map[int64]int {
+	t.Helper()
+	_, it, err := tb.Iceberg().Scan().ToArrowRecords(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int64]int{}
+	for rec, err := range it {
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := rec.Column(rec.Schema().FieldIndices("id")[0]).(*array.Int64)
+		for i := range ids.Len() {
+			seen[ids.Value(i)]++
+		}
+		rec.Release()
+	}
+	return seen
 }
