@@ -32,6 +32,9 @@ run go test -run '^$' -bench 'ApplyS3|ApplyAzure' -benchtime 3x ./internal/e2e/
 section "one batch over 10,000 partition folders, Parquet zstd, local and S3: peak RSS"
 run go test -run '^$' -bench 'ManyFolders' -benchtime 1x ./internal/e2e/
 
+section "Iceberg: the same batches into a local Parquet destination, without and with its table"
+run go test -run '^$' -bench 'BenchmarkIceberg' -benchtime 3x ./internal/e2e/
+
 section "a long-lived sink: state size and plan time after 100,000 batches"
 run go run ./internal/bench/reconcile
 
@@ -56,6 +59,7 @@ small=$(awk '/apply → 1 destination, max_records 10,000/ { print $NF; exit }' 
 	printf 'batches of 10,000 records, vs the raw loop\t%s\t≥ 0.6\n' "$small"
 	printf 'peak RSS of one batch over 10,000 folders, local / S3 (MB)\t%s / %s\t≤ 256\n' \
 		"$(metric 'BenchmarkManyFolders/local' peak-RSS-MB)" "$(metric 'BenchmarkManyFolders/s3' peak-RSS-MB)"
+	printf 'Iceberg table destination, vs the same Parquet destination without\t%s\t≥ 0.9\n' "$(metric 'BenchmarkIceberg' vs-parquet)"
 	printf 'bytes the store moves per committed byte, S3 / Azure (JSONL)\t%s / %s\t1.0\n' \
 		"$(metric 'BenchmarkApplyS3/jsonl' moved/committed)" "$(metric 'BenchmarkApplyAzure/jsonl' moved/committed)"
 } | column -t -s "$(printf '\t')"

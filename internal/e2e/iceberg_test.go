@@ -3,10 +3,12 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
@@ -257,4 +259,51 @@ func scanIDs(t *testing.T, tb *iceberg.Table) map[int64]int {
 		rec.Release()
 	}
 	return seen
+}
+
+// BenchmarkIceberg is the same batches applied to a local Parquet
+// destination without and with an Iceberg table: the ratio is what the
+// table's commit (footers read back, manifests, metadata, catalog) costs.
+//
+//	go test -run '^$' -bench Iceberg -benchtime 3x ./internal/e2e/
+func BenchmarkIceberg(b *testing.B) {
+	if raceEnabled {
+		b.Skip("figures under the race detector mean nothing")
+	}
+	records := benchRecordCount(b, 1_000_000)
+	var plain, table []time.Duration
+	for b.Loop() {
+		for _, withTable := range []bool{false, true} {
+			b.StopTimer()
+			hcl := strings.Replace(icebergConfig, "default = 2000", fmt.Sprintf("default = %d", records/3), 1)
+			hcl = strings.Replace(hcl, "max_records = 1500", fmt.Sprintf("max_records = %d", records/10), 1)
+			hcl = strings.Replace(hcl, "max_file_records = 500", "max_file_records = 1000000", 1)
+			if !withTable {
+				hcl = strings.Replace(hcl, `    table {
+      format    = "iceberg"
+      namespace = "lake"
+      name      = "orders"
+    }
+`, "", 1)
+			}
+			dir := b.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(hcl), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			start := time.Now()
+			if out, err := command(dir, nil, "apply", "-auto-approve", "-no-color").CombinedOutput(); err != nil {
+				b.Fatalf("apply: %v\n%s", err, out)
+			}
+			if withTable {
+				table = append(table, time.Since(start))
+			} else {
+				plain = append(plain, time.Since(start))
+			}
+		}
+	}
+	ratio := medianDuration(plain).Seconds() / medianDuration(table).Seconds()
+	b.ReportMetric(ratio, "vs-parquet")
+	b.ReportMetric(float64(records)/medianDuration(table).Seconds(), "records/s")
+	b.ReportMetric(0, "ns/op")
 }
