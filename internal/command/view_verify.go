@@ -45,7 +45,7 @@ type findingDocument struct {
 	Destination string `json:"destination"`
 	Batch       int64  `json:"batch,omitempty"`
 	Path        string `json:"path"`
-	Problem     string `json:"problem"` // missing | changed | unlisted | records | unreadable
+	Problem     string `json:"problem"` // missing | changed | unlisted | records | unreadable | table
 	Detail      string `json:"detail"`
 }
 

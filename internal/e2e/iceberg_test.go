@@ -307,3 +307,19 @@ func BenchmarkIceberg(b *testing.B) {
 	b.ReportMetric(float64(records)/medianDuration(table).Seconds(), "records/s")
 	b.ReportMetric(0, "ns/op")
 }
+
+// TestIcebergVerify: verify compares the table's current snapshot with the
+// manifests, and reports a file the snapshot holds that no manifest lists.
+func TestIcebergVerify(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, icebergConfig)
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	mustRun(t, dir, 0, nil, "verify", "-no-color")
+	if err := os.Remove(filepath.Join(dir, "out", "table", filepath.FromSlash(engine.ManifestKey("orders", 1)))); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, dir, nil, "verify", "-no-color")
+	if r.code != 2 || !strings.Contains(r.stdout, "in the current snapshot of iceberg table lake.orders, and in no manifest") {
+		t.Errorf("verify after a manifest was removed: want exit 2 and the table's finding, got %s", r)
+	}
+}

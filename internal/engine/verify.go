@@ -32,7 +32,17 @@ const (
 	ProblemRecords Problem = "records"
 	// ProblemUnreadable: the file could not be read.
 	ProblemUnreadable Problem = "unreadable"
+	// ProblemTable: the destination's table disagrees with its manifests: a
+	// committed file its snapshot lacks, or a file it holds that no
+	// manifest lists.
+	ProblemTable Problem = "table"
 )
+
+// TableReader is the reader side of a Table: the data files its current
+// snapshot holds, as paths relative to the destination.
+type TableReader interface {
+	Files(ctx context.Context) ([]string, error)
+}
 
 // Finding is one discrepancy between a destination and its manifests.
 type Finding struct {
@@ -67,6 +77,7 @@ func Verify(ctx context.Context, sink *Sink, deep bool) (Verification, error) {
 			return v, fmt.Errorf("verify %s of sink %s: %w", d.Name, sink.Name, err)
 		}
 		listed := map[string]bool{}
+		inBatch := map[string]int64{}
 		for _, m := range manifests {
 			v.Manifests++
 			if perBatch[m.Batch] == nil {
@@ -76,6 +87,9 @@ func Verify(ctx context.Context, sink *Sink, deep bool) (Verification, error) {
 			for _, fe := range m.Files {
 				v.Files++
 				listed[fe.Path] = true
+				if !strings.HasPrefix(fe.Path, MetadataDir+"/") {
+					inBatch[fe.Path] = m.Batch
+				}
 				if f := checkFile(ctx, d.Storage, fe, deep); f != nil {
 					f.Sink, f.Destination, f.Batch = sink.Name, d.Name, m.Batch
 					v.Findings = append(v.Findings, *f)
@@ -92,6 +106,13 @@ func Verify(ctx context.Context, sink *Sink, deep bool) (Verification, error) {
 		})
 		if err != nil {
 			return v, fmt.Errorf("verify %s of sink %s: %w", d.Name, sink.Name, err)
+		}
+		if tr, ok := d.Table.(TableReader); ok {
+			found, err := verifyTable(ctx, sink.Name, d, tr, inBatch)
+			if err != nil {
+				return v, fmt.Errorf("verify %s of sink %s: %w", d.Name, sink.Name, err)
+			}
+			v.Findings = append(v.Findings, found...)
 		}
 	}
 	if deep && sink.Layout.RouteBy == "" && len(sink.Destinations) > 1 {
@@ -176,4 +197,38 @@ func countRecords(path string, lines int64) (int64, bool) {
 		return lines, true
 	}
 	return 0, false
+}
+
+// verifyTable compares the data files of d's table's current snapshot with
+// those of its manifests: the manifest is written after the table commit, so
+// every committed file is in the snapshot, and the snapshot holds no other.
+func verifyTable(ctx context.Context, sink string, d Destination, tr TableReader, inBatch map[string]int64) ([]Finding, error) {
+	if err := d.Table.Open(ctx); err != nil {
+		return nil, fmt.Errorf("open %s: %w", d.Table.Describe(), err)
+	}
+	files, err := tr.Files(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list the files of %s: %w", d.Table.Describe(), err)
+	}
+	var out []Finding
+	inTable := map[string]bool{}
+	for _, f := range files {
+		inTable[f] = true
+		if _, ok := inBatch[f]; !ok {
+			out = append(out, Finding{Sink: sink, Destination: d.Name, Path: f, Problem: ProblemTable,
+				Detail: fmt.Sprintf("in the current snapshot of %s, and in no manifest", d.Table.Describe())})
+		}
+	}
+	paths := make([]string, 0, len(inBatch))
+	for p := range inBatch {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		if !inTable[p] {
+			out = append(out, Finding{Sink: sink, Destination: d.Name, Batch: inBatch[p], Path: p, Problem: ProblemTable,
+				Detail: fmt.Sprintf("committed by its manifest, absent from the current snapshot of %s", d.Table.Describe())})
+		}
+	}
+	return out, nil
 }

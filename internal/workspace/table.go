@@ -135,3 +135,22 @@ func (t *icebergTable) Close() {
 		t.t = nil
 	}
 }
+
+// Files implements engine.TableReader: the current snapshot's data files,
+// relative to the destination.
+func (t *icebergTable) Files(ctx context.Context) ([]string, error) {
+	tb, err := t.table()
+	if err != nil {
+		return nil, err
+	}
+	urls, err := tb.Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	root := strings.TrimSuffix(t.cfg.Location, "/") + "/"
+	out := make([]string, len(urls))
+	for i, u := range urls {
+		out[i] = strings.TrimPrefix(u, root)
+	}
+	return out, nil
+}
