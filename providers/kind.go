@@ -43,6 +43,11 @@ type DestinationRole struct {
 	// Location names where a decoded config writes, as a URL-like string: two
 	// destinations with one location collide.
 	Location func(cfg any) string
+	// TableLocation is the destination as the location of a table whose data
+	// files it holds (`file:///abs/path`, `s3://bucket/prefix`), with the
+	// file IO properties a table library needs to reach it (endpoint,
+	// credentials). Nil for a kind that cannot hold a table yet.
+	TableLocation func(cfg any) (url string, properties map[string]string, err error)
 }
 
 // StateRole is a kind that can keep the state: `state "TYPE"` in the

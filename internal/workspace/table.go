@@ -4,15 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"sync"
 
 	"github.com/streamctl/streamctl/internal/config"
 	"github.com/streamctl/streamctl/internal/engine"
 	"github.com/streamctl/streamctl/internal/iceberg"
-	"github.com/streamctl/streamctl/providers/local"
-	"github.com/streamctl/streamctl/providers/s3"
+	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/state"
 )
 
@@ -30,7 +28,7 @@ var _ engine.Table = (*icebergTable)(nil)
 
 // newTable describes the table of destination d of sink s; it does not
 // connect.
-func newTable(s *config.Sink, d *config.Destination) (*icebergTable, error) {
+func newTable(s *config.Sink, d *config.Destination, kinds providers.Kinds) (*icebergTable, error) {
 	tb := d.Table
 	cfg := iceberg.Config{
 		Catalog:     tb.Catalog,
@@ -47,34 +45,24 @@ func newTable(s *config.Sink, d *config.Destination) (*icebergTable, error) {
 	for k, v := range tb.Properties {
 		cfg.Properties[k] = v
 	}
-	switch c := d.Config.(type) {
-	case *local.Config:
-		abs, err := filepath.Abs(c.Path)
-		if err != nil {
-			return nil, err
+	role := kinds.Lookup(d.Type).Destination
+	if role.TableLocation == nil {
+		return nil, fmt.Errorf("an Iceberg table in a %s destination is not supported yet (its file IO is not wired in): use a local or s3 destination for the table", d.Type)
+	}
+	location, props, err := role.TableLocation(d.Config)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Location = location
+	// The table's file IO reads the data files' footers and writes the
+	// metadata: the destination's endpoint and credentials, unless the
+	// table block sets them.
+	for k, v := range props {
+		if _, set := cfg.Properties[k]; !set {
+			cfg.Properties[k] = v
 		}
-		cfg.Location = "file://" + filepath.ToSlash(abs)
-	case *s3.Config:
-		cfg.Location = "s3://" + c.Bucket
-		if p := strings.Trim(c.Prefix, "/"); p != "" {
-			cfg.Location += "/" + p
-		}
-		// The table's file IO reads the data files' footers and writes
-		// the metadata: the destination's endpoint and credentials.
-		setDefault(cfg.Properties, "s3.endpoint", c.Endpoint)
-		setDefault(cfg.Properties, "s3.region", c.Region)
-		setDefault(cfg.Properties, "s3.access-key-id", c.AccessKey)
-		setDefault(cfg.Properties, "s3.secret-access-key", c.SecretKey)
-	default:
-		return nil, fmt.Errorf("an Iceberg table in a %s destination is not supported yet (iceberg-go's file IO for it is not wired in): use a local or s3 destination for the table", d.Type)
 	}
 	return &icebergTable{cfg: cfg, name: "iceberg table " + tb.Namespace + "." + tb.Name}, nil
-}
-
-func setDefault(m map[string]string, k, v string) {
-	if _, set := m[k]; !set && v != "" {
-		m[k] = v
-	}
 }
 
 func (t *icebergTable) Describe() string { return t.name }

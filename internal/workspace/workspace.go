@@ -107,7 +107,7 @@ func Open(ctx context.Context, cfg *config.Config, kinds providers.Kinds) (*Work
 			}
 			ed := engine.Destination{Name: d.Name, Storage: store}
 			if d.Table != nil {
-				tb, err := newTable(s, d)
+				tb, err := newTable(s, d, kinds)
 				if err != nil {
 					w.Close()
 					return nil, fmt.Errorf("open destination %s of sink %s: %w", d.Name, s.Name, err)

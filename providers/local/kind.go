@@ -2,6 +2,7 @@ package local
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 
 	"github.com/streamctl/streamctl/providers"
@@ -41,6 +42,13 @@ var Kind = &providers.Kind{
 			return New(cfg.(*Config).Path), nil
 		},
 		Location: func(cfg any) string { return "file://" + cfg.(*Config).Path },
+		TableLocation: func(cfg any) (string, map[string]string, error) {
+			abs, err := filepath.Abs(cfg.(*Config).Path)
+			if err != nil {
+				return "", nil, err
+			}
+			return "file://" + filepath.ToSlash(abs), nil, nil
+		},
 	},
 	State: &providers.StateRole{
 		Body: providers.Body{

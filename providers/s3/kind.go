@@ -14,12 +14,14 @@ var Kind = &providers.Kind{
 	Destination: &providers.DestinationRole{
 		Body: roleBody(providers.Body{
 			Summary: "An Amazon S3 bucket, or any S3-compatible store (`endpoint`).",
-			Description: "S3 has no rename: staged objects are copied into place and deleted; the manifest is " +
+			Description: "S3 has no rename: a batch's files are uploaded on their final keys as multipart uploads that " +
+				"promotion completes (files up to `multipart_threshold` are sent whole at promotion); the manifest is " +
 				"written with `If-None-Match: *`, so it is created once. Credentials come from the AWS chain " +
 				"(environment, profile, instance role) unless `access_key` and `secret_key` are set.",
 		}),
-		Open:     open,
-		Location: location,
+		Open:          open,
+		Location:      location,
+		TableLocation: tableLocation,
 	},
 	State: &providers.StateRole{
 		Body: roleBody(providers.Body{
@@ -67,6 +69,26 @@ func roleBody(b providers.Body) providers.Body {
 
 func open(ctx context.Context, cfg any) (providers.Storage, error) {
 	return New(ctx, *cfg.(*Config))
+}
+
+// tableLocation is the destination as an Iceberg-style location, with the
+// properties of iceberg-go's S3 file IO (unset ones come from the AWS chain).
+func tableLocation(cfg any) (string, map[string]string, error) {
+	c := cfg.(*Config)
+	url := "s3://" + c.Bucket
+	if p := strings.Trim(c.Prefix, "/"); p != "" {
+		url += "/" + p
+	}
+	props := map[string]string{}
+	for k, v := range map[string]string{
+		"s3.endpoint": c.Endpoint, "s3.region": c.Region,
+		"s3.access-key-id": c.AccessKey, "s3.secret-access-key": c.SecretKey,
+	} {
+		if v != "" {
+			props[k] = v
+		}
+	}
+	return url, props, nil
 }
 
 func location(cfg any) string {
