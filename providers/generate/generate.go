@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/streamctl/streamctl/providers"
@@ -69,13 +70,21 @@ func (s *Source) Read(ctx context.Context, partition string, start, end int64, f
 	blocks := make(chan *block, blocksAhead)
 	free := make(chan *block, blocksAhead+1)
 	for range blocksAhead + 1 {
-		free <- &block{}
+		free <- blockPool.Get().(*block)
 	}
 	stop := make(chan struct{})
 	made := make(chan struct{})
 	defer func() {
 		close(stop)
 		<-made
+		// The blocks go back to the pool, grown: a run of small batches
+		// reads each partition many times.
+		for b := range blocks {
+			blockPool.Put(b)
+		}
+		for len(free) > 0 {
+			blockPool.Put(<-free)
+		}
 	}()
 	go func() {
 		defer close(made)
@@ -123,6 +132,9 @@ func (s *Source) Read(ctx context.Context, partition string, start, end int64, f
 	}
 	return nil
 }
+
+// blockPool keeps the blocks of finished reads, with their grown buffers.
+var blockPool = sync.Pool{New: func() any { return &block{} }}
 
 // block is a run of consecutive records: their JSON, one after the other.
 type block struct {
