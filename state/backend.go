@@ -132,8 +132,9 @@ func (e *LockedError) Error() string {
 	return msg
 }
 
-// Lock takes the backend's lock, retrying with backoff until timeout.
-func Lock(ctx context.Context, b Backend, info *LockInfo, timeout time.Duration) (Unlocker, error) {
+// Lock takes a lock (a backend's, or a sink's), retrying with backoff until
+// timeout.
+func Lock(ctx context.Context, b Locker, info *LockInfo, timeout time.Duration) (Unlocker, error) {
 	deadline := time.Now().Add(timeout)
 	delay := 100 * time.Millisecond
 	for {

@@ -188,18 +188,79 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 	if err != nil {
 		return failf(v, "%v", err)
 	}
+	restricted := false
 	if a.lock {
-		info := state.NewLockInfo("apply", Version)
-		unlock, err := state.Lock(ctx, backend, info, a.lockTimeout)
-		if err != nil {
-			return lockFailed(v, err)
+		var (
+			held   *heldLocks
+			info   *state.LockInfo
+			lockOn = backend.Describe()
+		)
+		sb, sharded := backend.(state.ShardedBackend)
+		shared := false
+		var stateSinks []string
+		if sharded {
+			// A remote state is applied per sink, unless the run changes
+			// the whole state: a rename (moved blocks), a saved plan (whose
+			// serial covers every sink), or the migration of a state still
+			// in the one-document layout.
+			peek, err := state.Load(ctx, backend, Version)
+			if err != nil {
+				return failf(v, "%v", err)
+			}
+			stateSinks = peek.State().SinkNames()
+			shared = saved == nil && len(cfg.Moved) == 0 && (peek.Sharded() || !peek.Exists())
 		}
-		tookOver(v, unlock)
+		switch {
+		case shared:
+			var names []string
+			for _, s := range cfg.Sinks {
+				names = append(names, s.Name)
+			}
+			var skipped []skippedSink
+			held, skipped, err = lockSinksShared(ctx, sb, names, "apply", a.lockTimeout)
+			if err != nil {
+				return lockFailed(v, err)
+			}
+			for _, s := range skipped {
+				v.warn("Sink skipped", s.message())
+			}
+			if len(skipped) > 0 {
+				restricted = true
+				keep := map[string]bool{}
+				for _, n := range held.sinks() {
+					keep[n] = true
+				}
+				cfg = workspace.SelectSinks(cfg, keep, nil)
+			}
+			if len(held.sinks()) == 0 {
+				// Every sink is being applied by another process: this
+				// one has nothing to do, which is not a failure.
+				held.Unlock()
+				v.upToDate()
+				return ExitOK
+			}
+		default:
+			sinks := stateSinks
+			for _, s := range cfg.Sinks {
+				sinks = append(sinks, s.Name)
+				sinks = append(sinks, cfg.MovedFrom(s.Name)...)
+			}
+			held, err = lockExclusive(ctx, backend, sinks, "apply", a.lockTimeout)
+			if err != nil {
+				return lockFailed(v, err)
+			}
+			info = held.infos[0]
+		}
+		tookOverAll(v, held)
 		defer func() {
-			if err := unlock.Unlock(); err != nil {
+			if err := held.Unlock(); err != nil {
 				// A lock left behind blocks the next run: say how to remove it,
 				// and do not report success.
-				failf(v, "release the state lock: %v\n\nThe lock %s stays on %s. Once it is reachable, remove it with: streamctl force-unlock %s", err, info.ID, backend.Describe(), info.ID)
+				id := "ID"
+				if info != nil {
+					id = info.ID
+				}
+				failf(v, "release the state lock: %v\n\nThe lock stays on %s. Once it is reachable, remove it with: streamctl force-unlock %s", err, lockOn, id)
 				if code == ExitOK {
 					code = ExitError
 				}
@@ -212,7 +273,7 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 		defer cancel()
 		go func() {
 			select {
-			case <-unlock.Lost():
+			case <-held.Lost():
 				failf(v, "the state lock was lost (force-unlocked?); stopping.")
 				cancel()
 			case <-ctx.Done():
@@ -243,7 +304,7 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 		}
 	} else {
 		var errs []error
-		p, errs = ws.Plan(ctx, mgr.State(), workspace.PlanOptions{Refresh: a.refresh, MaxBatches: a.maxBatches, Targeted: a.targetFlags.active(), Version: Version})
+		p, errs = ws.Plan(ctx, mgr.State(), workspace.PlanOptions{Refresh: a.refresh, MaxBatches: a.maxBatches, Targeted: a.targetFlags.active() || restricted, Version: Version})
 		if len(errs) > 0 {
 			return v.planErrors(errs)
 		}

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/streamctl/streamctl/internal/workspace"
@@ -146,9 +148,33 @@ func (c *ForceUnlockCommand) Run(args []string) int {
 	if err != nil {
 		return c.errorf("%v", err)
 	}
-	if err := backend.ForceUnlock(ctx, fs.Arg(0)); err != nil {
+	id := fs.Arg(0)
+	err = backend.ForceUnlock(ctx, id)
+	if sb, ok := backend.(state.ShardedBackend); ok && err != nil {
+		// The ID may be a sink's lock, taken by an apply of that sink.
+		names := map[string]bool{}
+		for _, s := range cfg.Sinks {
+			names[s.Name] = true
+		}
+		if mgr, lerr := state.Load(ctx, backend, Version); lerr == nil {
+			for _, n := range mgr.State().SinkNames() {
+				names[n] = true
+			}
+		}
+		for _, n := range slices.Sorted(maps.Keys(names)) {
+			l := sb.SinkLock(n)
+			if h, herr := l.LockInfo(ctx); herr == nil && h != nil && h.ID == id {
+				if ferr := l.ForceUnlock(ctx, id); ferr != nil {
+					return c.errorf("%v", ferr)
+				}
+				fmt.Fprintf(c.Stdout, "The lock %s of sink %q on %s was removed.\n", id, n, backend.Describe())
+				return ExitOK
+			}
+		}
+	}
+	if err != nil {
 		return c.errorf("%v", err)
 	}
-	fmt.Fprintf(c.Stdout, "The lock %s on %s was removed.\n", fs.Arg(0), backend.Describe())
+	fmt.Fprintf(c.Stdout, "The lock %s on %s was removed.\n", id, backend.Describe())
 	return ExitOK
 }

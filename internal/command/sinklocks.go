@@ -1,0 +1,183 @@
+package command
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/streamctl/streamctl/state"
+)
+
+// Locking a remote state (a state.ShardedBackend):
+//
+//   - apply takes, per sink it would run, that sink's lease lock
+//     "<key>.d/sinks/<sink>.lock" and not the run-wide one; a sink another
+//     live process holds is skipped (not an error). Having its sinks, it
+//     checks that the run-wide lock is free, and gives them all back if not.
+//   - commands that change the whole state (state rm, state mv, moved
+//     blocks, the migration of a state in the old layout) take the run-wide
+//     lock first, then the lock of every sink they touch.
+//
+// Object stores have no shared locks, so this ordering is what excludes the
+// two: an applier takes its sink lock S before it checks the run-wide lock
+// R; an exclusive command takes R before S. Were both to go on, the
+// applier's check of R came before the command took R, hence its S before the
+// command's S, which the command would then have been refused.
+
+// skippedSink is a sink another live process is applying.
+type skippedSink struct {
+	Sink   string
+	Holder *state.LockInfo
+}
+
+func (s skippedSink) message() string {
+	h := s.Holder
+	if h == nil {
+		return fmt.Sprintf("sink %q is being applied by another process: skipped", s.Sink)
+	}
+	user, host, ok := strings.Cut(h.Who, "@")
+	if !ok {
+		host = "an unknown host"
+	}
+	return fmt.Sprintf("sink %q is being applied by %s (pid %d on %s, lock %s, %s): skipped", s.Sink, user, h.PID, host, h.ID, h.Operation)
+}
+
+// heldLocks is a set of locks taken together and released together.
+type heldLocks struct {
+	names   []string // "" is the run-wide lock
+	locks   []state.Unlocker
+	infos   []*state.LockInfo
+	lost    chan struct{}
+	once    sync.Once
+	stop    chan struct{}
+	watched sync.WaitGroup
+}
+
+func newHeldLocks() *heldLocks {
+	return &heldLocks{lost: make(chan struct{}), stop: make(chan struct{})}
+}
+
+func (h *heldLocks) add(name string, u state.Unlocker, info *state.LockInfo) {
+	h.names = append(h.names, name)
+	h.locks = append(h.locks, u)
+	h.infos = append(h.infos, info)
+	h.watched.Add(1)
+	go func() {
+		defer h.watched.Done()
+		select {
+		case <-u.Lost():
+			h.once.Do(func() { close(h.lost) })
+		case <-h.stop:
+		}
+	}()
+}
+
+// Lost is closed when any of the locks is lost.
+func (h *heldLocks) Lost() <-chan struct{} { return h.lost }
+
+// sinks lists the sinks whose locks are held.
+func (h *heldLocks) sinks() []string {
+	var out []string
+	for _, n := range h.names {
+		if n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Unlock releases every lock, the sinks' before the run-wide one (the
+// reverse of the order they are taken in), and returns the first failure.
+func (h *heldLocks) Unlock() error {
+	select {
+	case <-h.stop:
+		return nil
+	default:
+		close(h.stop)
+	}
+	h.watched.Wait()
+	var first error
+	for i := len(h.locks) - 1; i >= 0; i-- {
+		if err := h.locks[i].Unlock(); err != nil && first == nil {
+			what := "the state lock"
+			if h.names[i] != "" {
+				what = fmt.Sprintf("the lock of sink %q", h.names[i])
+			}
+			first = fmt.Errorf("%s (ID %s): %w", what, h.infos[i].ID, err)
+		}
+	}
+	return first
+}
+
+// lockSinksShared takes the lock of each of sinks for op, as apply does on a
+// sharded state. The sinks held by others are returned as skipped; held is
+// nil when the run-wide lock is held (err is then its *state.LockedError).
+func lockSinksShared(ctx context.Context, b state.ShardedBackend, sinks []string, op string, timeout time.Duration) (held *heldLocks, skipped []skippedSink, err error) {
+	held = newHeldLocks()
+	for _, name := range sinks {
+		info := state.NewLockInfo(op, Version)
+		u, err := state.Lock(ctx, b.SinkLock(name), info, timeout)
+		var locked *state.LockedError
+		if errors.As(err, &locked) {
+			skipped = append(skipped, skippedSink{Sink: name, Holder: locked.Holder})
+			continue
+		}
+		if err != nil {
+			held.Unlock()
+			return nil, nil, fmt.Errorf("lock sink %q: %w", name, err)
+		}
+		held.add(name, u, info)
+	}
+	holder, silent, err := b.RootLock().Live(ctx)
+	if err != nil || holder != nil {
+		held.Unlock()
+		if err != nil {
+			return nil, nil, fmt.Errorf("check the state lock: %w", err)
+		}
+		return nil, nil, &state.LockedError{Holder: holder, Path: b.Describe(), Leased: true, Silent: silent}
+	}
+	return held, skipped, nil
+}
+
+// lockExclusive takes the run-wide lock, then the lock of every sink of
+// sinks, waiting up to timeout for each, as the commands that change the
+// whole state do. Any refusal releases what was taken.
+func lockExclusive(ctx context.Context, b state.Backend, sinks []string, op string, timeout time.Duration) (*heldLocks, error) {
+	held := newHeldLocks()
+	info := state.NewLockInfo(op, Version)
+	u, err := state.Lock(ctx, b, info, timeout)
+	if err != nil {
+		return nil, err
+	}
+	held.add("", u, info)
+	sb, ok := b.(state.ShardedBackend)
+	if !ok {
+		return held, nil
+	}
+	sinks = slices.Compact(slices.Sorted(slices.Values(sinks)))
+	for _, name := range sinks {
+		info := state.NewLockInfo(op, Version)
+		u, err := state.Lock(ctx, sb.SinkLock(name), info, timeout)
+		if err != nil {
+			held.Unlock()
+			var locked *state.LockedError
+			if errors.As(err, &locked) {
+				locked.Path = fmt.Sprintf("%s (sink %q)", b.Describe(), name)
+			}
+			return nil, err
+		}
+		held.add(name, u, info)
+	}
+	return held, nil
+}
+
+// tookOverAll warns for each lock taken over from a dead holder.
+func tookOverAll(v ui, h *heldLocks) {
+	for _, u := range h.locks {
+		tookOver(v, u)
+	}
+}
