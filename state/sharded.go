@@ -474,3 +474,73 @@ func (m *Manager) updateSink(ctx context.Context, name string, change func(*Stat
 	m.state = &next
 	return nil
 }
+
+// ReloadSink reads sink name's document again, as another process may have
+// written it since the state was loaded: an applier calls it once it holds
+// the sink's lock, before it plans the sink. On a state that is not sharded
+// it does nothing (its lock covers the whole state, taken before Load).
+func (m *Manager) ReloadSink(ctx context.Context, name string) error {
+	m.wmu.RLock()
+	defer m.wmu.RUnlock()
+	m.mu.Lock()
+	sh, noRoot, lineage := m.shard, m.version == "", m.state.Lineage
+	m.mu.Unlock()
+	if sh == nil || sh.legacy {
+		return nil
+	}
+	if noRoot {
+		// The root may have been created by another process since: read
+		// it all again, so that its lineage is the one the sinks carry.
+		fresh, err := Load(ctx, m.backend, m.state.StreamctlVersion)
+		if err != nil {
+			return err
+		}
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if fresh.Exists() {
+			m.version, m.state, m.shard = fresh.version, fresh.state, fresh.shard
+		}
+		return nil
+	}
+	docName := sinkDocName(sh.key, name)
+	data, version, err := sh.docs.Read(ctx, docName)
+	var sink *Sink
+	var ss *sinkShard
+	switch {
+	case errors.Is(err, ErrNoState):
+	case err != nil:
+		return fmt.Errorf("read sink document %s: %w", docName, err)
+	default:
+		f, s, err := decodeSinkFile(data, name, lineage)
+		if err != nil {
+			return &CorruptError{Path: sh.docs.Storage().Describe() + "/" + docName, Err: err}
+		}
+		one := &State{Lineage: lineage, Sinks: map[string]*Sink{name: s}}
+		if err := one.readHistory(ctx, sh.docs, docName); err != nil {
+			return &CorruptError{Path: sh.docs.Storage().Describe() + "/" + docName, Err: err}
+		}
+		body, _ := json.Marshal(f.Checkpoint)
+		sink, ss = s, &sinkShard{version: version, serial: f.Serial, body: body, retired: f.Retired}
+		for _, seg := range s.segments {
+			ss.kept = append(ss.kept, seg.id())
+		}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	next := *m.state
+	next.Sinks = make(map[string]*Sink, len(m.state.Sinks)+1)
+	for n, s := range m.state.Sinks {
+		next.Sinks[n] = s
+	}
+	m.shard = m.shard.clone()
+	if sink == nil {
+		delete(next.Sinks, name)
+		delete(m.shard.sinks, name)
+	} else {
+		next.Sinks[name] = sink
+		m.shard.sinks[name] = ss
+	}
+	next.Serial = m.shard.serial()
+	m.state = &next
+	return nil
+}

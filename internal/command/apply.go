@@ -188,7 +188,10 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 	if err != nil {
 		return failf(v, "%v", err)
 	}
-	restricted := false
+	var (
+		claims *sinkClaims
+		mgr    *state.Manager
+	)
 	if a.lock {
 		var (
 			held   *heldLocks
@@ -197,14 +200,17 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 		)
 		sb, sharded := backend.(state.ShardedBackend)
 		shared := false
-		var stateSinks []string
+		var (
+			stateSinks []string
+			peek       *state.Manager
+		)
 		if sharded {
 			// A remote state is applied per sink, unless the run changes
 			// the whole state: a rename (moved blocks), a saved plan (whose
 			// serial covers every sink), or the migration of a state still
 			// in the one-document layout.
-			peek, err := state.Load(ctx, backend, Version)
-			if err != nil {
+			var err error
+			if peek, err = state.Load(ctx, backend, Version); err != nil {
 				return failf(v, "%v", err)
 			}
 			stateSinks = peek.State().SinkNames()
@@ -212,33 +218,18 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 		}
 		switch {
 		case shared:
-			var names []string
-			for _, s := range cfg.Sinks {
-				names = append(names, s.Name)
-			}
-			var skipped []skippedSink
-			held, skipped, err = lockSinksShared(ctx, sb, names, "apply", a.lockTimeout)
-			if err != nil {
+			// Each sink's lock is taken in its turn (sinkClaims.claim); a
+			// command changing the whole state refuses the run at once.
+			if holder, silent, err := sb.RootLock().Live(ctx); err != nil || holder != nil {
+				if err == nil {
+					err = &state.LockedError{Holder: holder, Path: backend.Describe(), Leased: true, Silent: silent}
+				}
 				return lockFailed(v, err)
 			}
-			for _, s := range skipped {
-				v.warn("Sink skipped", s.message())
-			}
-			if len(skipped) > 0 {
-				restricted = true
-				keep := map[string]bool{}
-				for _, n := range held.sinks() {
-					keep[n] = true
-				}
-				cfg = workspace.SelectSinks(cfg, keep, nil)
-			}
-			if len(held.sinks()) == 0 {
-				// Every sink is being applied by another process: this
-				// one has nothing to do, which is not a failure.
-				held.Unlock()
-				v.upToDate()
-				return ExitOK
-			}
+			claims = &sinkClaims{backend: sb, timeout: a.lockTimeout, lost: make(chan struct{})}
+			held = newHeldLocks()
+			// Read without a lock: each sink is read again once claimed.
+			mgr = peek
 		default:
 			sinks := stateSinks
 			for _, s := range cfg.Sinks {
@@ -272,17 +263,25 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()
 		go func() {
+			var claimLost chan struct{}
+			if claims != nil {
+				claimLost = claims.lost
+			}
 			select {
 			case <-held.Lost():
 				failf(v, "the state lock was lost (force-unlocked?); stopping.")
+				cancel()
+			case <-claimLost:
+				failf(v, "a sink's lock was lost (force-unlocked?); stopping.")
 				cancel()
 			case <-ctx.Done():
 			}
 		}()
 	}
-	mgr, err := state.Load(ctx, backend, Version)
-	if err != nil {
-		return failf(v, "%v", err)
+	if mgr == nil {
+		if mgr, err = state.Load(ctx, backend, Version); err != nil {
+			return failf(v, "%v", err)
+		}
 	}
 	ws, err := workspace.Open(ctx, cfg, kinds())
 	if err != nil {
@@ -304,7 +303,7 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 		}
 	} else {
 		var errs []error
-		p, errs = ws.Plan(ctx, mgr.State(), workspace.PlanOptions{Refresh: a.refresh, MaxBatches: a.maxBatches, Targeted: a.targetFlags.active() || restricted, Version: Version})
+		p, errs = ws.Plan(ctx, mgr.State(), workspace.PlanOptions{Refresh: a.refresh, MaxBatches: a.maxBatches, Targeted: a.targetFlags.active(), Version: Version})
 		if len(errs) > 0 {
 			return v.planErrors(errs)
 		}
@@ -323,7 +322,12 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 			return ExitError
 		}
 	}
-	return c.run(ctx, v, ws, mgr, p, a, met)
+	var prepare workspace.Prepare
+	if claims != nil {
+		claims.v, claims.ws, claims.mgr, claims.a = v, ws, mgr, a
+		prepare = claims.claim
+	}
+	return c.run(ctx, v, ws, mgr, p, a, met, prepare)
 }
 
 // approve asks on the terminal. Ctrl-C (or SIGTERM) while it waits cancels at
@@ -347,7 +351,7 @@ func (c *ApplyCommand) approve(ctx context.Context) bool {
 
 // run applies the sinks, up to -parallelism at once, and reports progress and
 // the summary. A failing sink does not stop the others.
-func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace.Workspace, mgr *state.Manager, p *planner.Plan, a *applyArgs, met *applyMetrics) int {
+func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace.Workspace, mgr *state.Manager, p *planner.Plan, a *applyArgs, met *applyMetrics, prepare workspace.Prepare) int {
 	v.running(workspace.Totals(p, a.maxBatches))
 	defer v.stopped()
 	eng := &engine.Engine{
@@ -357,7 +361,7 @@ func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace.Works
 		OnEvent: func(ev engine.Event) { v.event(ev, ws.DestinationNames(ev.Sink)) },
 	}
 	start := c.now()
-	results, errs := ws.Apply(ctx, eng, p, a.parallelism)
+	results, errs := ws.ApplyEach(ctx, eng, p, a.parallelism, prepare)
 	var (
 		total    engine.Summary
 		perSink  []render.SinkSummary

@@ -9,15 +9,18 @@ import (
 	"sync"
 	"time"
 
+	"github.com/streamctl/streamctl/internal/workspace"
+	"github.com/streamctl/streamctl/planner"
 	"github.com/streamctl/streamctl/state"
 )
 
 // Locking a remote state (a state.ShardedBackend):
 //
-//   - apply takes, per sink it would run, that sink's lease lock
+//   - apply takes, per sink, in the sink's turn, that sink's lease lock
 //     "<key>.d/sinks/<sink>.lock" and not the run-wide one; a sink another
-//     live process holds is skipped (not an error). Having its sinks, it
-//     checks that the run-wide lock is free, and gives them all back if not.
+//     live process holds is skipped (not an error: exit code 0 when the
+//     rest succeeded). Holding it, it checks that the run-wide lock is free,
+//     and gives the sink back (an error) if not.
 //   - commands that change the whole state (state rm, state mv, moved
 //     blocks, the migration of a state in the old layout) take the run-wide
 //     lock first, then the lock of every sink they touch.
@@ -113,34 +116,84 @@ func (h *heldLocks) Unlock() error {
 	return first
 }
 
-// lockSinksShared takes the lock of each of sinks for op, as apply does on a
-// sharded state. The sinks held by others are returned as skipped; held is
-// nil when the run-wide lock is held (err is then its *state.LockedError).
-func lockSinksShared(ctx context.Context, b state.ShardedBackend, sinks []string, op string, timeout time.Duration) (held *heldLocks, skipped []skippedSink, err error) {
-	held = newHeldLocks()
-	for _, name := range sinks {
-		info := state.NewLockInfo(op, Version)
-		u, err := state.Lock(ctx, b.SinkLock(name), info, timeout)
-		var locked *state.LockedError
-		if errors.As(err, &locked) {
-			skipped = append(skipped, skippedSink{Sink: name, Holder: locked.Holder})
-			continue
-		}
-		if err != nil {
-			held.Unlock()
-			return nil, nil, fmt.Errorf("lock sink %q: %w", name, err)
-		}
-		held.add(name, u, info)
+// sinkClaims takes, for apply on a sharded state, each sink's lock in the
+// sink's turn, rather than every lock up front: a process holds at most
+// -parallelism sinks, and the processes started beside it take the others.
+type sinkClaims struct {
+	backend state.ShardedBackend
+	timeout time.Duration
+	v       applyView
+	ws      *workspace.Workspace
+	mgr     *state.Manager
+	a       *applyArgs
+
+	mu       sync.Mutex
+	lost     chan struct{}
+	lostOnce sync.Once
+}
+
+// claim is a workspace.Prepare: it takes the sink's lock (a sink another live
+// process holds is skipped), checks that no command changing the whole state
+// holds the run-wide lock, reads the sink's document again and plans the
+// sink against it: another process may have applied it meanwhile.
+func (c *sinkClaims) claim(ctx context.Context, sp *planner.SinkPlan) (*planner.SinkPlan, func(), error) {
+	info := state.NewLockInfo("apply", Version)
+	u, err := state.Lock(ctx, c.backend.SinkLock(sp.Name), info, c.timeout)
+	var locked *state.LockedError
+	if errors.As(err, &locked) {
+		c.mu.Lock()
+		c.v.warn("Sink skipped", skippedSink{Sink: sp.Name, Holder: locked.Holder}.message())
+		c.mu.Unlock()
+		return nil, nil, nil
 	}
-	holder, silent, err := b.RootLock().Live(ctx)
-	if err != nil || holder != nil {
-		held.Unlock()
-		if err != nil {
-			return nil, nil, fmt.Errorf("check the state lock: %w", err)
-		}
-		return nil, nil, &state.LockedError{Holder: holder, Path: b.Describe(), Leased: true, Silent: silent}
+	if err != nil {
+		return nil, nil, fmt.Errorf("lock the sink: %w", err)
 	}
-	return held, skipped, nil
+	c.mu.Lock()
+	tookOver(c.v, u)
+	c.mu.Unlock()
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		select {
+		case <-u.Lost():
+			c.lostOnce.Do(func() { close(c.lost) })
+		case <-stop:
+		}
+	}()
+	release := func() {
+		close(stop)
+		<-done
+		if err := u.Unlock(); err != nil {
+			c.mu.Lock()
+			c.v.warn("Sink lock left behind", fmt.Sprintf("release the lock of sink %q: %v. It is taken over once its lease of %s expires, or now with: streamctl force-unlock %s", sp.Name, err, state.Lease, info.ID))
+			c.mu.Unlock()
+		}
+	}
+	fail := func(err error) (*planner.SinkPlan, func(), error) {
+		release()
+		return nil, nil, err
+	}
+	holder, silent, err := c.backend.RootLock().Live(ctx)
+	if err != nil {
+		return fail(fmt.Errorf("check the state lock: %w", err))
+	}
+	if holder != nil {
+		return fail(&state.LockedError{Holder: holder, Path: c.backend.Describe(), Leased: true, Silent: silent})
+	}
+	if err := c.mgr.ReloadSink(ctx, sp.Name); err != nil {
+		return fail(err)
+	}
+	p, errs := c.ws.Only(sp.Name).Plan(ctx, c.mgr.State(), workspace.PlanOptions{Refresh: c.a.refresh, MaxBatches: c.a.maxBatches, Targeted: true, Version: Version})
+	if len(errs) > 0 {
+		return fail(errors.Join(errs...))
+	}
+	if len(p.Sinks) != 1 || !p.Sinks[0].Changes() {
+		// Applied by another process since this one planned it.
+		return fail(nil)
+	}
+	return p.Sinks[0], release, nil
 }
 
 // lockExclusive takes the run-wide lock, then the lock of every sink of
