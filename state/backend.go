@@ -353,6 +353,17 @@ func (m *Manager) UpdateSink(ctx context.Context, name string, change func(*Stat
 	return m.Update(ctx, change)
 }
 
+// Create writes the state if there is none yet. On a sharded state written
+// by several processes at once, the one that loses the race to create it
+// takes the winner's lineage instead, so that they all plan against the
+// lineage the destinations are claimed with.
+func (m *Manager) Create(ctx context.Context) error {
+	if m.Exists() {
+		return nil
+	}
+	return m.Update(ctx, func(*State) error { return nil })
+}
+
 // Exists reports whether the state was read from the backend (or written),
 // rather than started new.
 func (m *Manager) Exists() bool {

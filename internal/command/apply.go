@@ -229,6 +229,11 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 			claims = &sinkClaims{backend: sb, timeout: a.lockTimeout, lost: make(chan struct{})}
 			held = newHeldLocks()
 			// Read without a lock: each sink is read again once claimed.
+			// The state is created first, so that workers started together
+			// over none plan with the one lineage that wins.
+			if err := peek.Create(context.WithoutCancel(ctx)); err != nil {
+				return failf(v, "create the state: %v", err)
+			}
 			mgr = peek
 		default:
 			sinks := stateSinks

@@ -1,0 +1,314 @@
+package e2e
+
+// The proof of issue 21's first slice: several `streamctl apply` processes
+// over one remote state apply different sinks at the same time. Workers are
+// started together, killed with SIGKILL at random and restarted, as an
+// autoscaled deployment would; they converge with every record exactly once
+// in every sink's destination, and no sink is ever applied by two live
+// workers at once.
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/streamctl/streamctl/internal/engine"
+	"github.com/streamctl/streamctl/internal/testenv"
+	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/state"
+)
+
+// workersConfig is n sinks s00..s<n-1>, each reading the same generated
+// stream (partitions × records) into its own prefix of bucket, their state
+// in bucket too.
+func workersConfig(srv *testenv.S3Server, bucket string, n, partitions int, records, maxRecords int64) string {
+	var b strings.Builder
+	b.WriteString(s3StateBlock(srv, bucket))
+	fmt.Fprintf(&b, `
+source "generate" "orders" {
+  partitions            = %d
+  records_per_partition = %d
+  payload_bytes         = 8
+}
+`, partitions, records)
+	for i := range n {
+		fmt.Fprintf(&b, `
+sink "s%02d" {
+  source = source.generate.orders
+  batch {
+    max_records = %d
+  }
+%s}
+`, i, maxRecords, s3Destination(srv, "lake", bucket, fmt.Sprintf("lake/s%02d", i)))
+	}
+	return b.String()
+}
+
+// span is the time a worker spent applying a sink: from its first event of
+// the sink to its last (or to its death).
+type span struct {
+	worker     int
+	sink       string
+	start, end time.Time
+	killed     bool
+}
+
+// sinkSpans reads a worker's -json output into a span per sink it applied.
+func sinkSpans(t *testing.T, worker int, stdout string, killedAt time.Time) []span {
+	t.Helper()
+	bySink := map[string]*span{}
+	var order []string
+	sc := bufio.NewScanner(strings.NewReader(stdout))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var msg struct {
+			Type  string    `json:"type"`
+			At    time.Time `json:"@timestamp"`
+			Batch *struct {
+				Sink string `json:"sink"`
+			} `json:"batch"`
+		}
+		if json.Unmarshal(sc.Bytes(), &msg) != nil || msg.Batch == nil || msg.Batch.Sink == "" {
+			continue
+		}
+		if msg.Type != "batch_start" && msg.Type != "batch_committed" {
+			continue
+		}
+		s := bySink[msg.Batch.Sink]
+		if s == nil {
+			s = &span{worker: worker, sink: msg.Batch.Sink, start: msg.At}
+			bySink[msg.Batch.Sink] = s
+			order = append(order, msg.Batch.Sink)
+		}
+		s.end = msg.At
+	}
+	var out []span
+	for _, name := range order {
+		s := *bySink[name]
+		if !killedAt.IsZero() {
+			// A killed worker may have been writing the sink until it died.
+			s.end, s.killed = killedAt, true
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// runWorkers starts n workers over dir, kills one at random every so often
+// (kills in all, none when kills is 0) and restarts it, until every worker
+// has exited 0 with nothing pending. It returns every worker run's spans
+// and the wall time.
+func runWorkers(t *testing.T, dir string, env []string, n, kills int, seed uint64) ([]span, time.Duration) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 21))
+	args := []string{"apply", "-auto-approve", "-json", "-parallelism=2"}
+	// Each process run has its own id: a restarted worker is another
+	// process, and a sink it takes back is a hand-over like any other.
+	type worker struct {
+		run *bgRun
+		id  int
+	}
+	runs := 0
+	startWorker := func() *worker {
+		runs++
+		return &worker{run: startRun(t, dir, env, args...), id: runs}
+	}
+	start := time.Now()
+	workers := make([]*worker, n)
+	for i := range workers {
+		workers[i] = startWorker()
+	}
+	var spans []span
+	killed, skips, takeovers := 0, 0, 0
+	finished := make([]bool, n)
+	nextKill := time.Now().Add(time.Duration(200+rng.IntN(800)) * time.Millisecond)
+	deadline := time.Now().Add(4 * time.Minute)
+	for {
+		if time.Now().After(deadline) {
+			t.Fatalf("the workers did not converge in 4 minutes")
+		}
+		all := true
+		for i, w := range workers {
+			if !w.run.exited() {
+				all = false
+				continue
+			}
+			if finished[i] {
+				continue
+			}
+			r := w.run.wait(t, time.Second)
+			spans = append(spans, sinkSpans(t, w.id, r.stdout, time.Time{})...)
+			skips += strings.Count(r.stdout, "Sink skipped")
+			takeovers += strings.Count(r.stdout, "Took over the state lock")
+			if r.code != 0 {
+				t.Fatalf("worker %d failed: %s", i, r)
+			}
+			if strings.Contains(r.stdout+r.stderr, "changed by another writer") {
+				t.Fatalf("worker %d met another writer of a sink it held: %s", i, r)
+			}
+			// A worker that skipped sinks held by a dead one runs again,
+			// as a deployment restarts it, until nothing is left.
+			if strings.Contains(r.stdout, "Sink skipped") || strings.Contains(r.stdout, "is being applied by") {
+				workers[i] = startWorker()
+				all = false
+				continue
+			}
+			finished[i] = true
+		}
+		if all {
+			break
+		}
+		if killed < kills && time.Now().After(nextKill) {
+			i := rng.IntN(n)
+			if w := workers[i]; !w.run.exited() {
+				r := w.run.kill(t)
+				spans = append(spans, sinkSpans(t, w.id, r.stdout, time.Now())...)
+				killed++
+				workers[i] = startWorker()
+				finished[i] = false
+			}
+			nextKill = time.Now().Add(time.Duration(200+rng.IntN(1200)) * time.Millisecond)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	wall := time.Since(start)
+	t.Logf("%d worker processes ran, %d killed; %d sinks skipped as held by another, %d sink locks taken over from a killed worker", runs, killed, skips, takeovers)
+	// A last apply from scratch finds nothing to do.
+	r := mustRun(t, dir, 0, env, "plan", "-detailed-exitcode", "-no-color")
+	if !strings.Contains(r.stdout, "No changes") && !strings.Contains(r.stdout, "up to date") {
+		t.Logf("plan after the workers:\n%s", r.stdout)
+	}
+	return spans, wall
+}
+
+// checkExclusive fails when two workers applied one sink at once. A killed
+// worker's span ends at its death: its lease then had to expire before
+// another worker could take the sink.
+func checkExclusive(t *testing.T, spans []span) (perSinkWorkers map[string]map[int]bool) {
+	t.Helper()
+	bySink := map[string][]span{}
+	perSinkWorkers = map[string]map[int]bool{}
+	for _, s := range spans {
+		bySink[s.sink] = append(bySink[s.sink], s)
+		if perSinkWorkers[s.sink] == nil {
+			perSinkWorkers[s.sink] = map[int]bool{}
+		}
+		perSinkWorkers[s.sink][s.worker] = true
+	}
+	for sink, ss := range bySink {
+		sort.Slice(ss, func(i, j int) bool { return ss[i].start.Before(ss[j].start) })
+		for k := 1; k < len(ss); k++ {
+			if ss[k].start.Before(ss[k-1].end) {
+				t.Errorf("sink %s applied by worker %d from %s while worker %d applied it until %s (killed %v)",
+					sink, ss[k].worker, ss[k].start.Format(time.StampMicro), ss[k-1].worker, ss[k-1].end.Format(time.StampMicro), ss[k-1].killed)
+			}
+		}
+	}
+	return perSinkWorkers
+}
+
+// checkSinks checks every sink's destination holds every record exactly
+// once, with one manifest per batch, and that the state is per-sink.
+func checkSinks(t *testing.T, srv *testenv.S3Server, bucket string, n, partitions int, records, maxRecords int64) {
+	t.Helper()
+	ctx := context.Background()
+	want := expectedIDs(partitions, records)
+	batches := (records + maxRecords - 1) / maxRecords * int64(partitions)
+	for i := range n {
+		dest := s3Storage(t, srv, bucket, fmt.Sprintf("lake/s%02d", i))
+		assertExactlyOnce(t, dest, want)
+		manifests := map[int64]int{}
+		err := dest.List(ctx, engine.MetadataDir+"/", func(info providers.ObjectInfo) error {
+			var id int64
+			if _, err := fmt.Sscanf(info.Key[strings.LastIndex(info.Key, "/")+1:], "%d.json", &id); err == nil && !strings.Contains(info.Key, "index") {
+				manifests[id]++
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if int64(len(manifests)) > batches {
+			t.Errorf("sink s%02d: %d manifests, at most %d batches", i, len(manifests), batches)
+		}
+	}
+	store := s3Storage(t, srv, bucket, "")
+	mgr, err := state.Load(ctx, state.NewRemote(store, remoteStateKey), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mgr.Sharded() || len(mgr.State().Sinks) != n {
+		t.Fatalf("the state is not per-sink, or lacks sinks: sharded %v, %d sinks", mgr.Sharded(), len(mgr.State().Sinks))
+	}
+	for name, s := range mgr.State().Sinks {
+		if s.InFlight != nil {
+			t.Errorf("sink %s: batch %d still in flight", name, s.InFlight.ID)
+		}
+		for p := range partitions {
+			if off := s.Offsets[fmt.Sprint(p)]; off != records {
+				t.Errorf("sink %s: partition %d committed to %d, want %d", name, p, off, records)
+			}
+		}
+	}
+}
+
+// TestS3WorkersShareSinks: 4 workers over one S3 state and 20 sinks, with
+// random SIGKILLs and restarts.
+func TestS3WorkersShareSinks(t *testing.T) {
+	t.Parallel()
+	srv := testenv.S3(t)
+	const (
+		sinks, partitions   = 20, 2
+		records, maxRecords = 1200, 200
+		workers, kills      = 4, 6
+	)
+	bucket := bucketName("workers-kills")
+	srv.CreateBucket(t, bucket)
+	dir := writeConfig(t, workersConfig(srv, bucket, sinks, partitions, records, maxRecords))
+	spans, wall := runWorkers(t, dir, srv.Env(), workers, kills, 7)
+	perSink := checkExclusive(t, spans)
+	checkSinks(t, srv, bucket, sinks, partitions, records, maxRecords)
+	shared := 0
+	for _, ws := range perSink {
+		if len(ws) > 1 {
+			shared++
+		}
+	}
+	busy := map[int]bool{}
+	for _, s := range spans {
+		busy[s.worker] = true
+	}
+	if len(busy) < 2 {
+		t.Errorf("only %d worker(s) applied any sink: the sinks were not shared", len(busy))
+	}
+	t.Logf("%d workers, %d sinks, %d kills: converged in %s; %d sinks were applied by more than one worker in turn", workers, sinks, kills, wall.Round(time.Millisecond), shared)
+}
+
+// TestS3WorkersWallTime reports the wall time of 1, 2 and 4 workers over
+// the same 20 sinks (STREAMCTL_WORKERS_BENCH=1; each run in a fresh bucket).
+func TestS3WorkersWallTime(t *testing.T) {
+	if os.Getenv("STREAMCTL_WORKERS_BENCH") == "" {
+		t.Skip("set STREAMCTL_WORKERS_BENCH=1 to measure")
+	}
+	srv := testenv.S3(t)
+	const (
+		sinks, partitions   = 20, 2
+		records, maxRecords = 4000, 500
+	)
+	for _, n := range []int{1, 2, 4} {
+		bucket := bucketName("workers-wall-", n)
+		srv.CreateBucket(t, bucket)
+		dir := writeConfig(t, workersConfig(srv, bucket, sinks, partitions, records, maxRecords))
+		spans, wall := runWorkers(t, dir, srv.Env(), n, 0, 1)
+		checkExclusive(t, spans)
+		checkSinks(t, srv, bucket, sinks, partitions, records, maxRecords)
+		t.Logf("%d worker(s), %d sinks × %d batches: %s", n, sinks, records/maxRecords*partitions, wall.Round(time.Millisecond))
+	}
+}
