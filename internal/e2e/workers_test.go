@@ -9,6 +9,7 @@ package e2e
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -26,11 +27,11 @@ import (
 )
 
 // workersConfig is n sinks s00..s<n-1>, each reading the same generated
-// stream (partitions × records) into its own prefix of bucket, their state
-// in bucket too.
-func workersConfig(srv *testenv.S3Server, bucket string, n, partitions int, records, maxRecords int64) string {
+// stream (partitions × records) into the destination block dest(i) (its own
+// prefix "lake/s<i>"), with the state block stateBlock.
+func workersConfig(stateBlock string, dest func(prefix string) string, n, partitions int, records, maxRecords int64) string {
 	var b strings.Builder
-	b.WriteString(s3StateBlock(srv, bucket))
+	b.WriteString(stateBlock)
 	fmt.Fprintf(&b, `
 source "generate" "orders" {
   partitions            = %d
@@ -46,7 +47,7 @@ sink "s%02d" {
     max_records = %d
   }
 %s}
-`, i, maxRecords, s3Destination(srv, "lake", bucket, fmt.Sprintf("lake/s%02d", i)))
+`, i, maxRecords, dest(fmt.Sprintf("lake/s%02d", i)))
 	}
 	return b.String()
 }
@@ -108,7 +109,8 @@ func sinkSpans(t *testing.T, worker int, stdout string, killedAt time.Time) []sp
 func runWorkers(t *testing.T, dir string, env []string, n, kills int, seed uint64) ([]span, time.Duration) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 21))
-	args := []string{"apply", "-auto-approve", "-json", "-parallelism=2"}
+	parallelism := cmp.Or(os.Getenv("STREAMCTL_WORKERS_PARALLELISM"), "2")
+	args := []string{"apply", "-auto-approve", "-json", "-parallelism=" + parallelism}
 	// Each process run has its own id: a restarted worker is another
 	// process, and a sink it takes back is a hand-over like any other.
 	type worker struct {
@@ -216,13 +218,13 @@ func checkExclusive(t *testing.T, spans []span) (perSinkWorkers map[string]map[i
 
 // checkSinks checks every sink's destination holds every record exactly
 // once, with one manifest per batch, and that the state is per-sink.
-func checkSinks(t *testing.T, srv *testenv.S3Server, bucket string, n, partitions int, records, maxRecords int64) {
+func checkSinks(t *testing.T, open func(prefix string) providers.Storage, n, partitions int, records, maxRecords int64) {
 	t.Helper()
 	ctx := context.Background()
 	want := expectedIDs(partitions, records)
 	batches := (records + maxRecords - 1) / maxRecords * int64(partitions)
 	for i := range n {
-		dest := s3Storage(t, srv, bucket, fmt.Sprintf("lake/s%02d", i))
+		dest := open(fmt.Sprintf("lake/s%02d", i))
 		assertExactlyOnce(t, dest, want)
 		manifests := map[int64]int{}
 		err := dest.List(ctx, engine.MetadataDir+"/", func(info providers.ObjectInfo) error {
@@ -239,7 +241,7 @@ func checkSinks(t *testing.T, srv *testenv.S3Server, bucket string, n, partition
 			t.Errorf("sink s%02d: %d manifests, at most %d batches", i, len(manifests), batches)
 		}
 	}
-	store := s3Storage(t, srv, bucket, "")
+	store := open("")
 	mgr, err := state.Load(ctx, state.NewRemote(store, remoteStateKey), "test")
 	if err != nil {
 		t.Fatal(err)
@@ -264,17 +266,44 @@ func checkSinks(t *testing.T, srv *testenv.S3Server, bucket string, n, partition
 func TestS3WorkersShareSinks(t *testing.T) {
 	t.Parallel()
 	srv := testenv.S3(t)
-	const (
-		sinks, partitions   = 20, 2
-		records, maxRecords = 1200, 200
-		workers, kills      = 4, 6
-	)
 	bucket := bucketName("workers-kills")
 	srv.CreateBucket(t, bucket)
-	dir := writeConfig(t, workersConfig(srv, bucket, sinks, partitions, records, maxRecords))
-	spans, wall := runWorkers(t, dir, srv.Env(), workers, kills, 7)
+	dest := func(prefix string) string { return s3Destination(srv, "lake", bucket, prefix) }
+	open := func(prefix string) providers.Storage { return s3Storage(t, srv, bucket, prefix) }
+	dir := writeConfig(t, workersConfig(s3StateBlock(srv, bucket), dest, workerSinks, workerPartitions, workerRecords, workerMaxRecords))
+	workersShareSinks(t, dir, srv.Env(), open)
+}
+
+// TestAzureWorkersShareSinks: the same on Azurite, state and destinations in
+// one container.
+func TestAzureWorkersShareSinks(t *testing.T) {
+	t.Parallel()
+	az := testenv.Azurite(t)
+	const container = "workers"
+	az.CreateContainer(t, container)
+	dest := func(prefix string) string { return azDestination(az, "lake", container, prefix) }
+	open := func(prefix string) providers.Storage { return azStorage(t, az, container, prefix) }
+	dir := writeConfig(t, workersConfig(azStateBlock(az, container), dest, workerSinks, workerPartitions, workerRecords, workerMaxRecords))
+	workersShareSinks(t, dir, az.Env(), open)
+}
+
+// The workload of the *WorkersShareSinks tests.
+const (
+	workerSinks, workerPartitions   = 20, 2
+	workerRecords, workerMaxRecords = 1200, 200
+	workerCount, workerKills        = 4, 6
+)
+
+func workersShareSinks(t *testing.T, dir string, env []string, open func(prefix string) providers.Storage) {
+	t.Helper()
+	const (
+		sinks, partitions   = workerSinks, workerPartitions
+		records, maxRecords = workerRecords, workerMaxRecords
+		workers, kills      = workerCount, workerKills
+	)
+	spans, wall := runWorkers(t, dir, env, workers, kills, 7)
 	perSink := checkExclusive(t, spans)
-	checkSinks(t, srv, bucket, sinks, partitions, records, maxRecords)
+	checkSinks(t, open, sinks, partitions, records, maxRecords)
 	shared := 0
 	for _, ws := range perSink {
 		if len(ws) > 1 {
@@ -292,7 +321,8 @@ func TestS3WorkersShareSinks(t *testing.T) {
 }
 
 // TestS3WorkersWallTime reports the wall time of 1, 2 and 4 workers over
-// the same 20 sinks (STREAMCTL_WORKERS_BENCH=1; each run in a fresh bucket).
+// the same 20 sinks (STREAMCTL_WORKERS_BENCH=1; each run in a fresh bucket;
+// STREAMCTL_WORKERS_PARALLELISM sets each worker's -parallelism, default 2).
 func TestS3WorkersWallTime(t *testing.T) {
 	if os.Getenv("STREAMCTL_WORKERS_BENCH") == "" {
 		t.Skip("set STREAMCTL_WORKERS_BENCH=1 to measure")
@@ -305,10 +335,12 @@ func TestS3WorkersWallTime(t *testing.T) {
 	for _, n := range []int{1, 2, 4} {
 		bucket := bucketName("workers-wall-", n)
 		srv.CreateBucket(t, bucket)
-		dir := writeConfig(t, workersConfig(srv, bucket, sinks, partitions, records, maxRecords))
+		dest := func(prefix string) string { return s3Destination(srv, "lake", bucket, prefix) }
+		open := func(prefix string) providers.Storage { return s3Storage(t, srv, bucket, prefix) }
+		dir := writeConfig(t, workersConfig(s3StateBlock(srv, bucket), dest, sinks, partitions, records, maxRecords))
 		spans, wall := runWorkers(t, dir, srv.Env(), n, 0, 1)
 		checkExclusive(t, spans)
-		checkSinks(t, srv, bucket, sinks, partitions, records, maxRecords)
+		checkSinks(t, open, sinks, partitions, records, maxRecords)
 		t.Logf("%d worker(s), %d sinks × %d batches: %s", n, sinks, records/maxRecords*partitions, wall.Round(time.Millisecond))
 	}
 }
