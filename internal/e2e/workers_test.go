@@ -344,3 +344,88 @@ func TestS3WorkersWallTime(t *testing.T) {
 		t.Logf("%d worker(s), %d sinks × %d batches: %s", n, sinks, records/maxRecords*partitions, wall.Round(time.Millisecond))
 	}
 }
+
+// TestS3SinkHeldByAnotherProcess: a sink whose lock a live process holds is
+// skipped with a message naming that process, the other sinks are applied
+// and the exit code is 0; state rm, which changes the whole state, is
+// refused while that sink lock is held (exit 4), and so is an apply while
+// state rm's run-wide lock is held.
+func TestS3SinkHeldByAnotherProcess(t *testing.T) {
+	t.Parallel()
+	srv := testenv.S3(t)
+	bucket := bucketName("workers-held")
+	srv.CreateBucket(t, bucket)
+	dest := func(prefix string) string { return s3Destination(srv, "lake", bucket, prefix) }
+	dir := writeConfig(t, workersConfig(s3StateBlock(srv, bucket), dest, 3, 1, 300, 100))
+	ctx := context.Background()
+	store := s3Storage(t, srv, bucket, "")
+	backend := state.NewRemote(store, remoteStateKey)
+
+	// This test process holds sink s01, heartbeat and all, as another
+	// apply would.
+	info := state.NewLockInfo("apply", "test")
+	u, err := backend.SinkLock("s01").Lock(ctx, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := mustRun(t, dir, 0, srv.Env(), "apply", "-auto-approve", "-no-color")
+	host, _ := os.Hostname()
+	want := `sink "s01" is being applied by `
+	if !strings.Contains(r.stderr+r.stdout, want) || !strings.Contains(r.stderr+r.stdout, fmt.Sprintf("(pid %d on %s", os.Getpid(), host)) || !strings.Contains(r.stderr+r.stdout, "): skipped") {
+		t.Errorf("apply does not say the held sink is skipped (%q):\n%s", want, r)
+	}
+	for _, line := range strings.Split(r.stderr+r.stdout, "\n") {
+		if strings.Contains(line, want) {
+			t.Logf("apply says: %s", strings.TrimSpace(line))
+		}
+	}
+	mgr, err := state.Load(ctx, backend, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := mgr.State(); st.Sinks["s00"] == nil || st.Sinks["s02"] == nil || st.Sinks["s01"] != nil {
+		t.Fatalf("after apply with s01 held elsewhere, the state has %v", st.SinkNames())
+	}
+	if _, err := store.Stat(ctx, state.SinksPrefix(remoteStateKey)+"s00.lock"); err == nil {
+		t.Error("apply left the lock of sink s00 behind")
+	}
+
+	if err := u.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	// state rm takes the lock of every sink in the state: refused while
+	// another process applies s02, although it removes only s00.
+	u, err = backend.SinkLock("s02").Lock(ctx, state.NewLockInfo("apply", "test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = mustRun(t, dir, 4, srv.Env(), "state", "rm", "-force", "s00")
+	if !strings.Contains(r.stderr+r.stdout, `sink \"s02\"`) && !strings.Contains(r.stderr+r.stdout, `sink "s02"`) {
+		t.Errorf("state rm refused without naming the held sink:\n%s", r)
+	}
+	if err := u.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+
+	// While a command holds the run-wide lock, apply refuses (exit 4).
+	root, err := backend.Lock(ctx, state.NewLockInfo("state rm", "test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, dir, 4, srv.Env(), "apply", "-auto-approve", "-no-color")
+	if err := root.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, dir, 0, srv.Env(), "apply", "-auto-approve", "-no-color")
+	mustRun(t, dir, 0, srv.Env(), "state", "rm", "-force", "s00")
+	mgr, err = state.Load(ctx, backend, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if names := mgr.State().SinkNames(); strings.Join(names, ",") != "s01,s02" {
+		t.Errorf("after state rm s00: %v", names)
+	}
+	for _, p := range []string{"lake/s01", "lake/s02"} {
+		assertExactlyOnce(t, s3Storage(t, srv, bucket, p), expectedIDs(1, 300))
+	}
+}
