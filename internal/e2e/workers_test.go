@@ -429,3 +429,82 @@ func TestS3SinkHeldByAnotherProcess(t *testing.T) {
 		assertExactlyOnce(t, s3Storage(t, srv, bucket, p), expectedIDs(1, 300))
 	}
 }
+
+// TestS3MigratesOneDocumentState: a remote state in the layout of earlier
+// streamctl versions (the whole state in one document) is moved into per-sink
+// documents by the next apply, which runs under the run-wide lock; the
+// batches continue exactly once.
+func TestS3MigratesOneDocumentState(t *testing.T) {
+	t.Parallel()
+	srv := testenv.S3(t)
+	bucket := bucketName("workers-migrate")
+	srv.CreateBucket(t, bucket)
+	dest := func(prefix string) string { return s3Destination(srv, "lake", bucket, prefix) }
+	dir := writeConfig(t, workersConfig(s3StateBlock(srv, bucket), dest, 3, 2, 400, 100))
+	ctx := context.Background()
+	store := s3Storage(t, srv, bucket, "")
+	backend := state.NewRemote(store, remoteStateKey)
+	mustRun(t, dir, 0, srv.Env(), "apply", "-auto-approve", "-no-color", "-max-batches=2")
+
+	// Rewrite it as an earlier streamctl kept it: one document, format 1.
+	mgr, err := state.Load(ctx, backend, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := state.Encode(mgr.State())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := providers.Put(ctx, store, remoteStateKey, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := deleteAll(ctx, store, state.SinksPrefix(remoteStateKey)); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := state.Load(ctx, backend, "test"); err != nil || got.Sharded() || len(got.State().Sinks) != 3 {
+		t.Fatalf("the one-document state reads back wrong: %v", err)
+	}
+
+	mustRun(t, dir, 0, srv.Env(), "apply", "-auto-approve", "-no-color")
+	data, _, err := providers.ReadAll(ctx, store, remoteStateKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var root struct {
+		Version int            `json:"version"`
+		Sinks   map[string]any `json:"sinks"`
+	}
+	if err := json.Unmarshal(data, &root); err != nil || root.Version != state.ShardedVersion || len(root.Sinks) != 0 {
+		t.Fatalf("the root after the migration (%v):\n%s", err, data)
+	}
+	got, err := state.Load(ctx, backend, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Sharded() || got.State().Lineage != mgr.State().Lineage {
+		t.Fatal("the migrated state is not sharded, or has another lineage")
+	}
+	for i := range 3 {
+		assertExactlyOnce(t, s3Storage(t, srv, bucket, fmt.Sprintf("lake/s%02d", i)), expectedIDs(2, 400))
+		if s := got.State().Sinks[fmt.Sprintf("s%02d", i)]; s == nil || s.Offsets["0"] != 400 || s.Offsets["1"] != 400 {
+			t.Errorf("sink s%02d not committed to the end after the migration", i)
+		}
+	}
+	mustRun(t, dir, 0, srv.Env(), "plan", "-detailed-exitcode", "-no-color")
+}
+
+func deleteAll(ctx context.Context, s providers.Storage, prefix string) error {
+	var keys []string
+	if err := s.List(ctx, prefix, func(info providers.ObjectInfo) error {
+		keys = append(keys, info.Key)
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if err := s.Delete(ctx, k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
