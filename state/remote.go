@@ -7,8 +7,9 @@ import (
 	"github.com/streamctl/streamctl/providers"
 )
 
-// RemoteBackend keeps the state as one document in an object store (S3,
-// Azure Blob), with a LeaseLock beside it. Writes are compare-and-swap on the
+// RemoteBackend keeps the state in an object store (S3, Azure Blob): a root
+// document and one document per sink (ShardedVersion), with a LeaseLock
+// beside the root and one beside each sink's document. Writes are compare-and-swap on the
 // object's version, so a writer that lost its lock cannot overwrite a newer
 // state (fencing).
 type RemoteBackend struct {

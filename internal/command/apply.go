@@ -56,6 +56,10 @@ Usage: streamctl [-chdir=DIR] apply [options] [PLAN-FILE]
   -input=false" exits 0 when there is nothing to do, releases the lock on every
   exit (SIGTERM included), and exits 4 when another run holds the lock.
 
+  On a remote state (S3, Azure) apply locks each sink, not the whole state:
+  several applies run different sinks at once, and a sink another live apply
+  holds is skipped with a warning (exit 0 when the rest succeeded).
+
 Options:
 
   -auto-approve          Do not ask for approval. Required without a terminal.
