@@ -58,7 +58,8 @@ Usage: streamctl [-chdir=DIR] apply [options] [PLAN-FILE]
 
   On a remote state (S3, Azure) apply locks each sink, not the whole state:
   several applies run different sinks at once, and a sink another live apply
-  holds is skipped with a warning (exit 0 when the rest succeeded).
+  holds is skipped with a warning (exit 0 when the rest succeeded, 4 when
+  every sink with changes was held by another apply).
 
 Options:
 
@@ -281,7 +282,7 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 				failf(v, "the state lock was lost (force-unlocked?); stopping.")
 				cancel()
 			case <-claimLost:
-				failf(v, "a sink's lock was lost (force-unlocked?); stopping.")
+				failf(v, "the state lock was lost (a sink's lock; force-unlocked?); stopping.")
 				cancel()
 			case <-ctx.Done():
 			}
@@ -331,12 +332,10 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 			return ExitError
 		}
 	}
-	var prepare workspace.Prepare
 	if claims != nil {
 		claims.v, claims.ws, claims.mgr, claims.a = v, ws, mgr, a
-		prepare = claims.claim
 	}
-	return c.run(ctx, v, ws, mgr, p, a, met, prepare)
+	return c.run(ctx, v, ws, mgr, p, a, met, claims)
 }
 
 // approve asks on the terminal. Ctrl-C (or SIGTERM) while it waits cancels at
@@ -360,7 +359,7 @@ func (c *ApplyCommand) approve(ctx context.Context) bool {
 
 // run applies the sinks, up to -parallelism at once, and reports progress and
 // the summary. A failing sink does not stop the others.
-func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace.Workspace, mgr *state.Manager, p *planner.Plan, a *applyArgs, met *applyMetrics, prepare workspace.Prepare) int {
+func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace.Workspace, mgr *state.Manager, p *planner.Plan, a *applyArgs, met *applyMetrics, claims *sinkClaims) int {
 	v.running(workspace.Totals(p, a.maxBatches))
 	defer v.stopped()
 	eng := &engine.Engine{
@@ -370,6 +369,10 @@ func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace.Works
 		OnEvent: func(ev engine.Event) { v.event(ev, ws.DestinationNames(ev.Sink)) },
 	}
 	start := c.now()
+	var prepare workspace.Prepare
+	if claims != nil {
+		prepare = claims.claim
+	}
 	results, errs := ws.ApplyEach(ctx, eng, p, a.parallelism, prepare)
 	var (
 		total    engine.Summary
@@ -407,6 +410,11 @@ func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace.Works
 		}
 		v.failed(summary, errs)
 		return ExitError
+	}
+	if claims != nil {
+		if locked := claims.allSkipped(); locked != nil {
+			return lockFailed(v, locked)
+		}
 	}
 	v.complete(summary, workspace.Deferred(p), p.MaxBatches)
 	return ExitOK

@@ -161,15 +161,24 @@ func (c *ForceUnlockCommand) Run(args []string) int {
 				names[n] = true
 			}
 		}
+		var held []string
 		for _, n := range slices.Sorted(maps.Keys(names)) {
 			l := sb.SinkLock(n)
-			if h, herr := l.LockInfo(ctx); herr == nil && h != nil && h.ID == id {
+			h, herr := l.LockInfo(ctx)
+			if herr != nil || h == nil {
+				continue
+			}
+			if h.ID == id {
 				if ferr := l.ForceUnlock(ctx, id); ferr != nil {
 					return c.errorf("%v", ferr)
 				}
 				fmt.Fprintf(c.Stdout, "The lock %s of sink %q on %s was removed.\n", id, n, backend.Describe())
 				return ExitOK
 			}
+			held = append(held, fmt.Sprintf("sink %q: ID %s", n, h.ID))
+		}
+		if len(held) > 0 {
+			return c.errorf("%v\n\nNo sink's lock has ID %s either; the sinks' locks held are: %s", err, id, strings.Join(held, "; "))
 		}
 	}
 	if err != nil {

@@ -19,7 +19,8 @@ import (
 //   - apply takes, per sink, in the sink's turn, that sink's lease lock
 //     "<key>.d/sinks/<sink>.lock" and not the run-wide one; a sink another
 //     live process holds is skipped (not an error: exit code 0 when the
-//     rest succeeded). Holding it, it checks that the run-wide lock is free,
+//     rest succeeded; 4, "locked", when every sink with changes was held
+//     by others, so that nothing ran). Holding it, it checks that the run-wide lock is free,
 //     and gives the sink back (an error) if not.
 //   - commands that change the whole state (state rm, state mv, moved
 //     blocks, the migration of a state in the old layout) take the run-wide
@@ -130,6 +131,23 @@ type sinkClaims struct {
 	mu       sync.Mutex
 	lost     chan struct{}
 	lostOnce sync.Once
+	// claimed counts the sinks this run held; skipped is the first sink
+	// refused, with its holder.
+	claimed int
+	skipped *state.LockedError
+}
+
+// allSkipped returns the refusal to report when every sink with changes was
+// held by another process: nothing was applied because other runs are in
+// progress, which apply reports as a locked state (exit 4), as it does for a
+// state in one document. Nil when this run held any sink.
+func (c *sinkClaims) allSkipped() *state.LockedError {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.claimed > 0 {
+		return nil
+	}
+	return c.skipped
 }
 
 // claim is a workspace.Prepare: it takes the sink's lock (a sink another live
@@ -143,6 +161,9 @@ func (c *sinkClaims) claim(ctx context.Context, sp *planner.SinkPlan) (*planner.
 	if errors.As(err, &locked) {
 		c.mu.Lock()
 		c.v.warn("Sink skipped", skippedSink{Sink: sp.Name, Holder: locked.Holder}.message())
+		if c.skipped == nil {
+			c.skipped = locked
+		}
 		c.mu.Unlock()
 		return nil, nil, nil
 	}
@@ -150,6 +171,7 @@ func (c *sinkClaims) claim(ctx context.Context, sp *planner.SinkPlan) (*planner.
 		return nil, nil, fmt.Errorf("lock the sink: %w", err)
 	}
 	c.mu.Lock()
+	c.claimed++
 	tookOver(c.v, u)
 	c.mu.Unlock()
 	stop := make(chan struct{})

@@ -149,7 +149,8 @@ func runWorkers(t *testing.T, dir string, env []string, n, kills int, seed uint6
 			spans = append(spans, sinkSpans(t, w.id, r.stdout, time.Time{})...)
 			skips += strings.Count(r.stdout, "Sink skipped")
 			takeovers += strings.Count(r.stdout, "Took over the state lock")
-			if r.code != 0 {
+			// 4: every sink it had to do was held by other workers.
+			if r.code != 0 && r.code != 4 {
 				t.Fatalf("worker %d failed: %s", i, r)
 			}
 			if strings.Contains(r.stdout+r.stderr, "changed by another writer") {
@@ -157,7 +158,7 @@ func runWorkers(t *testing.T, dir string, env []string, n, kills int, seed uint6
 			}
 			// A worker that skipped sinks held by a dead one runs again,
 			// as a deployment restarts it, until nothing is left.
-			if strings.Contains(r.stdout, "Sink skipped") || strings.Contains(r.stdout, "is being applied by") {
+			if r.code == 4 || strings.Contains(r.stdout, "Sink skipped") || strings.Contains(r.stdout, "is being applied by") {
 				workers[i] = startWorker()
 				all = false
 				continue
