@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/streamctl/streamctl/internal/testenv"
-	"github.com/streamctl/streamctl/state"
 	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/state"
 )
 
 // Faults between streamctl and its stores, injected by a proxy on loopback in
