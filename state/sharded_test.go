@@ -385,3 +385,34 @@ func TestShardedStateRefusedByLocalBackend(t *testing.T) {
 		t.Fatalf("local backend over a sharded root: %v", err)
 	}
 }
+
+// TestShardedReloadSink: a manager that loaded the state before another
+// process wrote a sink reads that sink's new checkpoint, and then writes
+// over it without a conflict.
+func TestShardedReloadSink(t *testing.T) {
+	ctx := context.Background()
+	store := mem.New("mem://ops")
+	// Loaded before the state exists: the reload reads the root too.
+	a, _ := Load(ctx, NewRemote(store, shardKey), "test")
+	b, _ := Load(ctx, NewRemote(store, shardKey), "test")
+	commitSink(t, b, "orders")
+	commitSink(t, b, "orders")
+	if err := a.ReloadSink(ctx, "orders"); err != nil {
+		t.Fatal(err)
+	}
+	if a.State().Lineage != b.State().Lineage || a.State().Sinks["orders"].NextBatch != 2 {
+		t.Fatalf("after the reload: lineage %s (want %s), sink %+v", a.State().Lineage, b.State().Lineage, a.State().Sinks["orders"])
+	}
+	commitSink(t, b, "orders")
+	if err := a.ReloadSink(ctx, "orders"); err != nil {
+		t.Fatal(err)
+	}
+	commitSink(t, a, "orders")
+	got, err := Load(ctx, NewRemote(store, shardKey), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := got.State().Sinks["orders"].NextBatch; n != 4 {
+		t.Fatalf("next batch %d after 4 commits by two managers", n)
+	}
+}

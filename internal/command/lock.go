@@ -60,6 +60,15 @@ type lockDocument struct {
 	// long ago its holder last refreshed it (remote backends).
 	AgeSeconds          *int64 `json:"age_seconds,omitempty"`
 	HeartbeatAgeSeconds *int64 `json:"heartbeat_age_seconds,omitempty"`
+	// Sinks are the sinks' locks held, on a remote state whose applies lock
+	// each sink: the state's own lock is then free while they run.
+	Sinks []sinkLockDocument `json:"sinks,omitempty"`
+}
+
+// sinkLockDocument is the lock of one sink.
+type sinkLockDocument struct {
+	Sink   string          `json:"sink"`
+	Holder *state.LockInfo `json:"holder"`
 }
 
 func (c *LockCommand) Run(args []string) int {
@@ -95,8 +104,28 @@ func (c *LockCommand) Run(args []string) int {
 			doc.HeartbeatAgeSeconds = &hb
 		}
 	}
+	if sb, ok := backend.(state.ShardedBackend); ok {
+		names := map[string]bool{}
+		for _, s := range cfg.Sinks {
+			names[s.Name] = true
+		}
+		if mgr, err := state.Load(ctx, backend, Version); err == nil {
+			for _, n := range mgr.State().SinkNames() {
+				names[n] = true
+			}
+		}
+		for _, n := range slices.Sorted(maps.Keys(names)) {
+			h, err := sb.SinkLock(n).LockInfo(ctx)
+			if err != nil {
+				return failf(v, "read the lock of sink %q on %s: %v", n, backend.Describe(), err)
+			}
+			if h != nil {
+				doc.Sinks = append(doc.Sinks, sinkLockDocument{Sink: n, Holder: h})
+			}
+		}
+	}
 	v.lock(doc, now)
-	if a.detailedExitcode && holder != nil {
+	if a.detailedExitcode && (holder != nil || len(doc.Sinks) > 0) {
 		return ExitLocked
 	}
 	return ExitOK

@@ -390,6 +390,11 @@ func TestS3SinkHeldByAnotherProcess(t *testing.T) {
 	if _, err := store.Stat(ctx, state.SinksPrefix(remoteStateKey)+"s00.lock"); err == nil {
 		t.Error("apply left the lock of sink s00 behind")
 	}
+	// lock shows the sinks being applied.
+	r = mustRun(t, dir, 4, srv.Env(), "lock", "-detailed-exitcode", "-no-color")
+	if !strings.Contains(r.stdout, `sink "s01": ID `+info.ID) {
+		t.Errorf("lock does not show the sink's lock:\n%s", r)
+	}
 
 	if err := u.Unlock(); err != nil {
 		t.Fatal(err)
