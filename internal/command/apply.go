@@ -211,7 +211,7 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 		)
 		if sharded {
 			// A remote state is applied per sink, unless the run changes
-			// the whole state: a rename (moved blocks), a saved plan (whose
+			// the whole state: a pending rename (moved blocks), a saved plan (whose
 			// serial covers every sink), or the migration of a state still
 			// in the one-document layout.
 			var err error
@@ -219,7 +219,13 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 				return failf(v, "%v", err)
 			}
 			stateSinks = peek.State().SinkNames()
-			shared = saved == nil && len(cfg.Moved) == 0 && (peek.Sharded() || !peek.Exists())
+			// A moved block whose former sink the state no longer holds is
+			// done: only a pending rename needs the whole state.
+			pending := false
+			for _, m := range cfg.Moved {
+				pending = pending || peek.State().Sinks[m.From] != nil
+			}
+			shared = saved == nil && !pending && (peek.Sharded() || !peek.Exists())
 		}
 		switch {
 		case shared:

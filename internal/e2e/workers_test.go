@@ -529,3 +529,54 @@ func deleteAll(ctx context.Context, s providers.Storage, prefix string) error {
 	}
 	return nil
 }
+
+// TestS3MovedBlockOnPerSinkState: a moved block renames a sink of a per-sink
+// S3 state under the run-wide lock (the new sink's document is written, then
+// the old one removed); once done, the block left in the configuration no
+// longer keeps applies from running per sink.
+func TestS3MovedBlockOnPerSinkState(t *testing.T) {
+	t.Parallel()
+	srv := testenv.S3(t)
+	bucket := bucketName("workers-moved")
+	srv.CreateBucket(t, bucket)
+	dest := func(prefix string) string { return s3Destination(srv, "lake", bucket, prefix) }
+	cfg := workersConfig(s3StateBlock(srv, bucket), dest, 2, 2, 400, 100)
+	dir := writeConfig(t, cfg)
+	mustRun(t, dir, 0, srv.Env(), "apply", "-auto-approve", "-no-color", "-max-batches=3")
+
+	renamed := strings.Replace(cfg, `sink "s00"`, `sink "t00"`, 1) + "\nmoved {\n  from = sink.s00\n  to   = sink.t00\n}\n"
+	if err := os.WriteFile(dir+"/main.hcl", []byte(renamed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, dir, 0, srv.Env(), "apply", "-auto-approve", "-no-color", "-max-batches=1")
+	ctx := context.Background()
+	store := s3Storage(t, srv, bucket, "")
+	mgr, err := state.Load(ctx, state.NewRemote(store, remoteStateKey), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if names := strings.Join(mgr.State().SinkNames(), ","); names != "s01,t00" {
+		t.Fatalf("sinks after the moved block: %s", names)
+	}
+	if _, err := store.Stat(ctx, state.SinksPrefix(remoteStateKey)+"s00.json"); err == nil {
+		t.Error("the renamed sink's former document is still there")
+	}
+	// The rename is done: this apply runs per sink, as a worker beside a
+	// held sink shows.
+	u, err := state.NewRemote(store, remoteStateKey).SinkLock("s01").Lock(ctx, state.NewLockInfo("apply", "test"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := mustRun(t, dir, 0, srv.Env(), "apply", "-auto-approve", "-no-color")
+	if !strings.Contains(r.stdout+r.stderr, `sink "s01" is being applied by`) {
+		t.Errorf("the apply after the rename did not run per sink:\n%s", r)
+	}
+	if err := u.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, dir, 0, srv.Env(), "apply", "-auto-approve", "-no-color")
+	for _, p := range []string{"lake/s00", "lake/s01"} {
+		assertExactlyOnce(t, s3Storage(t, srv, bucket, p), expectedIDs(2, 400))
+	}
+	mustRun(t, dir, 0, srv.Env(), "plan", "-detailed-exitcode", "-no-color")
+}
