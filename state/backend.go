@@ -8,6 +8,7 @@ import (
 	"os/user"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -131,8 +132,9 @@ func (e *LockedError) Error() string {
 	return msg
 }
 
-// Lock takes the backend's lock, retrying with backoff until timeout.
-func Lock(ctx context.Context, b Backend, info *LockInfo, timeout time.Duration) (Unlocker, error) {
+// Lock takes a lock (a backend's, or a sink's), retrying with backoff until
+// timeout.
+func Lock(ctx context.Context, b Locker, info *LockInfo, timeout time.Duration) (Unlocker, error) {
 	deadline := time.Now().Add(timeout)
 	delay := 100 * time.Millisecond
 	for {
@@ -157,15 +159,31 @@ func Lock(ctx context.Context, b Backend, info *LockInfo, timeout time.Duration)
 // last saw so that every write is a compare-and-swap.
 type Manager struct {
 	backend Backend
-	version string
+	version string // of the root document
 	state   *State
+	// shard is set on a sharded backend: each sink's document and version.
+	shard *shards
+
+	// wmu orders writes: a write of the whole state excludes every other
+	// write; writes of single sinks' documents (each sink written by one
+	// goroutine at a time) run side by side.
+	wmu sync.RWMutex
+	// mu guards state and shard, which writes replace.
+	mu sync.Mutex
 }
 
 // Load reads the state, or starts a new one when there is none.
 func Load(ctx context.Context, b Backend, streamctlVersion string) (*Manager, error) {
 	data, version, err := b.Read(ctx)
+	sb, sharded := b.(ShardedBackend)
 	if errors.Is(err, ErrNoState) {
-		return &Manager{backend: b, state: New(streamctlVersion)}, nil
+		m := &Manager{backend: b, state: New(streamctlVersion)}
+		if sharded {
+			docs, key := sb.Documents()
+			m.shard = &shards{docs: docs, key: key, sinks: map[string]*sinkShard{}}
+			m.state.Version = ShardedVersion
+		}
+		return m, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read state %s: %w", b.Describe(), err)
@@ -174,6 +192,20 @@ func Load(ctx context.Context, b Backend, streamctlVersion string) (*Manager, er
 	if err != nil {
 		return nil, &CorruptError{Path: b.Describe(), Err: err}
 	}
+	if s.Version == ShardedVersion {
+		if !sharded {
+			return nil, &CorruptError{Path: b.Describe(), Err: errors.New("its sinks are kept in documents of their own, which this backend cannot read")}
+		}
+		if len(s.Sinks) > 0 {
+			return nil, &CorruptError{Path: b.Describe(), Err: errors.New("it has format 3, whose root document holds no sinks, and holds some")}
+		}
+		docs, key := sb.Documents()
+		sh, err := loadSharded(ctx, docs, key, s)
+		if err != nil {
+			return nil, &CorruptError{Path: b.Describe(), Err: err}
+		}
+		return &Manager{backend: b, version: version, state: s, shard: sh}, nil
+	}
 	if docs, name := documents(b); docs != nil {
 		if err := s.readHistory(ctx, docs, name); err != nil {
 			return nil, &CorruptError{Path: b.Describe(), Err: err}
@@ -181,7 +213,24 @@ func Load(ctx context.Context, b Backend, streamctlVersion string) (*Manager, er
 	} else if len(s.segmentIDs()) > 0 {
 		return nil, &CorruptError{Path: b.Describe(), Err: errors.New("it keeps history segments beside it, which this backend cannot read")}
 	}
-	return &Manager{backend: b, version: version, state: s}, nil
+	m := &Manager{backend: b, version: version, state: s}
+	if sharded {
+		// The one-document layout of earlier streamctl versions: the first
+		// write moves each sink into its own document.
+		docs, key := sb.Documents()
+		m.shard = &shards{docs: docs, key: key, legacy: true, rootSerial: s.Serial, sinks: map[string]*sinkShard{}}
+	}
+	return m, nil
+}
+
+// Sharded reports whether the state is kept as a root and one document per
+// sink (ShardedVersion), so that sinks can be applied by separate processes.
+// A state still in the one-document layout is not: it is migrated by its
+// first write, which must exclude every other writer.
+func (m *Manager) Sharded() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.shard != nil && !m.shard.legacy
 }
 
 // documents returns where a backend keeps documents beside the state, or
@@ -206,7 +255,11 @@ func (e *CorruptError) Error() string {
 func (e *CorruptError) Unwrap() error { return e.Err }
 
 // State returns the current state. Callers must not modify it; use Update.
-func (m *Manager) State() *State { return m.state }
+func (m *Manager) State() *State {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.state
+}
 
 // Backend returns the backend.
 func (m *Manager) Backend() Backend { return m.backend }
@@ -214,6 +267,13 @@ func (m *Manager) Backend() Backend { return m.backend }
 // Update applies change to a copy of the state and writes it with the serial
 // incremented. On error the in-memory state stays as it was.
 func (m *Manager) Update(ctx context.Context, change func(*State) error) error {
+	m.wmu.Lock()
+	defer m.wmu.Unlock()
+	if m.shard != nil {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		return m.updateSharded(ctx, change)
+	}
 	next := m.state.Clone()
 	if err := change(next); err != nil {
 		return err
@@ -268,11 +328,46 @@ func (m *Manager) Update(ctx context.Context, change func(*State) error) error {
 		}
 	}
 	next.Version = next.docVersion()
+	m.mu.Lock()
 	m.version = v
 	m.state = next
+	m.mu.Unlock()
 	return nil
+}
+
+// UpdateSink applies change, which changes sink name alone, and writes it.
+// On a sharded state only that sink's document is written, by
+// compare-and-swap on its own version, so that writers of other sinks (in
+// this process or others, each holding its sink's lock) do not conflict;
+// change then sees a state holding only that sink. Elsewhere it is Update.
+func (m *Manager) UpdateSink(ctx context.Context, name string, change func(*State) error) error {
+	m.wmu.RLock()
+	m.mu.Lock()
+	whole := m.shard == nil || m.shard.legacy || m.version == ""
+	m.mu.Unlock()
+	if !whole {
+		defer m.wmu.RUnlock()
+		return m.updateSink(ctx, name, change)
+	}
+	m.wmu.RUnlock()
+	return m.Update(ctx, change)
+}
+
+// Create writes the state if there is none yet. On a sharded state written
+// by several processes at once, the one that loses the race to create it
+// takes the winner's lineage instead, so that they all plan against the
+// lineage the destinations are claimed with.
+func (m *Manager) Create(ctx context.Context) error {
+	if m.Exists() {
+		return nil
+	}
+	return m.Update(ctx, func(*State) error { return nil })
 }
 
 // Exists reports whether the state was read from the backend (or written),
 // rather than started new.
-func (m *Manager) Exists() bool { return m.version != "" }
+func (m *Manager) Exists() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.version != ""
+}

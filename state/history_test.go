@@ -284,8 +284,8 @@ func TestDamagedSegmentIsRefused(t *testing.T) {
 	}
 }
 
-// TestRemoteStateKeepsSegmentsBesideIt: the remote backend keeps segments
-// as objects beside the state object.
+// TestRemoteStateKeepsSegmentsBesideIt: the remote backend keeps a sink's segments
+// as objects beside the sink's document.
 func TestRemoteStateKeepsSegmentsBesideIt(t *testing.T) {
 	ctx := context.Background()
 	store := mem.New("mem://ops")
@@ -303,7 +303,7 @@ func TestRemoteStateKeepsSegmentsBesideIt(t *testing.T) {
 		t.Fatal("the history reads back different")
 	}
 	n := 0
-	if err := store.List(ctx, "streamctl/orders.json.history/", func(providers.ObjectInfo) error { n++; return nil }); err != nil {
+	if err := store.List(ctx, "streamctl/orders.json.d/sinks/orders.json.history/", func(providers.ObjectInfo) error { n++; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if n != 2 {

@@ -39,14 +39,44 @@ type LeaseLock struct {
 	store providers.Storage
 	key   string // of the document the lock guards
 	where string // the document, for messages
-	probe providers.ConditionProbe
+	// probe checks the store's conditional writes once for all the locks
+	// of one state (the run-wide one and every sink's).
+	probe    *providers.ConditionProbe
+	probeKey string
 }
 
 var _ Locker = (*LeaseLock)(nil)
 
 // NewLeaseLock returns the lock of the document key in store.
 func NewLeaseLock(store providers.Storage, key string) *LeaseLock {
-	return &LeaseLock{store: store, key: key, where: store.Describe() + "/" + key}
+	return &LeaseLock{store: store, key: key, where: store.Describe() + "/" + key, probe: &providers.ConditionProbe{}, probeKey: key + ".probe"}
+}
+
+// sibling is the lock of the document key in the same store, sharing b's
+// probe of the store's conditional writes.
+func (b *LeaseLock) sibling(key, where string) *LeaseLock {
+	return &LeaseLock{store: b.store, key: key, where: where, probe: b.probe, probeKey: b.probeKey}
+}
+
+// Live returns the holder of the lock when it is held by a live holder: one
+// the store has seen refresh it within the lease. A lock left by a dead
+// holder, or none, gives nil.
+func (b *LeaseLock) Live(ctx context.Context) (*LockInfo, time.Duration, error) {
+	cur, info, err := providers.ReadAll(ctx, b.store, b.lockKey())
+	if errors.Is(err, providers.ErrNotExist) {
+		return nil, 0, nil
+	}
+	if err != nil || isReleased(cur) {
+		return nil, 0, err
+	}
+	silent, err := b.silentFor(ctx, info.ModTime)
+	if err != nil {
+		return nil, 0, err
+	}
+	if silent > Lease {
+		return nil, silent, nil
+	}
+	return parseLock(cur), silent, nil
 }
 
 func (b *LeaseLock) lockKey() string  { return b.key + ".lock" }
@@ -77,7 +107,7 @@ const maxLockTries = 5
 func (b *LeaseLock) Lock(ctx context.Context, info *LockInfo) (Unlocker, error) {
 	// The lock and the state's compare-and-swap are conditional writes: a
 	// store that ignores the conditions would let every run take the lock.
-	if err := b.probe.Check(ctx, b.store, b.key+".probe"); err != nil {
+	if err := b.probe.Check(ctx, b.store, b.probeKey); err != nil {
 		return nil, fmt.Errorf("lock state %s: %w", b.where, err)
 	}
 	info.Path = b.where

@@ -2,12 +2,14 @@ package state
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/streamctl/streamctl/providers"
 )
 
-// RemoteBackend keeps the state as one document in an object store (S3,
-// Azure Blob), with a LeaseLock beside it. Writes are compare-and-swap on the
+// RemoteBackend keeps the state in an object store (S3, Azure Blob): a root
+// document and one document per sink (ShardedVersion), with a LeaseLock
+// beside the root and one beside each sink's document. Writes are compare-and-swap on the
 // object's version, so a writer that lost its lock cannot overwrite a newer
 // state (fencing).
 type RemoteBackend struct {
@@ -16,7 +18,7 @@ type RemoteBackend struct {
 	*LeaseLock
 }
 
-var _ Backend = (*RemoteBackend)(nil)
+var _ ShardedBackend = (*RemoteBackend)(nil)
 
 // NewRemote returns the backend for the state object key in store.
 func NewRemote(store providers.Storage, key string) *RemoteBackend {
@@ -38,3 +40,13 @@ func (b *RemoteBackend) Read(ctx context.Context) ([]byte, string, error) {
 func (b *RemoteBackend) Write(ctx context.Context, data []byte, version string) (string, error) {
 	return b.docs.Write(ctx, b.key, data, version)
 }
+
+// SinkLock implements ShardedBackend: the lease lock
+// "<key>.d/sinks/<sink>.lock" of the sink's document.
+func (b *RemoteBackend) SinkLock(name string) Locker {
+	key := sinkLockKey(b.key, name)
+	return b.LeaseLock.sibling(key, fmt.Sprintf("%s (sink %q)", b.where, name))
+}
+
+// RootLock implements ShardedBackend.
+func (b *RemoteBackend) RootLock() *LeaseLock { return b.LeaseLock }

@@ -278,8 +278,8 @@ func Decode(data []byte) (*State, error) {
 	if err := json.Unmarshal(probe["version"], &doc.Version); err != nil {
 		return nil, &DecodeError{Reason: fmt.Sprintf("its version is not a number: %v", err)}
 	}
-	if doc.Version > SegmentedVersion {
-		return nil, &DecodeError{Reason: fmt.Sprintf("it has format version %d, written by a newer streamctl; this one reads versions up to %d: upgrade streamctl", doc.Version, SegmentedVersion)}
+	if doc.Version > ShardedVersion {
+		return nil, &DecodeError{Reason: fmt.Sprintf("it has format version %d, written by a newer streamctl; this one reads versions up to %d: upgrade streamctl", doc.Version, ShardedVersion)}
 	}
 	if doc.Version < 1 {
 		return nil, &DecodeError{Reason: fmt.Sprintf("it has an invalid format version %d", doc.Version)}

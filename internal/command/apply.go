@@ -56,6 +56,11 @@ Usage: streamctl [-chdir=DIR] apply [options] [PLAN-FILE]
   -input=false" exits 0 when there is nothing to do, releases the lock on every
   exit (SIGTERM included), and exits 4 when another run holds the lock.
 
+  On a remote state (S3, Azure) apply locks each sink, not the whole state:
+  several applies run different sinks at once, and a sink another live apply
+  holds is skipped with a warning (exit 0 when the rest succeeded, 4 when
+  every sink with changes was held by another apply).
+
 Options:
 
   -auto-approve          Do not ask for approval. Required without a terminal.
@@ -188,18 +193,81 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 	if err != nil {
 		return failf(v, "%v", err)
 	}
+	var (
+		claims *sinkClaims
+		mgr    *state.Manager
+	)
 	if a.lock {
-		info := state.NewLockInfo("apply", Version)
-		unlock, err := state.Lock(ctx, backend, info, a.lockTimeout)
-		if err != nil {
-			return lockFailed(v, err)
+		var (
+			held   *heldLocks
+			info   *state.LockInfo
+			lockOn = backend.Describe()
+		)
+		sb, sharded := backend.(state.ShardedBackend)
+		shared := false
+		var (
+			stateSinks []string
+			peek       *state.Manager
+		)
+		if sharded {
+			// A remote state is applied per sink, unless the run changes
+			// the whole state: a pending rename (moved blocks), a saved plan (whose
+			// serial covers every sink), or the migration of a state still
+			// in the one-document layout.
+			var err error
+			if peek, err = state.Load(ctx, backend, Version); err != nil {
+				return failf(v, "%v", err)
+			}
+			stateSinks = peek.State().SinkNames()
+			// A moved block whose former sink the state no longer holds is
+			// done: only a pending rename needs the whole state.
+			pending := false
+			for _, m := range cfg.Moved {
+				pending = pending || peek.State().Sinks[m.From] != nil
+			}
+			shared = saved == nil && !pending && (peek.Sharded() || !peek.Exists())
 		}
-		tookOver(v, unlock)
+		switch {
+		case shared:
+			// Each sink's lock is taken in its turn (sinkClaims.claim); a
+			// command changing the whole state refuses the run at once.
+			if holder, silent, err := sb.RootLock().Live(ctx); err != nil || holder != nil {
+				if err == nil {
+					err = &state.LockedError{Holder: holder, Path: backend.Describe(), Leased: true, Silent: silent}
+				}
+				return lockFailed(v, err)
+			}
+			claims = &sinkClaims{backend: sb, timeout: a.lockTimeout, lost: make(chan struct{})}
+			held = newHeldLocks()
+			// Read without a lock: each sink is read again once claimed.
+			// The state is created first, so that workers started together
+			// over none plan with the one lineage that wins.
+			if err := peek.Create(context.WithoutCancel(ctx)); err != nil {
+				return failf(v, "create the state: %v", err)
+			}
+			mgr = peek
+		default:
+			sinks := stateSinks
+			for _, s := range cfg.Sinks {
+				sinks = append(sinks, s.Name)
+				sinks = append(sinks, cfg.MovedFrom(s.Name)...)
+			}
+			held, err = lockExclusive(ctx, backend, sinks, "apply", a.lockTimeout)
+			if err != nil {
+				return lockFailed(v, err)
+			}
+			info = held.infos[0]
+		}
+		tookOverAll(v, held)
 		defer func() {
-			if err := unlock.Unlock(); err != nil {
+			if err := held.Unlock(); err != nil {
 				// A lock left behind blocks the next run: say how to remove it,
 				// and do not report success.
-				failf(v, "release the state lock: %v\n\nThe lock %s stays on %s. Once it is reachable, remove it with: streamctl force-unlock %s", err, info.ID, backend.Describe(), info.ID)
+				id := "ID"
+				if info != nil {
+					id = info.ID
+				}
+				failf(v, "release the state lock: %v\n\nThe lock stays on %s. Once it is reachable, remove it with: streamctl force-unlock %s", err, lockOn, id)
 				if code == ExitOK {
 					code = ExitError
 				}
@@ -211,17 +279,25 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()
 		go func() {
+			var claimLost chan struct{}
+			if claims != nil {
+				claimLost = claims.lost
+			}
 			select {
-			case <-unlock.Lost():
+			case <-held.Lost():
 				failf(v, "the state lock was lost (force-unlocked?); stopping.")
+				cancel()
+			case <-claimLost:
+				failf(v, "the state lock was lost (a sink's lock; force-unlocked?); stopping.")
 				cancel()
 			case <-ctx.Done():
 			}
 		}()
 	}
-	mgr, err := state.Load(ctx, backend, Version)
-	if err != nil {
-		return failf(v, "%v", err)
+	if mgr == nil {
+		if mgr, err = state.Load(ctx, backend, Version); err != nil {
+			return failf(v, "%v", err)
+		}
 	}
 	ws, err := workspace.Open(ctx, cfg, kinds())
 	if err != nil {
@@ -262,7 +338,10 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 			return ExitError
 		}
 	}
-	return c.run(ctx, v, ws, mgr, p, a, met)
+	if claims != nil {
+		claims.v, claims.ws, claims.mgr, claims.a = v, ws, mgr, a
+	}
+	return c.run(ctx, v, ws, mgr, p, a, met, claims)
 }
 
 // approve asks on the terminal. Ctrl-C (or SIGTERM) while it waits cancels at
@@ -286,7 +365,7 @@ func (c *ApplyCommand) approve(ctx context.Context) bool {
 
 // run applies the sinks, up to -parallelism at once, and reports progress and
 // the summary. A failing sink does not stop the others.
-func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace.Workspace, mgr *state.Manager, p *planner.Plan, a *applyArgs, met *applyMetrics) int {
+func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace.Workspace, mgr *state.Manager, p *planner.Plan, a *applyArgs, met *applyMetrics, claims *sinkClaims) int {
 	v.running(workspace.Totals(p, a.maxBatches))
 	defer v.stopped()
 	eng := &engine.Engine{
@@ -296,7 +375,11 @@ func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace.Works
 		OnEvent: func(ev engine.Event) { v.event(ev, ws.DestinationNames(ev.Sink)) },
 	}
 	start := c.now()
-	results, errs := ws.Apply(ctx, eng, p, a.parallelism)
+	var prepare workspace.Prepare
+	if claims != nil {
+		prepare = claims.claim
+	}
+	results, errs := ws.ApplyEach(ctx, eng, p, a.parallelism, prepare)
 	var (
 		total    engine.Summary
 		perSink  []render.SinkSummary
@@ -333,6 +416,11 @@ func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace.Works
 		}
 		v.failed(summary, errs)
 		return ExitError
+	}
+	if claims != nil {
+		if locked := claims.allSkipped(); locked != nil {
+			return lockFailed(v, locked)
+		}
 	}
 	v.complete(summary, workspace.Deferred(p), p.MaxBatches)
 	return ExitOK

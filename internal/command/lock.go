@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/streamctl/streamctl/internal/workspace"
@@ -58,6 +60,15 @@ type lockDocument struct {
 	// long ago its holder last refreshed it (remote backends).
 	AgeSeconds          *int64 `json:"age_seconds,omitempty"`
 	HeartbeatAgeSeconds *int64 `json:"heartbeat_age_seconds,omitempty"`
+	// Sinks are the sinks' locks held, on a remote state whose applies lock
+	// each sink: the state's own lock is then free while they run.
+	Sinks []sinkLockDocument `json:"sinks,omitempty"`
+}
+
+// sinkLockDocument is the lock of one sink.
+type sinkLockDocument struct {
+	Sink   string          `json:"sink"`
+	Holder *state.LockInfo `json:"holder"`
 }
 
 func (c *LockCommand) Run(args []string) int {
@@ -93,8 +104,28 @@ func (c *LockCommand) Run(args []string) int {
 			doc.HeartbeatAgeSeconds = &hb
 		}
 	}
+	if sb, ok := backend.(state.ShardedBackend); ok {
+		names := map[string]bool{}
+		for _, s := range cfg.Sinks {
+			names[s.Name] = true
+		}
+		if mgr, err := state.Load(ctx, backend, Version); err == nil {
+			for _, n := range mgr.State().SinkNames() {
+				names[n] = true
+			}
+		}
+		for _, n := range slices.Sorted(maps.Keys(names)) {
+			h, err := sb.SinkLock(n).LockInfo(ctx)
+			if err != nil {
+				return failf(v, "read the lock of sink %q on %s: %v", n, backend.Describe(), err)
+			}
+			if h != nil {
+				doc.Sinks = append(doc.Sinks, sinkLockDocument{Sink: n, Holder: h})
+			}
+		}
+	}
 	v.lock(doc, now)
-	if a.detailedExitcode && holder != nil {
+	if a.detailedExitcode && (holder != nil || len(doc.Sinks) > 0) {
 		return ExitLocked
 	}
 	return ExitOK
@@ -146,9 +177,42 @@ func (c *ForceUnlockCommand) Run(args []string) int {
 	if err != nil {
 		return c.errorf("%v", err)
 	}
-	if err := backend.ForceUnlock(ctx, fs.Arg(0)); err != nil {
+	id := fs.Arg(0)
+	err = backend.ForceUnlock(ctx, id)
+	if sb, ok := backend.(state.ShardedBackend); ok && err != nil {
+		// The ID may be a sink's lock, taken by an apply of that sink.
+		names := map[string]bool{}
+		for _, s := range cfg.Sinks {
+			names[s.Name] = true
+		}
+		if mgr, lerr := state.Load(ctx, backend, Version); lerr == nil {
+			for _, n := range mgr.State().SinkNames() {
+				names[n] = true
+			}
+		}
+		var held []string
+		for _, n := range slices.Sorted(maps.Keys(names)) {
+			l := sb.SinkLock(n)
+			h, herr := l.LockInfo(ctx)
+			if herr != nil || h == nil {
+				continue
+			}
+			if h.ID == id {
+				if ferr := l.ForceUnlock(ctx, id); ferr != nil {
+					return c.errorf("%v", ferr)
+				}
+				fmt.Fprintf(c.Stdout, "The lock %s of sink %q on %s was removed.\n", id, n, backend.Describe())
+				return ExitOK
+			}
+			held = append(held, fmt.Sprintf("sink %q: ID %s", n, h.ID))
+		}
+		if len(held) > 0 {
+			return c.errorf("%v\n\nNo sink's lock has ID %s either; the sinks' locks held are: %s", err, id, strings.Join(held, "; "))
+		}
+	}
+	if err != nil {
 		return c.errorf("%v", err)
 	}
-	fmt.Fprintf(c.Stdout, "The lock %s on %s was removed.\n", fs.Arg(0), backend.Describe())
+	fmt.Fprintf(c.Stdout, "The lock %s on %s was removed.\n", id, backend.Describe())
 	return ExitOK
 }

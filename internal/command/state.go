@@ -215,7 +215,7 @@ func (c *StateRmCommand) Run(args []string) int {
 	if err != nil {
 		return failf(v, "%v", err)
 	}
-	mgr, release, code := c.lockedState(ctx, backend, v, "state rm", a.lock, a.lockTimeout)
+	mgr, release, code := c.lockedState(ctx, backend, v, "state rm", a.lock, a.lockTimeout, names...)
 	if mgr == nil {
 		return code
 	}
@@ -308,18 +308,27 @@ func (c *StatePullCommand) Run(args []string) int {
 }
 
 // lockedState takes the state lock (unless lock is false) for a state
-// command and reads the state. On failure it reports and returns a nil
-// manager and the exit code; otherwise release frees the lock.
-func (m *Meta) lockedState(ctx context.Context, backend state.Backend, v ui, op string, lock bool, timeout time.Duration) (mgr *state.Manager, release func(), code int) {
+// command and reads the state. On a sharded remote state it also takes the
+// lock of every sink the state holds and of sinks, so that no apply of one
+// of them runs meanwhile. On failure it reports and returns a nil manager and
+// the exit code; otherwise release frees the locks.
+func (m *Meta) lockedState(ctx context.Context, backend state.Backend, v ui, op string, lock bool, timeout time.Duration, sinks ...string) (mgr *state.Manager, release func(), code int) {
 	release = func() {}
 	if lock {
-		unlock, err := state.Lock(ctx, backend, state.NewLockInfo(op, Version), timeout)
+		if _, ok := backend.(state.ShardedBackend); ok {
+			peek, err := state.Load(ctx, backend, Version)
+			if err != nil {
+				return nil, nil, m.errorf("%v", err)
+			}
+			sinks = append(sinks, peek.State().SinkNames()...)
+		}
+		held, err := lockExclusive(ctx, backend, sinks, op, timeout)
 		if err != nil {
 			return nil, nil, lockFailed(v, err)
 		}
-		tookOver(v, unlock)
+		tookOverAll(v, held)
 		release = func() {
-			if err := unlock.Unlock(); err != nil {
+			if err := held.Unlock(); err != nil {
 				m.errorf("release the state lock: %v", err)
 			}
 		}

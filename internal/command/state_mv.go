@@ -86,7 +86,7 @@ func (c *StateMvCommand) Run(args []string) int {
 	if err != nil {
 		return failf(v, "%v", err)
 	}
-	mgr, release, code := c.lockedState(ctx, backend, v, "state mv", a.lock, a.lockTimeout)
+	mgr, release, code := c.lockedState(ctx, backend, v, "state mv", a.lock, a.lockTimeout, from, to)
 	if mgr == nil {
 		return code
 	}

@@ -25,6 +25,22 @@ type lockHuman struct{ *humanUI }
 
 func (v *lockHuman) lock(doc lockDocument, now time.Time) {
 	w, holder := v.m.Stdout, doc.Holder
+	defer func() {
+		if len(doc.Sinks) == 0 {
+			return
+		}
+		fmt.Fprintf(w, "\nSinks being applied (each sink's lock):\n\n")
+		for _, s := range doc.Sinks {
+			h := s.Holder
+			fmt.Fprintf(w, "  sink %q: ID %s, %s by %s (pid %d), since %s (%s ago)", s.Sink, h.ID, h.Operation, h.Who, h.PID,
+				h.Created.UTC().Format(time.RFC3339), render.Age(now.Sub(h.Created)))
+			if !h.Heartbeat.IsZero() {
+				fmt.Fprintf(w, ", heartbeat %s ago", render.Age(now.Sub(h.Heartbeat)))
+			}
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "\nIf a holder died, its sink is taken over once its lease expires, or now with: streamctl force-unlock ID\n")
+	}()
 	if holder == nil {
 		fmt.Fprintf(w, "The state %s is not locked.\n", doc.Backend)
 		return

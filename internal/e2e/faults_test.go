@@ -9,6 +9,7 @@ import (
 
 	"github.com/streamctl/streamctl/internal/testenv"
 	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/state"
 )
 
 // Faults between streamctl and its stores, injected by a proxy on loopback in
@@ -99,8 +100,10 @@ func lostAnswers(t *testing.T, c remoteCase, proxy *testenv.FaultProxy, faults [
 
 func remoteFaults(stateKey string) []faultCase {
 	return []faultCase{
-		{"the answer to the lock create is lost", testenv.DropAnswer, isPut(stateKey + ".lock"), 0},
-		{"the answer to a state compare-and-swap is lost", testenv.DropAnswer, isPut("/" + stateKey), 0},
+		// apply takes the lock of each sink, not the state's (a remote
+		// state is kept per sink).
+		{"the answer to the lock create is lost", testenv.DropAnswer, isPut(state.SinksPrefix(stateKey) + "orders.lock"), 0},
+		{"the answer to a sink document's compare-and-swap is lost", testenv.DropAnswer, isPut(state.SinksPrefix(stateKey) + "orders.json"), 0},
 		{"the answer to a manifest create is lost", testenv.DropAnswer, func(r *http.Request) bool {
 			return isPut(".json")(r) && strings.Contains(r.URL.Path, "/_streamctl/orders/")
 		}, 0},
@@ -109,7 +112,7 @@ func remoteFaults(stateKey string) []faultCase {
 		{"the answer to the unlock is lost", testenv.DropAnswer, func(r *http.Request) bool {
 			return r.Method == http.MethodDelete && strings.HasSuffix(r.URL.Path, ".lock")
 		}, 0},
-		{"a heartbeat answer is slower than the heartbeat interval", testenv.Slow, isPut(stateKey + ".lock"), time.Second},
+		{"a heartbeat answer is slower than the heartbeat interval", testenv.Slow, isPut(state.SinksPrefix(stateKey) + "orders.lock"), time.Second},
 	}
 }
 

@@ -38,7 +38,8 @@ import (
 )
 
 // remoteStateKey is where the remote states of these tests live, in their
-// bucket or container; the lock is beside it, at remoteStateKey + ".lock".
+// bucket or container; the lock is beside it, at remoteStateKey + ".lock", and
+// each sink's beside the sink's document (state.SinksPrefix).
 const remoteStateKey = "streamctl/state.json"
 
 // streamConfig is a generated stream of partitions × var.records records, cut
@@ -155,27 +156,53 @@ type remoteCase struct {
 }
 
 // lockHolder reads the remote state's lock: nil when the state is not locked.
+// An apply locks each sink rather than the state: the first sink lock held
+// is returned when the state's own lock is free.
 func lockHolder(t testing.TB, store providers.Storage) *state.LockInfo {
 	t.Helper()
-	data, _, err := providers.ReadAll(context.Background(), store, remoteStateKey+".lock")
+	if h := readLock(t, store, remoteStateKey+".lock"); h != nil {
+		return h
+	}
+	var keys []string
+	err := store.List(context.Background(), state.SinksPrefix(remoteStateKey), func(info providers.ObjectInfo) error {
+		if strings.HasSuffix(info.Key, ".lock") {
+			keys = append(keys, info.Key)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("list the sink locks in %s: %v", store.Describe(), err)
+	}
+	for _, k := range keys {
+		if h := readLock(t, store, k); h != nil {
+			return h
+		}
+	}
+	return nil
+}
+
+// readLock reads the lock object key: nil when it is missing or released.
+func readLock(t testing.TB, store providers.Storage, key string) *state.LockInfo {
+	t.Helper()
+	data, _, err := providers.ReadAll(context.Background(), store, key)
 	if errors.Is(err, providers.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
-		t.Fatalf("read the lock in %s: %v", store.Describe(), err)
+		t.Fatalf("read the lock %s in %s: %v", key, store.Describe(), err)
 	}
 	var info struct {
 		state.LockInfo
 		Released bool `json:"released"`
 	}
 	if err := json.Unmarshal(data, &info); err != nil {
-		t.Fatalf("the lock in %s is not a lock info: %v\n%s", store.Describe(), err, data)
+		t.Fatalf("the lock %s in %s is not a lock info: %v\n%s", key, store.Describe(), err, data)
 	}
-	if info.Released {
+	if info.Released || info.ID == "force-unlocked" {
 		return nil // freed by force-unlock: the next run takes it
 	}
 	if info.ID == "" {
-		t.Fatalf("the lock in %s has no ID:\n%s", store.Describe(), data)
+		t.Fatalf("the lock %s in %s has no ID:\n%s", key, store.Describe(), data)
 	}
 	return &info.LockInfo
 }

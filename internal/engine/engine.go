@@ -147,12 +147,12 @@ func (e *Engine) now() time.Time {
 	return time.Now()
 }
 
-// update changes the state under the engine's lock: sinks run in parallel but
-// share one state document.
-func (e *Engine) update(ctx context.Context, change func(*state.State) error) error {
-	e.stateMu.Lock()
-	defer e.stateMu.Unlock()
-	return e.State.Update(context.WithoutCancel(ctx), change)
+// update changes the checkpoint of sink alone. The manager writes only that
+// sink's document where the state keeps one per sink (so that sinks applied
+// in parallel, here or by other processes, do not contend), and orders the
+// writes of a state kept in one document.
+func (e *Engine) update(ctx context.Context, sink string, change func(*state.State) error) error {
+	return e.State.UpdateSink(context.WithoutCancel(ctx), sink, change)
 }
 
 // ensureState writes the state if it does not exist yet, so that its lineage,
@@ -351,7 +351,7 @@ func (e *Engine) ApplySink(ctx context.Context, sink *Sink, plan *planner.SinkPl
 		}
 	}
 	if len(plan.Start) > 0 {
-		err := e.update(ctx, func(s *state.State) error {
+		err := e.update(ctx, sink.Name, func(s *state.State) error {
 			if s.Sinks[sink.Name] != nil {
 				return fmt.Errorf("the sink already has a checkpoint: the plan is stale")
 			}
@@ -377,7 +377,7 @@ func (e *Engine) ApplySink(ctx context.Context, sink *Sink, plan *planner.SinkPl
 		e.emit(Event{Type: "cleanup", Sink: sink.Name, Batch: c.Batch, Destination: c.Destination, Files: c.StagedUploads})
 	}
 	if len(plan.Removed) > 0 {
-		err := e.update(ctx, func(s *state.State) error {
+		err := e.update(ctx, sink.Name, func(s *state.State) error {
 			if ss := s.Sinks[sink.Name]; ss != nil {
 				for _, d := range plan.Removed {
 					delete(ss.Destinations, d)
@@ -450,7 +450,7 @@ func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b pl
 	resume := m != newBatch
 	if m == newBatch || m == adopted {
 		// 1. Intent.
-		err := e.update(ctx, func(s *state.State) error {
+		err := e.update(ctx, sink.Name, func(s *state.State) error {
 			ss := s.Sinks[sink.Name]
 			if ss == nil {
 				ss = state.NewSink(state.SourceRef{Type: sink.SourceType, Name: sink.SourceName, Identity: identity})
@@ -524,7 +524,7 @@ func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b pl
 	}
 
 	if m == repair {
-		err := e.update(ctx, func(s *state.State) error {
+		err := e.update(ctx, sink.Name, func(s *state.State) error {
 			ss := s.Sinks[sink.Name]
 			if ss == nil {
 				return fmt.Errorf("the sink has no checkpoint")
@@ -544,7 +544,7 @@ func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b pl
 	fault.Point("before-state-commit")
 	var records int64
 	committed := map[string]int64{}
-	err := e.update(ctx, func(s *state.State) error {
+	err := e.update(ctx, sink.Name, func(s *state.State) error {
 		ss := s.Sinks[sink.Name]
 		if ss == nil || ss.InFlight == nil || ss.InFlight.ID != b.ID {
 			return fmt.Errorf("batch %d is no longer in flight in the state", b.ID)

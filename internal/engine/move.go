@@ -44,7 +44,10 @@ func (e *Engine) MoveSink(ctx context.Context, sink *Sink, from string) error {
 			}
 		}
 		fault.Point("before-move-state")
-		err := e.update(ctx, func(s *state.State) error {
+		// A rename changes two sinks: a write of the whole state (the
+		// command holds the run-wide lock and both sinks' locks).
+		e.stateMu.Lock()
+		err := e.State.Update(context.WithoutCancel(ctx), func(s *state.State) error {
 			if err := validMove(s, from, sink.Name); err != nil {
 				return err
 			}
@@ -54,6 +57,7 @@ func (e *Engine) MoveSink(ctx context.Context, sink *Sink, from string) error {
 			}
 			return nil
 		})
+		e.stateMu.Unlock()
 		if err != nil {
 			return fmt.Errorf("move sink %s to %s in the state: %w", from, sink.Name, err)
 		}

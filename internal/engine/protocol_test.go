@@ -172,19 +172,19 @@ func (w *world) check(t *testing.T) {
 			})
 		}
 	}
-	data, _, err := providers.ReadAll(ctx, w.stateStore, "state.json")
+	mgr, err := state.Load(ctx, state.NewRemote(w.stateStore, "state.json"), "test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := state.Decode(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ss := st.Sinks["orders"]
+	ss := mgr.State().Sinks["orders"]
 	if ss == nil || ss.InFlight != nil || ss.Offsets["0"] != w.src.RecordsPerPartition || ss.Offsets["1"] != w.src.RecordsPerPartition {
 		t.Errorf("the state is not committed to the source's end: %+v", ss)
 	}
 }
+
+// sinkDoc is the document of sink orders in the remote state "state.json":
+// the one the engine's writes go to.
+const sinkDoc = "state.json.d/sinks/orders.json"
 
 func TestProtocolConvergesAfterEveryFault(t *testing.T) {
 	manifest := func(n int64) string { return ManifestKey("orders", n) }
@@ -213,12 +213,12 @@ func TestProtocolConvergesAfterEveryFault(t *testing.T) {
 			cases = byPublishCases
 		}
 		for _, tc := range append(cases, []testCase{
-			{"intent write fails", map[string][]faulty.Fault{"state": {{Op: faulty.PutIfMatch, Key: "state.json", N: 2}}}},
-			{"intent answer lost", map[string][]faulty.Fault{"state": {{Op: faulty.PutIfMatch, Key: "state.json", N: 2, Applied: true}}}},
+			{"intent write fails", map[string][]faulty.Fault{"state": {{Op: faulty.PutIfMatch, Key: sinkDoc, N: 2}}}},
+			{"intent answer lost", map[string][]faulty.Fault{"state": {{Op: faulty.PutIfMatch, Key: sinkDoc, N: 2, Applied: true}}}},
 			{"manifest write fails in one destination", map[string][]faulty.Fault{"b": {{Op: faulty.PutIfAbsent, Key: manifest(1), N: 1}}}},
 			{"manifest answer lost", map[string][]faulty.Fault{"a": {{Op: faulty.PutIfAbsent, Key: manifest(2), N: 1, Applied: true}}}},
-			{"state commit fails", map[string][]faulty.Fault{"state": {{Op: faulty.PutIfMatch, Key: "state.json", N: 5}}}},
-			{"state commit answer lost", map[string][]faulty.Fault{"state": {{Op: faulty.PutIfMatch, Key: "state.json", N: 5, Applied: true}}}},
+			{"state commit fails", map[string][]faulty.Fault{"state": {{Op: faulty.PutIfMatch, Key: sinkDoc, N: 5}}}},
+			{"state commit answer lost", map[string][]faulty.Fault{"state": {{Op: faulty.PutIfMatch, Key: sinkDoc, N: 5, Applied: true}}}},
 			{"owner record write fails", map[string][]faulty.Fault{"a": {{Op: faulty.PutIfAbsent, Key: OwnerKey, N: 1}}}},
 			{"listing a destination fails", map[string][]faulty.Fault{"b": {{Op: faulty.List, Key: MetadataDir, N: 2}}}},
 		}...) {
@@ -260,8 +260,11 @@ func TestProtocolModes(t *testing.T) {
 		if err := w.apply(t, map[string][]faulty.Fault{"a": {{Op: faulty.PutIfAbsent, Key: ManifestKey("orders", 0), N: 1}}}); !errors.Is(err, faulty.ErrInjected) {
 			t.Fatalf("the faulty run: %v", err)
 		}
-		data, _, _ := providers.ReadAll(ctx, w.stateStore, "state.json")
-		if st, _ := state.Decode(data); st.Sinks["orders"].InFlight == nil {
+		mgr, err := state.Load(ctx, state.NewRemote(w.stateStore, "state.json"), "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mgr.State().Sinks["orders"].InFlight == nil {
 			t.Fatal("no batch in flight after a failed manifest")
 		}
 		if err := w.apply(t, nil); err != nil {
@@ -274,13 +277,13 @@ func TestProtocolModes(t *testing.T) {
 		if err := w.apply(t, nil); err != nil {
 			t.Fatal(err)
 		}
-		old, _, _ := providers.ReadAll(ctx, w.stateStore, "state.json")
+		old, _, _ := providers.ReadAll(ctx, w.stateStore, sinkDoc)
 		w.src.RecordsPerPartition = 600
 		if err := w.apply(t, nil); err != nil {
 			t.Fatal(err)
 		}
 		// The state restored from the older copy: the destinations are ahead.
-		if err := providers.Put(ctx, w.stateStore, "state.json", old); err != nil {
+		if err := providers.Put(ctx, w.stateStore, sinkDoc, old); err != nil {
 			t.Fatal(err)
 		}
 		if err := w.apply(t, nil); err != nil {

@@ -22,6 +22,18 @@ type SinkResult struct {
 // in the order the sinks finished; errs holds every error, a sink of the plan
 // that the workspace lacks included.
 func (w *Workspace) Apply(ctx context.Context, eng *engine.Engine, p *planner.Plan, parallelism int) (results []SinkResult, errs []error) {
+	return w.ApplyEach(ctx, eng, p, parallelism, nil)
+}
+
+// Prepare is called for each sink of a plan just before it runs (in the
+// sink's turn, within -parallelism): it returns the plan to run instead of
+// sp, or nil to skip the sink, and release, called once the sink is done.
+// Processes that share a state use it to take the sink's lock then and plan
+// the sink again against the state as it is once they hold it.
+type Prepare func(ctx context.Context, sp *planner.SinkPlan) (plan *planner.SinkPlan, release func(), err error)
+
+// ApplyEach is Apply, with prepare (when not nil) called before each sink.
+func (w *Workspace) ApplyEach(ctx context.Context, eng *engine.Engine, p *planner.Plan, parallelism int, prepare Prepare) (results []SinkResult, errs []error) {
 	var (
 		wg  sync.WaitGroup
 		sem = make(chan struct{}, parallelism)
@@ -44,9 +56,28 @@ func (w *Workspace) Apply(ctx context.Context, eng *engine.Engine, p *planner.Pl
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
+			run := sp
+			if prepare != nil {
+				next, release, err := prepare(ctx, sp)
+				if err != nil {
+					mu.Lock()
+					defer mu.Unlock()
+					err = fmt.Errorf("sink %q: %w", sp.Name, err)
+					results = append(results, SinkResult{Sink: sp.Name, Err: err})
+					errs = append(errs, err)
+					return
+				}
+				if release != nil {
+					defer release()
+				}
+				if next == nil {
+					return
+				}
+				run = next
+			}
 			// A plan's MaxBatches was applied by the planner: the plan holds
 			// exactly the batches to run.
-			sum, err := eng.ApplySink(ctx, es, sp, 0)
+			sum, err := eng.ApplySink(ctx, es, run, 0)
 			if err != nil {
 				err = fmt.Errorf("sink %q: %w", sp.Name, err)
 			}

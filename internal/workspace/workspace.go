@@ -132,6 +132,22 @@ func (w *Workspace) Close() {
 	}
 }
 
+// Only is the workspace reduced to the sink named name (sharing its opened
+// sources and destinations, which the caller must not close through it), to
+// plan that sink alone.
+func (w *Workspace) Only(name string) *Workspace {
+	c := *w
+	c.Config = SelectSinks(w.Config, map[string]bool{name: true}, nil)
+	c.Sinks = nil
+	for _, s := range w.Sinks {
+		if s.Name == name {
+			c.Sinks = append(c.Sinks, s)
+		}
+	}
+	c.tables = nil
+	return &c
+}
+
 // Sink returns the opened sink named name, or nil.
 func (w *Workspace) Sink(name string) *engine.Sink {
 	for _, s := range w.Sinks {
