@@ -20,6 +20,8 @@ func TestExamplesUseRealFlags(t *testing.T) {
 	files, _ := filepath.Glob("../../examples/ci/*.yml")
 	more, _ := filepath.Glob("../../examples/cron/*.yaml")
 	files = append(files, more...)
+	more, _ = filepath.Glob("../../examples/kubernetes/*.yaml")
+	files = append(files, more...)
 	if len(files) < 2 {
 		t.Fatalf("examples not found: %v", files)
 	}
