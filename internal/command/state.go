@@ -266,6 +266,9 @@ Usage: streamctl [-chdir=DIR] state pull [options]
 
   Prints the state document exactly as the backend stores it, without the
   lock, for inspection or a backup. Prints nothing when there is no state yet.
+  A state's other documents are not printed: its history segments
+  (<state>.history/) and, on a remote state of format 3, each sink's own
+  document (<key>.d/sinks/); back those up with the store's own tools.
 
 Options:
 
