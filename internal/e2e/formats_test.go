@@ -1,11 +1,8 @@
 package e2e
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -61,29 +58,7 @@ sink "orders" {
 // its rows.
 func duckdb(t *testing.T, dir, sql string) [][]any {
 	t.Helper()
-	modules := filepath.Join(testenv.ToolsDir(), "node", "node_modules")
-	testenv.Require(t, filepath.Join(modules, "@duckdb", "node-api"), "DuckDB's node API")
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("node is needed to run DuckDB: %v", err)
-	}
-	script := filepath.Join(testenv.RepoRoot(), "internal", "format", "testdata", "duckdb-query.mjs")
-	cmd := exec.Command(node, script, sql)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "NODE_PATH="+modules)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("duckdb %q: %v\n%s", sql, err, stderr.String())
-	}
-	var res struct {
-		Rows [][]any `json:"rows"`
-	}
-	if err := json.Unmarshal(bytes.TrimSpace(out), &res); err != nil {
-		t.Fatalf("duckdb output %s: %v", out, err)
-	}
-	return res.Rows
+	return testenv.DuckDB(t, dir, sql)[0].Rows
 }
 
 // dataTree maps each data file (outside _streamctl) to its bytes.

@@ -1,12 +1,10 @@
 package format_test
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -41,44 +39,10 @@ func (f osFile) Abort()             { f.Close(); os.Remove(f.Name()) }
 // duckdb runs SQL statements with DuckDB and returns each one's result.
 func duckdb(t *testing.T, sql ...string) []duckResult {
 	t.Helper()
-	modules := filepath.Join(testenv.ToolsDir(), "node", "node_modules")
-	testenv.Require(t, filepath.Join(modules, "@duckdb", "node-api"), "@duckdb/node-api (the independent Parquet reader)")
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if testenv.InCI() {
-			t.Fatalf("node is not on PATH: CI must run the DuckDB tests")
-		}
-		t.Skip("node is not on PATH")
-	}
-	cmd := exec.Command(node, append([]string{filepath.Join("testdata", "duckdb-query.mjs")}, sql...)...)
-	cmd.Env = append(os.Environ(), "NODE_PATH="+modules)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("duckdb: %v\n%s", err, stderr.String())
-	}
-	var results []duckResult
-	dec := json.NewDecoder(bytes.NewReader(out))
-	dec.UseNumber()
-	for dec.More() {
-		var r duckResult
-		if err := dec.Decode(&r); err != nil {
-			t.Fatalf("duckdb output: %v\n%s", err, out)
-		}
-		results = append(results, r)
-	}
-	if len(results) != len(sql) {
-		t.Fatalf("duckdb answered %d of %d statements:\n%s\n%s", len(results), len(sql), out, stderr.String())
-	}
-	return results
+	return testenv.DuckDB(t, ".", sql...)
 }
 
-type duckResult struct {
-	Columns []string `json:"columns"`
-	Types   []string `json:"types"`
-	Rows    [][]any  `json:"rows"`
-}
+type duckResult = testenv.DuckDBResult
 
 // Partition values a user might not expect to survive a path.
 var hostileCountries = []any{"de", "a/b", "..", ".", "x=y", "Köln", "日本", "%2F", `a\b`, "sp ace", "q'uote", "#hash", nil, "../../etc"}

@@ -1,11 +1,9 @@
 package iceberg_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"sort"
@@ -146,39 +144,11 @@ func recordRows(rec arrow.RecordBatch) []map[string]any {
 // duckdb runs SQL statements with DuckDB and returns each one's rows.
 func duckdb(t *testing.T, sql ...string) [][][]any {
 	t.Helper()
-	modules := filepath.Join(testenv.ToolsDir(), "node", "node_modules")
-	testenv.Require(t, filepath.Join(modules, "@duckdb", "node-api"), "@duckdb/node-api (the independent Parquet reader)")
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if testenv.InCI() {
-			t.Fatalf("node is not on PATH: CI must run the DuckDB tests")
-		}
-		t.Skip("node is not on PATH")
+	var out [][][]any
+	for _, r := range testenv.DuckDB(t, ".", sql...) {
+		out = append(out, r.Rows)
 	}
-	cmd := exec.Command(node, append([]string{filepath.Join("testdata", "duckdb-query.mjs")}, sql...)...)
-	cmd.Env = append(os.Environ(), "NODE_PATH="+modules)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("duckdb: %v\n%s", err, stderr.String())
-	}
-	var results [][][]any
-	dec := json.NewDecoder(bytes.NewReader(out))
-	dec.UseNumber()
-	for dec.More() {
-		var r struct {
-			Rows [][]any `json:"rows"`
-		}
-		if err := dec.Decode(&r); err != nil {
-			t.Fatalf("duckdb output: %v\n%s", err, out)
-		}
-		results = append(results, r.Rows)
-	}
-	if len(results) != len(sql) {
-		t.Fatalf("duckdb answered %d of %d statements:\n%s\n%s", len(results), len(sql), out, stderr.String())
-	}
-	return results
+	return out
 }
 
 type tableScanOption = table.ScanOption
