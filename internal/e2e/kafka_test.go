@@ -441,20 +441,31 @@ func TestKafkaRandomKills(t *testing.T) {
 		next += n
 
 		cmd := command(dir, conf.env(), "apply", "-auto-approve", "-no-color")
-		var out strings.Builder
+		var out syncBuffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
 		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		delay := time.Duration(30+rng.IntN(400)) * time.Millisecond
+		ended := make(chan struct{})
+		go func() {
+			done <- cmd.Wait()
+			close(ended)
+		}()
+		// A quarter of the kills land at any moment from the start; the
+		// others a random moment after the first batch started, so that
+		// they fall inside the protocol however slow the start is (the race
+		// detector slows it several times).
+		fire := time.After(time.Duration(30+rng.IntN(400)) * time.Millisecond)
+		if rng.IntN(4) > 0 {
+			fire = afterOutput(&out, " started (", time.Duration(rng.IntN(150))*time.Millisecond, ended)
+		}
 		select {
 		case err := <-done:
 			if r := finish(t, cmd, err, out.String(), ""); r.code != 0 {
 				t.Fatalf("apply failed on its own: %s", r)
 			}
-		case <-time.After(delay):
+		case <-fire:
 			cmd.Process.Kill()
 			err := <-done
 			if r := finish(t, cmd, err, out.String(), ""); r.killed {
@@ -1015,4 +1026,24 @@ func TestKafkaCommitGroup(t *testing.T) {
 		assertKafkaCaughtUp(t, dir, adm, conf.Topic)
 	}
 	assertExactlyOnce(t, local.New(filepath.Join(dir, "out", "disk")), p.want())
+}
+
+// afterOutput fires jitter after out first holds text, unless the process
+// ends first (then it never fires).
+func afterOutput(out *syncBuffer, text string, jitter time.Duration, ended <-chan struct{}) <-chan time.Time {
+	fire := make(chan time.Time, 1)
+	go func() {
+		tick := time.NewTicker(2 * time.Millisecond)
+		defer tick.Stop()
+		for !strings.Contains(out.String(), text) {
+			select {
+			case <-tick.C:
+			case <-ended:
+				return
+			}
+		}
+		time.Sleep(jitter)
+		fire <- time.Now()
+	}()
+	return fire
 }
