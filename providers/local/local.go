@@ -406,22 +406,28 @@ func keepMode(r *os.Root, target, tmp string) error {
 	return r.Chmod(tmp, fi.Mode().Perm())
 }
 
+// pair maps the keys of a two-key operation (op) to names and opens the root.
+func (s *Storage) pair(op, src, dst string) (sp, dp string, r *os.Root, err error) {
+	if sp, err = s.name(src); err != nil {
+		return "", "", nil, err
+	}
+	if dp, err = s.name(dst); err != nil {
+		return "", "", nil, err
+	}
+	if r, err = s.open(false); err != nil {
+		return "", "", nil, mapErr(op, s.full(sp), err)
+	}
+	return sp, dp, r, nil
+}
+
 // Link makes dst a second name of the object at src, replacing dst
 // atomically. Nothing is rewritten: the bytes are already durable. The folder
 // is not synced; the next write in it syncs the new name (a backup lost in a
 // crash is the previous backup).
 func (s *Storage) Link(_ context.Context, src, dst string) error {
-	sp, err := s.name(src)
+	sp, dp, r, err := s.pair("link", src, dst)
 	if err != nil {
 		return err
-	}
-	dp, err := s.name(dst)
-	if err != nil {
-		return err
-	}
-	r, err := s.open(false)
-	if err != nil {
-		return mapErr("link", s.full(sp), err)
 	}
 	defer r.Close()
 	if filepath.Dir(sp) != filepath.Dir(dp) {
@@ -546,17 +552,9 @@ func (s *Storage) Copy(ctx context.Context, src, dst string) error {
 
 // Rename implements providers.Renamer.
 func (s *Storage) Rename(_ context.Context, src, dst string) error {
-	sp, err := s.name(src)
+	sp, dp, r, err := s.pair("rename", src, dst)
 	if err != nil {
 		return err
-	}
-	dp, err := s.name(dst)
-	if err != nil {
-		return err
-	}
-	r, err := s.open(false)
-	if err != nil {
-		return mapErr("rename", s.full(sp), err)
 	}
 	defer r.Close()
 	if fi, err := r.Lstat(sp); err != nil || !fi.Mode().IsRegular() {
