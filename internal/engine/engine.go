@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"iter"
 	"slices"
 	"sort"
 	"strings"
@@ -390,32 +391,61 @@ func (e *Engine) ApplySink(ctx context.Context, sink *Sink, plan *planner.SinkPl
 		}
 	}
 	if plan.Resume != nil {
-		if err := e.runBatch(ctx, sink, plan.Snapshot.Identity, *plan.Resume, resumed, &sum); err != nil {
+		if err := e.runBatch(ctx, sink, plan.Snapshot.Identity, *plan.Resume, resumed, &sum, nil); err != nil {
 			return sum, err
 		}
 	}
 	for _, b := range plan.Adopt {
-		if err := e.runBatch(ctx, sink, plan.Snapshot.Identity, b, adopted, &sum); err != nil {
+		if err := e.runBatch(ctx, sink, plan.Snapshot.Identity, b, adopted, &sum, nil); err != nil {
 			return sum, err
 		}
 	}
 	for _, b := range plan.Repairs {
-		if err := e.runBatch(ctx, sink, plan.Snapshot.Identity, b, repair, &sum); err != nil {
+		if err := e.runBatch(ctx, sink, plan.Snapshot.Identity, b, repair, &sum, nil); err != nil {
 			return sum, err
 		}
 	}
-	var err error
-	plan.New.Each(func(b planner.Batch) bool {
-		if maxBatches > 0 && sum.Batches >= maxBatches {
-			return false
+	return sum, e.runNew(ctx, sink, plan, maxBatches, &sum)
+}
+
+// runNew runs the plan's new batches. Each batch's intent is logged by the
+// state write that commits the batch before it (group commit): one state
+// write per batch instead of two, which is most of a small batch's cost. The
+// state after that write is the state after the intent alone, so recovery is
+// unchanged; the next batch is only chained while the run will go on to run
+// it (not past -max-batches, not once interrupted).
+func (e *Engine) runNew(ctx context.Context, sink *Sink, plan *planner.SinkPlan, maxBatches int64, sum *Summary) error {
+	next, stop := iter.Pull(iter.Seq[planner.Batch](plan.New.Each))
+	defer stop()
+	b, ok := next()
+	logged := false // b's intent is in the state already
+	for ok {
+		if !logged {
+			if maxBatches > 0 && sum.Batches >= maxBatches {
+				return nil
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 		}
-		if err = ctx.Err(); err != nil {
-			return false
+		following, more := next()
+		c := &chain{logged: logged}
+		if more && (maxBatches <= 0 || sum.Batches+1 < maxBatches) {
+			c.next = &following
 		}
-		err = e.runBatch(ctx, sink, plan.Snapshot.Identity, b, newBatch, &sum)
-		return err == nil
-	})
-	return sum, err
+		if err := e.runBatch(ctx, sink, plan.Snapshot.Identity, b, newBatch, sum, c); err != nil {
+			return err
+		}
+		b, ok, logged = following, more, c.nextLogged
+	}
+	return nil
+}
+
+// chain links a new batch to the one after it, whose intent its commit logs.
+type chain struct {
+	logged     bool           // this batch's intent was logged by the previous commit
+	next       *planner.Batch // the batch to log the intent of at commit, if any
+	nextLogged bool           // the commit logged it
 }
 
 // checkWritable writes and removes a small object in every destination, so
@@ -444,29 +474,40 @@ const (
 	repair               // write into destinations that miss a committed batch, record them
 )
 
-// runBatch takes one batch through the protocol.
-func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b planner.Batch, m mode, sum *Summary) error {
+// logIntent records b as the sink's batch in flight: step 1 of the protocol.
+func logIntent(s *state.State, sink *Sink, identity string, b planner.Batch, started time.Time) error {
+	ss := s.Sinks[sink.Name]
+	if ss == nil {
+		ss = state.NewSink(state.SourceRef{Type: sink.SourceType, Name: sink.SourceName, Identity: identity})
+		s.Sinks[sink.Name] = ss
+	}
+	if ss.InFlight != nil {
+		return fmt.Errorf("batch %d is already in flight", ss.InFlight.ID)
+	}
+	if b.ID != ss.NextBatch {
+		return fmt.Errorf("the state expects batch %d next, not %d: it changed since the plan was made", ss.NextBatch, b.ID)
+	}
+	ss.Source = state.SourceRef{Type: sink.SourceType, Name: sink.SourceName, Identity: identity}
+	t := started.UTC()
+	ss.InFlight = &state.Batch{ID: b.ID, Ranges: b.Ranges, Destinations: b.Destinations, Layout: sink.LayoutHash, Records: b.Records, Started: &t}
+	ss.NextBatch = b.ID + 1
+	return nil
+}
+
+// runBatch takes one batch through the protocol. c, for a new batch, says
+// whether its intent is logged already and which batch's intent its commit
+// logs.
+func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b planner.Batch, m mode, sum *Summary, c *chain) error {
 	started := e.now()
 	resume := m != newBatch
-	if m == newBatch || m == adopted {
+	switch {
+	case c != nil && c.logged:
+		// Logged by the previous batch's commit.
+		fault.Point("after-intent")
+	case m == newBatch || m == adopted:
 		// 1. Intent.
 		err := e.update(ctx, sink.Name, func(s *state.State) error {
-			ss := s.Sinks[sink.Name]
-			if ss == nil {
-				ss = state.NewSink(state.SourceRef{Type: sink.SourceType, Name: sink.SourceName, Identity: identity})
-				s.Sinks[sink.Name] = ss
-			}
-			if ss.InFlight != nil {
-				return fmt.Errorf("batch %d is already in flight", ss.InFlight.ID)
-			}
-			if b.ID != ss.NextBatch {
-				return fmt.Errorf("the state expects batch %d next, not %d: it changed since the plan was made", ss.NextBatch, b.ID)
-			}
-			ss.Source = state.SourceRef{Type: sink.SourceType, Name: sink.SourceName, Identity: identity}
-			t := started.UTC()
-			ss.InFlight = &state.Batch{ID: b.ID, Ranges: b.Ranges, Destinations: b.Destinations, Layout: sink.LayoutHash, Records: b.Records, Started: &t}
-			ss.NextBatch = b.ID + 1
-			return nil
+			return logIntent(s, sink, identity, b, started)
 		})
 		if err != nil {
 			return fmt.Errorf("log intent of batch %d of sink %s: %w", b.ID, sink.Name, err)
@@ -550,9 +591,22 @@ func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b pl
 			return fmt.Errorf("batch %d is no longer in flight in the state", b.ID)
 		}
 		records = ss.InFlight.Records
-		ss.Commit(e.now(), sink.History)
+		now := e.now()
+		ss.Commit(now, sink.History)
 		for part, off := range ss.Offsets {
 			committed[part] = off
+		}
+		// The next batch's intent, unless the run is being interrupted or
+		// the state does not admit it: its own write then logs it, or
+		// refuses it with the reason.
+		if c != nil {
+			c.nextLogged = false
+			if c.next != nil && ctx.Err() == nil && ss.InFlight == nil && ss.NextBatch == c.next.ID {
+				if err := logIntent(s, sink, identity, *c.next, now); err != nil {
+					return err
+				}
+				c.nextLogged = true
+			}
 		}
 		return nil
 	})

@@ -35,6 +35,10 @@ type world struct {
 	fired   []string // the faults the last apply met
 	// tables are the destinations' tables, when they commit to one.
 	tables map[string]*fakeTable
+	// maxBatches bounds the batches an apply runs (0: all).
+	maxBatches int64
+	// stateWrites counts the writes of the sink's state document.
+	stateWrites int
 }
 
 // promotion names the two ways a destination promotes a batch.
@@ -91,7 +95,7 @@ func (w *world) apply(t *testing.T, faults map[string][]faulty.Fault) error {
 		}
 		return s
 	}
-	mgr, err := state.Load(ctx, state.NewRemote(wrap("state", w.stateStore), "state.json"), "test")
+	mgr, err := state.Load(ctx, state.NewRemote(&countingStore{Storage: wrap("state", w.stateStore), key: sinkDoc, n: &w.stateWrites}, "state.json"), "test")
 	if err != nil {
 		return err
 	}
@@ -119,8 +123,29 @@ func (w *world) apply(t *testing.T, faults map[string][]faulty.Fault) error {
 		return err
 	}
 	eng := &Engine{State: mgr, Version: "test"}
-	_, err = eng.ApplySink(ctx, sink, plan, 0)
+	_, err = eng.ApplySink(ctx, sink, plan, w.maxBatches)
 	return err
+}
+
+// countingStore counts the writes of one key.
+type countingStore struct {
+	providers.Storage
+	key string
+	n   *int
+}
+
+func (c *countingStore) PutIfMatch(ctx context.Context, key string, data []byte, version string) (string, error) {
+	if key == c.key {
+		*c.n++
+	}
+	return c.Storage.PutIfMatch(ctx, key, data, version)
+}
+
+func (c *countingStore) PutIfAbsent(ctx context.Context, key string, data []byte) (string, error) {
+	if key == c.key {
+		*c.n++
+	}
+	return c.Storage.PutIfAbsent(ctx, key, data)
 }
 
 // check asserts every record exactly once in both destinations, counted from
@@ -217,8 +242,12 @@ func TestProtocolConvergesAfterEveryFault(t *testing.T) {
 			{"intent answer lost", map[string][]faulty.Fault{"state": {{Op: faulty.PutIfMatch, Key: sinkDoc, N: 2, Applied: true}}}},
 			{"manifest write fails in one destination", map[string][]faulty.Fault{"b": {{Op: faulty.PutIfAbsent, Key: manifest(1), N: 1}}}},
 			{"manifest answer lost", map[string][]faulty.Fault{"a": {{Op: faulty.PutIfAbsent, Key: manifest(2), N: 1, Applied: true}}}},
-			{"state commit fails", map[string][]faulty.Fault{"state": {{Op: faulty.PutIfMatch, Key: sinkDoc, N: 5}}}},
-			{"state commit answer lost", map[string][]faulty.Fault{"state": {{Op: faulty.PutIfMatch, Key: sinkDoc, N: 5, Applied: true}}}},
+			// Write 3 commits batch 0 and logs batch 1's intent; write 4
+			// commits batch 1, the last.
+			{"state commit with the next intent fails", map[string][]faulty.Fault{"state": {{Op: faulty.PutIfMatch, Key: sinkDoc, N: 3}}}},
+			{"state commit with the next intent, answer lost", map[string][]faulty.Fault{"state": {{Op: faulty.PutIfMatch, Key: sinkDoc, N: 3, Applied: true}}}},
+			{"state commit fails", map[string][]faulty.Fault{"state": {{Op: faulty.PutIfMatch, Key: sinkDoc, N: 4}}}},
+			{"state commit answer lost", map[string][]faulty.Fault{"state": {{Op: faulty.PutIfMatch, Key: sinkDoc, N: 4, Applied: true}}}},
 			{"owner record write fails", map[string][]faulty.Fault{"a": {{Op: faulty.PutIfAbsent, Key: OwnerKey, N: 1}}}},
 			{"listing a destination fails", map[string][]faulty.Fault{"b": {{Op: faulty.List, Key: MetadataDir, N: 2}}}},
 		}...) {
@@ -248,6 +277,37 @@ func countFaults(faults map[string][]faulty.Fault) int {
 		n += len(fs)
 	}
 	return n
+}
+
+// TestOneStateWritePerBatch: a batch's commit logs the next batch's intent,
+// so a run of N batches writes the sink's state N+1 times (the first intent,
+// then one commit each), and a run stopped by -max-batches leaves no batch in
+// flight.
+func TestOneStateWritePerBatch(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(1500) // 2 × 1,500 records in batches of 300: 10 batches
+	w.maxBatches = 3
+	if err := w.apply(t, nil); err != nil {
+		t.Fatal(err)
+	}
+	if w.stateWrites != 3+1 {
+		t.Errorf("3 batches wrote the sink's state %d times, want 4", w.stateWrites)
+	}
+	mgr, err := state.Load(ctx, state.NewRemote(w.stateStore, "state.json"), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ss := mgr.State().Sinks["orders"]; ss.InFlight != nil || ss.CommittedBatches != 3 {
+		t.Fatalf("after -max-batches 3: %d batches committed, in flight %+v; want 3 and none", ss.CommittedBatches, ss.InFlight)
+	}
+	w.maxBatches, w.stateWrites = 0, 0
+	if err := w.apply(t, nil); err != nil {
+		t.Fatal(err)
+	}
+	if w.stateWrites != 7+1 {
+		t.Errorf("the last 7 batches wrote the sink's state %d times, want 8", w.stateWrites)
+	}
+	w.check(t)
 }
 
 // TestProtocolModes: a batch resumed from the state, adopted from a

@@ -255,16 +255,28 @@ type writer struct {
 	tmp, target string // relative to the root
 	done        bool
 	err         error // the first failed Write: Commit must not publish a short file
+
+	written, flushed int64 // bytes written, and those handed to writeback
 }
+
+// writebackChunk is how many written bytes a writer lets accumulate before it
+// starts their writeback: large enough to be one efficient disk write, small
+// enough that a small batch's fsync does not wait for all of its file.
+const writebackChunk = 1 << 20
 
 func (w *writer) Write(p []byte) (int, error) {
 	if w.err != nil {
 		return 0, w.err
 	}
 	n, err := w.f.Write(p)
+	w.written += int64(n)
 	if err != nil {
 		w.err = fmt.Errorf("write %s: %w", w.s.full(w.target), err)
 		return n, w.err
+	}
+	if w.written-w.flushed >= writebackChunk {
+		startWriteback(w.f, w.flushed, w.written-w.flushed)
+		w.flushed = w.written
 	}
 	return n, nil
 }
