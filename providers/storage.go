@@ -119,6 +119,16 @@ type ObjectWriter interface {
 	Abort() error
 }
 
+// ScratchCreator is the optional capability of a Storage that can write an
+// object whose name need not survive a crash: Commit makes its bytes durable
+// and the object visible, but not its name (nor the folders created for it),
+// which a later Rename makes durable at the new name. The engine stages with
+// it where it promotes by rename: a staged file a crash loses is written again,
+// so its name is not worth the folder syncs that make it durable.
+type ScratchCreator interface {
+	CreateScratch(ctx context.Context, key string) (ObjectWriter, error)
+}
+
 // Renamer is the optional capability of a Storage with an atomic rename (a local
 // filesystem). Without it the engine promotes a file by Copy then Delete.
 type Renamer interface {

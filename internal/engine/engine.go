@@ -729,7 +729,13 @@ func (o *stagingOutput) Create(dests []int, relPath string) (pipeline.File, erro
 			w = stagedWriter{sw}
 		} else {
 			var ow providers.ObjectWriter
-			ow, err = d.Storage.Create(o.ctx, o.prefix+relPath)
+			if sc, ok := d.Storage.(providers.ScratchCreator); ok {
+				// Promoted by rename, which makes the name durable; a
+				// staged file a crash loses is staged again.
+				ow, err = sc.CreateScratch(o.ctx, o.prefix+relPath)
+			} else {
+				ow, err = d.Storage.Create(o.ctx, o.prefix+relPath)
+			}
 			w = temporaryWriter{ow}
 		}
 		if err != nil {

@@ -136,6 +136,18 @@ func (s *Storage) linkOut(r *os.Root, name string) *LinkError {
 
 // Create implements providers.Storage.
 func (s *Storage) Create(_ context.Context, key string) (providers.ObjectWriter, error) {
+	return s.create(key, true)
+}
+
+// CreateScratch implements providers.ScratchCreator: the file's bytes are
+// synced at Commit, its folder entries are not.
+func (s *Storage) CreateScratch(_ context.Context, key string) (providers.ObjectWriter, error) {
+	return s.create(key, false)
+}
+
+// create opens a writer of key; durable says whether its name and new folders
+// are synced too.
+func (s *Storage) create(key string, durable bool) (providers.ObjectWriter, error) {
 	target, err := s.name(key)
 	if err != nil {
 		return nil, err
@@ -148,21 +160,21 @@ func (s *Storage) Create(_ context.Context, key string) (providers.ObjectWriter,
 	// folders at once would hold two descriptors per file. Commit and Abort
 	// open it again.
 	defer r.Close()
-	f, tmp, err := s.tempFile(r, target)
+	f, tmp, err := s.tempFile(r, target, durable)
 	if err != nil {
 		return nil, err
 	}
-	return &writer{s: s, f: f, tmp: tmp, target: target}, nil
+	return &writer{s: s, f: f, tmp: tmp, target: target, durable: durable}, nil
 }
 
 // tempFile creates a temporary file in target's directory, creating the
 // directory if needed, and returns it with its name. A concurrent Delete
 // removes directories it leaves empty, possibly between the mkdir and the
 // create: then it tries again.
-func (s *Storage) tempFile(r *os.Root, target string) (*os.File, string, error) {
+func (s *Storage) tempFile(r *os.Root, target string, durable bool) (*os.File, string, error) {
 	dir := filepath.Dir(target)
 	for attempt := 1; ; attempt++ {
-		err := s.mkdirAll(r, dir)
+		err := s.mkdirs(r, dir, durable)
 		if err == nil {
 			f, tmp, cerr := createTemp(r, dir)
 			if cerr == nil && s.mode != 0 {
@@ -202,7 +214,11 @@ const maxDirRaces = 100
 
 // mkdirAll creates dir (relative to the root) and its missing parents,
 // syncing each parent so that the new entries survive a crash.
-func (s *Storage) mkdirAll(r *os.Root, dir string) error {
+func (s *Storage) mkdirAll(r *os.Root, dir string) error { return s.mkdirs(r, dir, true) }
+
+// mkdirs creates dir and its missing parents; durable says whether each new
+// folder's entry is synced.
+func (s *Storage) mkdirs(r *os.Root, dir string, durable bool) error {
 	if dir == "." {
 		return nil
 	}
@@ -210,7 +226,7 @@ func (s *Storage) mkdirAll(r *os.Root, dir string) error {
 		return nil
 	}
 	parent := filepath.Dir(dir)
-	if err := s.mkdirAll(r, parent); err != nil {
+	if err := s.mkdirs(r, parent, durable); err != nil {
 		return err
 	}
 	// 0777: the umask decides, as for mkdir(1) (0755 under 022).
@@ -219,6 +235,9 @@ func (s *Storage) mkdirAll(r *os.Root, dir string) error {
 			return fmt.Errorf("create directory %s: %w", s.full(dir), le)
 		}
 		return fmt.Errorf("create directory %s: %w", s.full(dir), err)
+	}
+	if !durable {
+		return nil
 	}
 	return s.syncDir(r, parent)
 }
@@ -255,6 +274,7 @@ type writer struct {
 	tmp, target string // relative to the root
 	done        bool
 	err         error // the first failed Write: Commit must not publish a short file
+	durable     bool  // Commit syncs the name too (not for scratch files)
 
 	written, flushed int64 // bytes written, and those handed to writeback
 }
@@ -304,6 +324,9 @@ func (w *writer) Commit() error {
 	if err := r.Rename(w.tmp, w.target); err != nil {
 		r.Remove(w.tmp)
 		return w.s.fail(r, "write", w.target, err)
+	}
+	if !w.durable {
+		return nil
 	}
 	return w.s.syncDir(r, filepath.Dir(w.target))
 }
@@ -459,7 +482,7 @@ func (s *Storage) Link(_ context.Context, src, dst string) error {
 // writeTemp writes data to a synced temp file beside target and returns its
 // name.
 func (s *Storage) writeTemp(r *os.Root, target string, data []byte) (string, error) {
-	f, tmp, err := s.tempFile(r, target)
+	f, tmp, err := s.tempFile(r, target, true)
 	if err != nil {
 		return "", err
 	}

@@ -50,6 +50,15 @@ func Run(t *testing.T, newStorage func(t *testing.T) providers.Storage) {
 	if _, ok := newStorage(t).(providers.Stager); ok {
 		tests = append(tests, stagerTests()...)
 	}
+	if _, ok := newStorage(t).(providers.ScratchCreator); ok {
+		// A scratch object behaves as a created one while the process
+		// lives; only what a crash keeps of its name differs.
+		for _, tc := range []test{{"CreateCommit", testCreateCommit}, {"CreateAbort", testCreateAbort}, {"CreateLarge", testCreateLarge}, {"Rename", testRename}} {
+			tests = append(tests, test{"Scratch" + tc.name, func(t *testing.T, s providers.Storage) {
+				tc.fn(t, scratch{s})
+			}})
+		}
+	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.fn(t, newStorage(t))
@@ -894,4 +903,15 @@ func testConditionalWritesHonoured(t *testing.T, s providers.Storage) {
 		t.Fatalf("the conditional-write probe: %v", err)
 	}
 	sameKeys(t, s, "")
+}
+
+// scratch is a Storage whose Create writes scratch objects.
+type scratch struct{ providers.Storage }
+
+func (s scratch) Create(ctx context.Context, key string) (providers.ObjectWriter, error) {
+	return s.Storage.(providers.ScratchCreator).CreateScratch(ctx, key)
+}
+
+func (s scratch) Rename(ctx context.Context, src, dst string) error {
+	return s.Storage.(providers.Renamer).Rename(ctx, src, dst)
 }
