@@ -19,6 +19,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -110,6 +111,9 @@ type storeBench struct {
 	// endpoint is the store's URL in destination blocks, which a proxy
 	// counting the traffic replaces.
 	endpoint string
+	// serverCPU is the CPU time the store's server has used so far: on a
+	// machine of few cores it shares them with streamctl.
+	serverCPU func() (time.Duration, error)
 }
 
 type benchFile struct {
@@ -132,9 +136,19 @@ func benchApplyToStore(b *testing.B, sb storeBench, format string) {
 	ctx := context.Background()
 	var (
 		localTimes, storeTimes, rawTimes, promoteTimes []time.Duration
-		written                                        int64 // data bytes of one run
+		storeCPU, serverCPU                            []time.Duration // streamctl's and the server's, in the apply to the store
+		rawServerCPU                                   []time.Duration // the server's, in the plain uploads
+		written                                        int64           // data bytes of one run
 		files                                          int
 	)
+	server := func() time.Duration {
+		d, err := sb.serverCPU()
+		if err != nil {
+			b.Fatal(err)
+		}
+		return d
+	}
+	var lastCPU time.Duration // streamctl's, in the last apply
 	apply := func(destination string) time.Duration {
 		dir := b.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(storeBenchConfig(format, n, destination)), 0o644); err != nil {
@@ -149,13 +163,16 @@ func benchApplyToStore(b *testing.B, sb storeBench, format string) {
 		if err != nil || !strings.Contains(out.String(), "Apply complete!") {
 			b.Fatalf("streamctl apply: %v\n%s", err, out.String())
 		}
+		lastCPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 		return took
 	}
 	for b.Loop() {
 		run := len(storeTimes) + 1
 		prefix := fmt.Sprintf("%s-%d", format, run)
 		localTimes = append(localTimes, apply(localDestination("disk", "out")))
+		before := server()
 		storeTimes = append(storeTimes, apply(sb.destination(prefix)))
+		storeCPU, serverCPU = append(storeCPU, lastCPU), append(serverCPU, server()-before)
 
 		b.StopTimer()
 		var fs []benchFile
@@ -166,11 +183,13 @@ func benchApplyToStore(b *testing.B, sb storeBench, format string) {
 		files = len(fs)
 		b.StartTimer()
 
+		before = server()
 		start := time.Now()
 		if err := sb.raw(ctx, "raw-"+prefix+"/_temporary", fs); err != nil {
 			b.Fatalf("raw upload: %v", err)
 		}
 		rawTimes = append(rawTimes, time.Since(start))
+		rawServerCPU = append(rawServerCPU, server()-before)
 		start = time.Now()
 		if err := sb.promote(ctx, "raw-"+prefix, fs); err != nil {
 			b.Fatalf("raw promote: %v", err)
@@ -181,6 +200,11 @@ func benchApplyToStore(b *testing.B, sb storeBench, format string) {
 	mb := float64(written) / 1e6
 	local, store, raw := medianDuration(localTimes).Seconds(), medianDuration(storeTimes).Seconds(), medianDuration(rawTimes).Seconds()
 	promote := medianDuration(promoteTimes).Seconds()
+	// The apply to the store cannot take less than its CPU time, streamctl's
+	// and the server's, spread over every core: the ceiling of vs-local on
+	// this machine, whatever streamctl overlaps.
+	clientCPU, srvCPU := medianDuration(storeCPU).Seconds(), medianDuration(serverCPU).Seconds()
+	cpuBound := (clientCPU + srvCPU) / float64(runtime.NumCPU())
 	b.ReportMetric(float64(n)/store, "records/s")
 	b.ReportMetric(mb/store, "MB/s")
 	b.ReportMetric(mb/raw, "raw-MB/s")
@@ -188,12 +212,23 @@ func benchApplyToStore(b *testing.B, sb storeBench, format string) {
 	b.ReportMetric((raw+promote)/store, "ratio-with-copy")
 	b.ReportMetric(local/store, "vs-local")
 	b.ReportMetric(moved, "moved/committed")
+	b.ReportMetric(clientCPU, "streamctl-cpu-s")
+	b.ReportMetric(srvCPU, "server-cpu-s")
+	b.ReportMetric(medianDuration(rawServerCPU).Seconds(), "raw-server-cpu-s")
+	b.ReportMetric(local/max(cpuBound, local), "cpu-ceiling-vs-local")
+	// Encoding a file and then uploading it with plain SDK calls, one after
+	// the other: where a file goes whole at promotion (up to the single-write
+	// size) streamctl cannot overlap the two, so this is its bound.
+	b.ReportMetric((local+raw)/store, "vs-serial")
 	b.ReportMetric(0, "ns/op") // one op is two applies and an upload: the figures above say it
 	b.Logf("%d records → %d %s files, %.1f MB; medians of %d runs: apply to the store %.2fs (%.0f records/s, %.1f MB/s); "+
 		"plain uploads of the same files %.3fs (%.1f MB/s), ratio %.2f; plain copy+delete of them %.3fs, ratio with copy %.2f; "+
-		"apply to a local folder %.2fs (%.0f records/s), vs-local %.2f; bytes the store moved per committed byte %.2f",
+		"apply to a local folder %.2fs (%.0f records/s), vs-local %.2f; bytes the store moved per committed byte %.2f; "+
+		"CPU of the apply to the store: streamctl %.2fs, the server %.2fs (%.2fs for the plain uploads), over %d cores at least %.2fs: vs-local at most %.2f here; "+
+		"the local apply then the plain uploads, one after the other, %.2fs: vs-serial %.2f",
 		n, files, format, mb, len(storeTimes), store, float64(n)/store, mb/store, raw, mb/raw, raw/store, promote, (raw+promote)/store,
-		local, float64(n)/local, local/store, moved)
+		local, float64(n)/local, local/store, moved, clientCPU, srvCPU, medianDuration(rawServerCPU).Seconds(), runtime.NumCPU(), cpuBound, local/max(cpuBound, local),
+		local+raw, (local+raw)/store)
 }
 
 // bytesMoved runs one more apply, untimed, through a proxy that counts what
@@ -293,6 +328,7 @@ func BenchmarkApplyS3(b *testing.B) {
 	sb := storeBench{
 		env:         srv.Env(),
 		endpoint:    srv.Endpoint,
+		serverCPU:   srv.CPU,
 		destination: func(prefix string) string { return s3Destination(srv, "lake", "bench", prefix) },
 		open:        func(b *testing.B, prefix string) providers.Storage { return s3Storage(b, srv, "bench", prefix) },
 		raw: func(ctx context.Context, prefix string, files []benchFile) error {
@@ -350,6 +386,7 @@ func BenchmarkApplyAzure(b *testing.B) {
 	sb := storeBench{
 		env:         az.Env(),
 		endpoint:    az.BlobURL,
+		serverCPU:   az.CPU,
 		destination: func(prefix string) string { return azDestination(az, "lake", "bench", prefix) },
 		open:        func(b *testing.B, prefix string) providers.Storage { return azStorage(b, az, "bench", prefix) },
 		raw: func(ctx context.Context, prefix string, files []benchFile) error {

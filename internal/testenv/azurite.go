@@ -98,6 +98,17 @@ func (a *AzuriteServer) tryStart(t testing.TB) error {
 	return nil
 }
 
+// CPU is the CPU time the running server has used so far.
+func (a *AzuriteServer) CPU() (time.Duration, error) {
+	a.mu.Lock()
+	p := a.proc
+	a.mu.Unlock()
+	if p == nil {
+		return 0, fmt.Errorf("azurite is not running")
+	}
+	return p.CPU()
+}
+
 // Stop stops the server, as an outage would: what it acknowledged stays. It
 // is safe to call more than once.
 //

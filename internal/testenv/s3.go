@@ -93,6 +93,17 @@ func (s *S3Server) tryStart(t testing.TB) error {
 	return nil
 }
 
+// CPU is the CPU time the running server has used so far.
+func (s *S3Server) CPU() (time.Duration, error) {
+	s.mu.Lock()
+	p := s.proc
+	s.mu.Unlock()
+	if p == nil {
+		return 0, fmt.Errorf("the s3 server is not running")
+	}
+	return p.CPU()
+}
+
 // Stop kills the server. Its data stays for Restart. Stopping a stopped server
 // does nothing.
 func (s *S3Server) Stop() {

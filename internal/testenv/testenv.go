@@ -6,6 +6,7 @@
 package testenv
 
 import (
+	"bytes"
 	"fmt"
 	"net"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -137,6 +139,32 @@ func Start(t testing.TB, cmd *exec.Cmd) *Process {
 	p := &Process{cmd: cmd, done: make(chan struct{})}
 	go func() { cmd.Wait(); close(p.done) }()
 	return p
+}
+
+// CPU is the user and system time the process has used so far, with that of
+// its children it waited for (as the kernel counts them, in clock ticks), for
+// benchmarks that count the server's share of a machine's cores.
+func (p *Process) CPU() (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
+	if err != nil {
+		return 0, fmt.Errorf("CPU time of %s: %w", p.cmd.Path, err)
+	}
+	// The fields after the command name, which is in parentheses and may hold
+	// spaces: state is field 3, utime 14, stime 15, cutime 16, cstime 17.
+	fields := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	if len(fields) < 15 {
+		return 0, fmt.Errorf("CPU time of %s: unexpected /proc stat %q", p.cmd.Path, b)
+	}
+	var ticks int64
+	for _, f := range fields[11:15] {
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("CPU time of %s: %w", p.cmd.Path, err)
+		}
+		ticks += n
+	}
+	// USER_HZ is 100 on every Linux architecture Go supports.
+	return time.Duration(ticks) * 10 * time.Millisecond, nil
 }
 
 // Stop kills the process group and waits for it to exit.

@@ -66,10 +66,10 @@ type Config struct {
 	ConnectionString string `hcl:"connection_string,optional"`
 
 	// BlockSize is the size in bytes of the blocks large objects are uploaded in
-	// (default 8 MiB). A batch's files of more than four blocks are staged as
+	// (default 8 MiB). A batch's files of more than 64 MiB are staged as
 	// blocks on their final blobs while they are written, and committed at
-	// promotion; smaller ones are sent whole at promotion. Objects wait in a
-	// buffer of 256 KiB in memory, then in a temporary file.
+	// promotion; smaller ones are sent whole, with one Put Blob, at promotion.
+	// Objects wait in a buffer of 256 KiB in memory, then in a temporary file.
 	BlockSize int64 `hcl:"block_size,optional"`
 	// MaxAttempts bounds the tries of one request on throttling, server errors
 	// and network errors (default 5).
