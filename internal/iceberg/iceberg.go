@@ -228,7 +228,8 @@ func redactURI(uri string) string {
 
 // Ping reaches the catalog's server, for the catalogs that have one
 // (PostgreSQL, REST), and changes nothing: an apply checks it before it
-// touches the state or a destination. SQLite's file is opened by Open.
+// touches the state or a destination. SQLite's file is opened by Open. Its
+// error does not name the catalog: CatalogAddress does.
 func Ping(ctx context.Context, cfg Config) error {
 	switch {
 	case (cfg.Catalog == "" || cfg.Catalog == CatalogSQL) && IsPostgres(cfg.URI):
@@ -251,7 +252,7 @@ func Ping(ctx context.Context, cfg Config) error {
 // it answers.
 func openPostgres(ctx context.Context, uri string) (*sql.DB, error) {
 	fail := func(err error) error {
-		return fmt.Errorf("%s: %w; check that the server runs, that the uri is right, and that its user may connect (a password comes from PGPASSWORD, ~/.pgpass or a sensitive variable), then run apply again", redactURI(uri), err)
+		return fmt.Errorf("%w; check that the server runs, that the uri is right, and that its user may connect (a password comes from PGPASSWORD, ~/.pgpass or a sensitive variable), then run apply again", err)
 	}
 	db, err := sql.Open("pgx", uri)
 	if err != nil {
@@ -298,7 +299,7 @@ func (t *Table) openCatalog(ctx context.Context) error {
 		if IsPostgres(t.cfg.URI) {
 			db, err := openPostgres(ctx, t.cfg.URI)
 			if err != nil {
-				return fmt.Errorf("iceberg: catalog %w", err)
+				return fmt.Errorf("iceberg: catalog %s: %w", redactURI(t.cfg.URI), err)
 			}
 			cat, err := newSQLCatalog(t.cfg.CatalogName, db, sqlcat.Postgres, t.props())
 			if err != nil {

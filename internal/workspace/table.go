@@ -67,6 +67,10 @@ func newTable(s *config.Sink, d *config.Destination, kinds providers.Kinds) (*ic
 
 func (t *icebergTable) Describe() string { return t.name }
 
+func (t *icebergTable) Catalog() string { return iceberg.CatalogAddress(t.cfg) }
+
+func (t *icebergTable) Connect(ctx context.Context) error { return iceberg.Ping(ctx, t.cfg) }
+
 func (t *icebergTable) Open(ctx context.Context) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
