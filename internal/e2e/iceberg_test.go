@@ -89,33 +89,61 @@ var icebergFaultPoints = []string{
 // around the table commit, then applied again, the table read through
 // iceberg-go holds every record exactly once, each snapshot adds exactly one
 // whole batch (no snapshot ever exposed part of one), and the Hive-folder
-// destination of the same batches agrees.
+// destination of the same batches agrees. With each server of the SQL
+// catalog: SQLite in the destination's folder, and PostgreSQL.
 func TestIcebergCrashAtEveryFaultPoint(t *testing.T) {
-	for _, fp := range icebergFaultPoints {
-		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
-			t.Parallel()
-			dir := writeConfig(t, icebergConfig)
-			r := run(t, dir, []string{"STREAMCTL_FAULT=" + fp}, "apply", "-auto-approve", "-no-color")
-			if !r.killed {
-				t.Fatalf("the fault %s was not reached: %s", fp, r)
+	for _, catalog := range []string{"sqlite", "postgres"} {
+		t.Run(catalog, func(t *testing.T) {
+			for _, fp := range icebergFaultPoints {
+				t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
+					t.Parallel()
+					uri := ""
+					if catalog == "postgres" {
+						uri = testenv.Postgres(t)
+					}
+					dir := writeConfig(t, icebergConfigWith(uri))
+					r := run(t, dir, []string{"STREAMCTL_FAULT=" + fp}, "apply", "-auto-approve", "-no-color")
+					if !r.killed {
+						t.Fatalf("the fault %s was not reached: %s", fp, r)
+					}
+					mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+					mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+					want := expectedIDs(3, 2000)
+					if got := fmt.Sprint(duckdb(t, dir, `SELECT count(*), count(DISTINCT id) FROM read_parquet('out/folder/**/*.parquet')`)); got != "[[6000 6000]]" {
+						t.Errorf("the Hive-folder destination: %s (want 6000 records, each once)", got)
+					}
+					checkTable(t, dir, uri, want)
+				})
 			}
-			mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
-			mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
-			want := expectedIDs(3, 2000)
-			if got := fmt.Sprint(duckdb(t, dir, `SELECT count(*), count(DISTINCT id) FROM read_parquet('out/folder/**/*.parquet')`)); got != "[[6000 6000]]" {
-				t.Errorf("the Hive-folder destination: %s (want 6000 records, each once)", got)
-			}
-			checkTable(t, dir, want)
 		})
 	}
 }
 
-// checkTable reads the table of icebergConfig back through iceberg-go.
-func checkTable(t *testing.T, dir string, want map[int64]bool) {
+// icebergConfigWith is icebergConfig with the table's catalog at uri
+// (empty: the default, SQLite in the destination's folder).
+func icebergConfigWith(uri string) string {
+	if uri == "" {
+		return icebergConfig
+	}
+	return strings.Replace(icebergConfig, `      format    = "iceberg"
+`, fmt.Sprintf("      format    = \"iceberg\"\n      uri       = %q\n", uri), 1)
+}
+
+// checkTable reads the table of icebergConfig, its catalog at uri, back
+// through iceberg-go.
+func checkTable(t *testing.T, dir, uri string, want map[int64]bool) {
+	t.Helper()
+	checkSinkTable(t, dir, uri, "orders", want)
+}
+
+// checkSinkTable is checkTable for icebergConfig with its sink and its
+// table named name.
+func checkSinkTable(t *testing.T, dir, uri, name string, want map[int64]bool) {
 	t.Helper()
 	ctx := context.Background()
 	tb, err := iceberg.Open(ctx, iceberg.Config{
-		Namespace: []string{"lake"}, Table: "orders",
+		URI:       uri,
+		Namespace: []string{"lake"}, Table: name,
 		Location: "file://" + filepath.ToSlash(filepath.Join(dir, "out", "table")),
 		Columns: []format.Column{{Name: "id", Type: "int64"}, {Name: "ts", Type: "timestamp"},
 			{Name: "country", Type: "string"}, {Name: "amount", Type: "double"}},
@@ -151,7 +179,7 @@ func checkTable(t *testing.T, dir string, want map[int64]bool) {
 	}
 
 	// Each snapshot adds one whole batch: the records its manifest counts.
-	ms, err := engine.ReadManifests(ctx, local.New(filepath.Join(dir, "out", "table")), "orders", 0)
+	ms, err := engine.ReadManifests(ctx, local.New(filepath.Join(dir, "out", "table")), name, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,6 +192,9 @@ func checkTable(t *testing.T, dir string, want map[int64]bool) {
 		t.Errorf("%d snapshots for %d committed batches", len(snaps), len(ms))
 	}
 	for _, s := range snaps {
+		if got := s.Summary.Properties[iceberg.PropSink]; got != name {
+			t.Errorf("snapshot %d of table %s records sink %q", s.SnapshotID, name, got)
+		}
 		batch := s.Summary.Properties[iceberg.PropBatch]
 		added := s.Summary.Properties["added-records"]
 		if fmt.Sprint(batches[batch]) != added {
