@@ -203,11 +203,11 @@ func checkSinkTable(t *testing.T, dir, uri, name string, want map[int64]bool) {
 	}
 }
 
-// TestIcebergOnS3CrashAtFaultPoints: the same with the table in S3
+// TestIcebergOnS3CrashAtEveryFaultPoint: the same with the table in S3
 // (versitygw), its catalog a SQLite file beside the configuration.
-func TestIcebergOnS3CrashAtFaultPoints(t *testing.T) {
+func TestIcebergOnS3CrashAtEveryFaultPoint(t *testing.T) {
 	srv := testenv.S3(t)
-	for i, fp := range []string{"after-promote-file:2", "before-table-commit:2", "after-table-commit", "after-manifest:1"} {
+	for i, fp := range icebergFaultPoints {
 		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
 			t.Parallel()
 			bucket := bucketName("ice-", i, "-", fp)
