@@ -16,6 +16,7 @@ import (
 	"github.com/streamctl/streamctl/internal/format"
 	"github.com/streamctl/streamctl/internal/iceberg"
 	"github.com/streamctl/streamctl/internal/testenv"
+	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/providers/local"
 )
 
@@ -212,15 +213,48 @@ func TestIcebergOnS3CrashAtEveryFaultPoint(t *testing.T) {
 			t.Parallel()
 			bucket := bucketName("ice-", i, "-", fp)
 			srv.CreateBucket(t, bucket)
-			dest := s3Destination(srv, "table", bucket, "lake/orders")
-			dest = strings.Replace(dest, "force_path_style = true", `force_path_style = true
-    table {
+			dest := strings.Replace(s3Destination(srv, "table", bucket, "lake/orders"), "force_path_style = true",
+				"force_path_style = true\n"+remoteTableBlock, 1)
+			crashRemoteTable(t, fp, dest, srv.Env(), s3Storage(t, srv, bucket, "lake/orders"), "s3://"+bucket+"/lake/orders",
+				map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
+					"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey})
+		})
+	}
+}
+
+// TestIcebergOnAzureCrashAtEveryFaultPoint: the same with the table in Azure
+// Blob Storage (Azurite), through iceberg-go's Azure IO.
+func TestIcebergOnAzureCrashAtEveryFaultPoint(t *testing.T) {
+	az := testenv.Azurite(t)
+	for i, fp := range icebergFaultPoints {
+		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
+			t.Parallel()
+			container := bucketName("ice-", i, "-", fp)
+			az.CreateContainer(t, container)
+			crashRemoteTable(t, fp, azDestination(az, "table", container, "lake/orders", remoteTableBlock), az.Env(),
+				azStorage(t, az, container, "lake/orders"), "wasb://"+container+"@"+az.AccountName+".blob.core.windows.net/lake/orders",
+				map[string]string{"adls.endpoint": fmt.Sprintf("127.0.0.1:%d", az.Port), "adls.protocol": "http",
+					"adls.auth.shared-key.account.name": az.AccountName, "adls.auth.shared-key.account.key": az.AccountKey})
+		})
+	}
+}
+
+// remoteTableBlock is the table of a destination on an object store: its
+// catalog a SQLite file beside the configuration.
+const remoteTableBlock = `    table {
       format    = "iceberg"
       uri       = "catalog.db"
       namespace = "lake"
       name      = "orders"
-    }`, 1)
-			hcl := strings.Replace(icebergConfig, `  destination "local" "table" {
+    }`
+
+// crashRemoteTable runs icebergConfig with dest (a destination "table" on
+// an object store, with a table block) in place of its local table: killed
+// at fp, then applied again, the table at location, read through iceberg-go
+// with props, holds every record once, one snapshot per committed batch.
+func crashRemoteTable(t *testing.T, fp, dest string, env []string, store providers.Storage, location string, props map[string]string) {
+	t.Helper()
+	hcl := strings.Replace(icebergConfig, `  destination "local" "table" {
     path = "out/table"
     table {
       format    = "iceberg"
@@ -229,45 +263,41 @@ func TestIcebergOnS3CrashAtEveryFaultPoint(t *testing.T) {
     }
   }
 `, dest, 1)
-			dir := writeConfig(t, hcl)
-			r := run(t, dir, append([]string{"STREAMCTL_FAULT=" + fp}, srv.Env()...), "apply", "-auto-approve", "-no-color")
-			if !r.killed {
-				t.Fatalf("the fault %s was not reached: %s", fp, r)
-			}
-			mustRun(t, dir, 0, srv.Env(), "apply", "-auto-approve", "-no-color")
-			mustRun(t, dir, 0, srv.Env(), "plan", "-detailed-exitcode", "-no-color")
-			ctx := context.Background()
-			tb, err := iceberg.Open(ctx, iceberg.Config{
-				URI: filepath.Join(dir, "catalog.db"), Namespace: []string{"lake"}, Table: "orders",
-				Location: "s3://" + bucket + "/lake/orders",
-				Properties: map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
-					"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey},
-				Columns: []format.Column{{Name: "id", Type: "int64"}, {Name: "ts", Type: "timestamp"},
-					{Name: "country", Type: "string"}, {Name: "amount", Type: "double"}},
-				PartitionBy: []string{"day(ts)"},
-			})
-			if err != nil {
-				t.Fatalf("open the table: %v", err)
-			}
-			defer tb.Close()
-			seen := scanIDs(t, tb)
-			want := expectedIDs(3, 2000)
-			if len(seen) != len(want) {
-				t.Errorf("the table holds %d distinct records, want %d", len(seen), len(want))
-			}
-			for id, n := range seen {
-				if n != 1 || !want[id] {
-					t.Errorf("record %d: %d times in the table", id, n)
-				}
-			}
-			ms, err := engine.ReadManifests(ctx, s3Storage(t, srv, bucket, "lake/orders"), "orders", 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if n := len(tb.Iceberg().Metadata().Snapshots()); n != len(ms) {
-				t.Errorf("%d snapshots for %d committed batches", n, len(ms))
-			}
-		})
+	dir := writeConfig(t, hcl)
+	r := run(t, dir, append([]string{"STREAMCTL_FAULT=" + fp}, env...), "apply", "-auto-approve", "-no-color")
+	if !r.killed {
+		t.Fatalf("the fault %s was not reached: %s", fp, r)
+	}
+	mustRun(t, dir, 0, env, "apply", "-auto-approve", "-no-color")
+	mustRun(t, dir, 0, env, "plan", "-detailed-exitcode", "-no-color")
+	ctx := context.Background()
+	tb, err := iceberg.Open(ctx, iceberg.Config{
+		URI: filepath.Join(dir, "catalog.db"), Namespace: []string{"lake"}, Table: "orders",
+		Location: location, Properties: props,
+		Columns: []format.Column{{Name: "id", Type: "int64"}, {Name: "ts", Type: "timestamp"},
+			{Name: "country", Type: "string"}, {Name: "amount", Type: "double"}},
+		PartitionBy: []string{"day(ts)"},
+	})
+	if err != nil {
+		t.Fatalf("open the table: %v", err)
+	}
+	defer tb.Close()
+	seen := scanIDs(t, tb)
+	want := expectedIDs(3, 2000)
+	if len(seen) != len(want) {
+		t.Errorf("the table holds %d distinct records, want %d", len(seen), len(want))
+	}
+	for id, n := range seen {
+		if n != 1 || !want[id] {
+			t.Errorf("record %d: %d times in the table", id, n)
+		}
+	}
+	ms, err := engine.ReadManifests(ctx, store, "orders", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(tb.Iceberg().Metadata().Snapshots()); n != len(ms) {
+		t.Errorf("%d snapshots for %d committed batches", n, len(ms))
 	}
 }
 

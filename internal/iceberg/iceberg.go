@@ -35,7 +35,8 @@ import (
 	"github.com/apache/iceberg-go/catalog/rest"
 	sqlcat "github.com/apache/iceberg-go/catalog/sql"
 	icebergio "github.com/apache/iceberg-go/io"
-	_ "github.com/apache/iceberg-go/io/gocloud/s3" // the s3:// file IO
+	_ "github.com/apache/iceberg-go/io/gocloud/azure" // the wasb(s):// and abfs(s):// file IO
+	_ "github.com/apache/iceberg-go/io/gocloud/s3"    // the s3:// file IO
 	"github.com/apache/iceberg-go/table"
 	"github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
@@ -75,13 +76,16 @@ type Config struct {
 	Warehouse string
 	// Properties go to the catalog and to the file IO it opens: s3.endpoint,
 	// s3.region, s3.access-key-id, s3.secret-access-key, s3.session-token,
-	// s3.force-virtual-addressing; for REST, token, credential, scope…
+	// s3.force-virtual-addressing; adls.endpoint, adls.protocol,
+	// adls.auth.shared-key.account.name and .key, adls.sas-token.<host>;
+	// for REST, token, credential, scope…
 	Properties map[string]string
 
 	Namespace []string // at least one level
 	Table     string
 	// Location is the table's root, the destination's root as a URL:
-	// file:///abs/path or s3://bucket/prefix. Metadata goes under
+	// file:///abs/path, s3://bucket/prefix or
+	// wasbs://container@account.blob.core.windows.net/prefix. Metadata goes under
 	// <Location>/metadata; the data files are streamctl's, where the
 	// destination put them.
 	Location string
@@ -186,8 +190,13 @@ func normLocation(loc string) (string, error) {
 		if u.Host == "" {
 			return "", fmt.Errorf("iceberg: location %q: no bucket", loc)
 		}
+	case "wasb", "wasbs", "abfs", "abfss":
+		// iceberg-go's Azure IO takes the account from the host's first label.
+		if u.User.Username() == "" || !strings.Contains(u.Hostname(), ".") {
+			return "", fmt.Errorf("iceberg: location %q: want %s://container@account.blob.core.windows.net/prefix", loc, u.Scheme)
+		}
 	default:
-		return "", fmt.Errorf("iceberg: location %q: scheme %q is not supported (file, s3)", loc, u.Scheme)
+		return "", fmt.Errorf("iceberg: location %q: scheme %q is not supported (file, s3, wasb, wasbs, abfs, abfss)", loc, u.Scheme)
 	}
 	return strings.TrimRight(loc, "/"), nil
 }
