@@ -9,7 +9,8 @@ all: build
 build:
 	$(GO) build -o bin/streamctl .
 
-# Real services (versitygw, Azurite, kfake, kcat, DuckDB) under .tools/, cached.
+# Real services (versitygw, Azurite, kfake, kcat, DuckDB, PostgreSQL) under .tools/
+# or from Debian, cached.
 tools:
 	bash scripts/install-tools.sh
 

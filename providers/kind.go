@@ -44,7 +44,8 @@ type DestinationRole struct {
 	// destinations with one location collide.
 	Location func(cfg any) string
 	// TableLocation is the destination as the location of a table whose data
-	// files it holds (`file:///abs/path`, `s3://bucket/prefix`), with the
+	// files it holds (`file:///abs/path`, `s3://bucket/prefix`,
+	// `wasbs://container@account.blob.core.windows.net/prefix`), with the
 	// file IO properties a table library needs to reach it (endpoint,
 	// credentials). Nil for a kind that cannot hold a table yet.
 	TableLocation func(cfg any) (url string, properties map[string]string, err error)

@@ -32,6 +32,9 @@ need_apt=()
 command -v kcat >/dev/null || need_apt+=(kcat)
 command -v aws >/dev/null || need_apt+=(awscli)
 command -v rclone >/dev/null || need_apt+=(rclone)
+# PostgreSQL, the Iceberg SQL catalog's real server: the tests run initdb and
+# postgres from /usr/lib/postgresql/<major>/bin themselves, on loopback.
+compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || need_apt+=(postgresql)
 # Headless Chromium for the documentation site's browser test.
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 if [ ${#need_apt[@]} -gt 0 ]; then

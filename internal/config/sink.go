@@ -150,6 +150,9 @@ func (l *loader) decodeSink(b *hcl.Block) {
 				d.Table = common.Table
 				d.Table.DeclRange = tableRange(blk.Body)
 				l.checkTable(d.Table, s, typ, dname)
+				if tb := nestedBlock(blk.Body, "table"); tb != nil {
+					l.checkCatalogPassword(tb)
+				}
 			}
 			l.checkSensitivePaths(blk.Body, k.Destination.Paths, fmt.Sprintf("destination %q %q", typ, dname))
 			d.Config = l.decodeKind(&k.Destination.Body, blk, common.Remain)

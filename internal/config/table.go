@@ -2,9 +2,12 @@ package config
 
 import (
 	"fmt"
+	"net/url"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/streamctl/streamctl/providers"
 )
@@ -17,12 +20,15 @@ type Table struct {
 	// Format is the table format: "iceberg".
 	Format string `hcl:"format"`
 	// Catalog is where the table is registered: "sql" (an embedded SQLite
-	// database, nothing to install) or "rest" (an Iceberg REST catalog:
-	// Polaris, Nessie, Glue's, Unity's…).
+	// database, nothing to install, or a PostgreSQL database when uri is a
+	// `postgres://` URL) or "rest" (an Iceberg REST catalog: Polaris,
+	// Nessie, Glue's, Unity's…).
 	Catalog string `hcl:"catalog,optional"`
-	// URI is the catalog's address: for "sql" the SQLite database file (a
-	// path, or a `file:` URI); for "rest" the catalog's URL. A local
-	// destination's default is `_streamctl/iceberg/catalog.db` in its folder.
+	// URI is the catalog's address: for "sql" a PostgreSQL database
+	// (`postgres://user@host:5432/db`, or `postgresql://`) or else the
+	// SQLite database file (a path, or a `file:` URI); for "rest" the
+	// catalog's URL. A local destination's default is
+	// `_streamctl/iceberg/catalog.db` in its folder.
 	URI string `hcl:"uri,optional"`
 	// Namespace is the table's namespace (database).
 	Namespace string `hcl:"namespace"`
@@ -65,6 +71,30 @@ func (l *loader) checkTable(t *Table, s *Sink, destType, destName string) {
 	}
 }
 
+// checkCatalogPassword refuses a PostgreSQL catalog uri that holds a
+// password in plain text (in its user info or its query), as secret
+// attributes are refused: the password must come from a sensitive variable,
+// or stay out of the configuration (PGPASSWORD, ~/.pgpass).
+func (l *loader) checkCatalogPassword(body hcl.Body) {
+	l.eachValue(body, []string{"uri"}, func(_ string, a *hcl.Attribute, v cty.Value) {
+		if v.HasMark(SensitiveMark) || !v.IsKnown() || v.IsNull() || !v.Type().Equals(cty.String) {
+			return
+		}
+		s := v.AsString()
+		if !strings.HasPrefix(s, "postgres://") && !strings.HasPrefix(s, "postgresql://") {
+			return
+		}
+		u, err := url.Parse(s)
+		if err != nil {
+			return // the catalog reports it, and redacts it
+		}
+		_, inUser := u.User.Password()
+		if inUser || u.Query().Has("password") {
+			l.errorf(a.Expr.Range().Ptr(), "Secret from plain text", "The table's catalog uri holds a password, which must never be written in a configuration file nor shown in output. Take it from a variable declared with sensitive = true (uri = \"postgres://user:${var.pg_password}@host:5432/db\"), or leave it out and set PGPASSWORD or ~/.pgpass where streamctl runs.")
+		}
+	})
+}
+
 // tableSchema documents the table block of every destination.
 func tableSchema() *SchemaBlock {
 	return &SchemaBlock{
@@ -77,7 +107,7 @@ func tableSchema() *SchemaBlock {
 		Attributes: structAttributes(Table{}, map[string]providers.Attribute{
 			"format":     {Example: `"iceberg"`, Allowed: TableFormats},
 			"catalog":    {Default: `"sql"`, Example: `"rest"`, Allowed: TableCatalogs},
-			"uri":        {Default: "local destinations: `<path>/_streamctl/iceberg/catalog.db`", Example: `"/var/lib/streamctl/catalog.db"`},
+			"uri":        {Default: "local destinations: `<path>/_streamctl/iceberg/catalog.db`", Example: `"postgres://streamctl@db.example:5432/lake"`},
 			"namespace":  {Example: `"lake"`},
 			"name":       {Example: `"orders"`},
 			"properties": {Default: "none", Example: `{ warehouse = "lake" }`},

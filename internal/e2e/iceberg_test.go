@@ -16,6 +16,7 @@ import (
 	"github.com/streamctl/streamctl/internal/format"
 	"github.com/streamctl/streamctl/internal/iceberg"
 	"github.com/streamctl/streamctl/internal/testenv"
+	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/providers/local"
 )
 
@@ -89,33 +90,61 @@ var icebergFaultPoints = []string{
 // around the table commit, then applied again, the table read through
 // iceberg-go holds every record exactly once, each snapshot adds exactly one
 // whole batch (no snapshot ever exposed part of one), and the Hive-folder
-// destination of the same batches agrees.
+// destination of the same batches agrees. With each server of the SQL
+// catalog: SQLite in the destination's folder, and PostgreSQL.
 func TestIcebergCrashAtEveryFaultPoint(t *testing.T) {
-	for _, fp := range icebergFaultPoints {
-		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
-			t.Parallel()
-			dir := writeConfig(t, icebergConfig)
-			r := run(t, dir, []string{"STREAMCTL_FAULT=" + fp}, "apply", "-auto-approve", "-no-color")
-			if !r.killed {
-				t.Fatalf("the fault %s was not reached: %s", fp, r)
+	for _, catalog := range []string{"sqlite", "postgres"} {
+		t.Run(catalog, func(t *testing.T) {
+			for _, fp := range icebergFaultPoints {
+				t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
+					t.Parallel()
+					uri := ""
+					if catalog == "postgres" {
+						uri = testenv.Postgres(t)
+					}
+					dir := writeConfig(t, icebergConfigWith(uri))
+					r := run(t, dir, []string{"STREAMCTL_FAULT=" + fp}, "apply", "-auto-approve", "-no-color")
+					if !r.killed {
+						t.Fatalf("the fault %s was not reached: %s", fp, r)
+					}
+					mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+					mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+					want := expectedIDs(3, 2000)
+					if got := fmt.Sprint(duckdb(t, dir, `SELECT count(*), count(DISTINCT id) FROM read_parquet('out/folder/**/*.parquet')`)); got != "[[6000 6000]]" {
+						t.Errorf("the Hive-folder destination: %s (want 6000 records, each once)", got)
+					}
+					checkTable(t, dir, uri, want)
+				})
 			}
-			mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
-			mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
-			want := expectedIDs(3, 2000)
-			if got := fmt.Sprint(duckdb(t, dir, `SELECT count(*), count(DISTINCT id) FROM read_parquet('out/folder/**/*.parquet')`)); got != "[[6000 6000]]" {
-				t.Errorf("the Hive-folder destination: %s (want 6000 records, each once)", got)
-			}
-			checkTable(t, dir, want)
 		})
 	}
 }
 
-// checkTable reads the table of icebergConfig back through iceberg-go.
-func checkTable(t *testing.T, dir string, want map[int64]bool) {
+// icebergConfigWith is icebergConfig with the table's catalog at uri
+// (empty: the default, SQLite in the destination's folder).
+func icebergConfigWith(uri string) string {
+	if uri == "" {
+		return icebergConfig
+	}
+	return strings.Replace(icebergConfig, `      format    = "iceberg"
+`, fmt.Sprintf("      format    = \"iceberg\"\n      uri       = %q\n", uri), 1)
+}
+
+// checkTable reads the table of icebergConfig, its catalog at uri, back
+// through iceberg-go.
+func checkTable(t *testing.T, dir, uri string, want map[int64]bool) {
+	t.Helper()
+	checkSinkTable(t, dir, uri, "orders", want)
+}
+
+// checkSinkTable is checkTable for icebergConfig with its sink and its
+// table named name.
+func checkSinkTable(t *testing.T, dir, uri, name string, want map[int64]bool) {
 	t.Helper()
 	ctx := context.Background()
 	tb, err := iceberg.Open(ctx, iceberg.Config{
-		Namespace: []string{"lake"}, Table: "orders",
+		URI:       uri,
+		Namespace: []string{"lake"}, Table: name,
 		Location: "file://" + filepath.ToSlash(filepath.Join(dir, "out", "table")),
 		Columns: []format.Column{{Name: "id", Type: "int64"}, {Name: "ts", Type: "timestamp"},
 			{Name: "country", Type: "string"}, {Name: "amount", Type: "double"}},
@@ -151,7 +180,7 @@ func checkTable(t *testing.T, dir string, want map[int64]bool) {
 	}
 
 	// Each snapshot adds one whole batch: the records its manifest counts.
-	ms, err := engine.ReadManifests(ctx, local.New(filepath.Join(dir, "out", "table")), "orders", 0)
+	ms, err := engine.ReadManifests(ctx, local.New(filepath.Join(dir, "out", "table")), name, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,6 +193,9 @@ func checkTable(t *testing.T, dir string, want map[int64]bool) {
 		t.Errorf("%d snapshots for %d committed batches", len(snaps), len(ms))
 	}
 	for _, s := range snaps {
+		if got := s.Summary.Properties[iceberg.PropSink]; got != name {
+			t.Errorf("snapshot %d of table %s records sink %q", s.SnapshotID, name, got)
+		}
 		batch := s.Summary.Properties[iceberg.PropBatch]
 		added := s.Summary.Properties["added-records"]
 		if fmt.Sprint(batches[batch]) != added {
@@ -172,24 +204,57 @@ func checkTable(t *testing.T, dir string, want map[int64]bool) {
 	}
 }
 
-// TestIcebergOnS3CrashAtFaultPoints: the same with the table in S3
+// TestIcebergOnS3CrashAtEveryFaultPoint: the same with the table in S3
 // (versitygw), its catalog a SQLite file beside the configuration.
-func TestIcebergOnS3CrashAtFaultPoints(t *testing.T) {
+func TestIcebergOnS3CrashAtEveryFaultPoint(t *testing.T) {
 	srv := testenv.S3(t)
-	for i, fp := range []string{"after-promote-file:2", "before-table-commit:2", "after-table-commit", "after-manifest:1"} {
+	for i, fp := range icebergFaultPoints {
 		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
 			t.Parallel()
 			bucket := bucketName("ice-", i, "-", fp)
 			srv.CreateBucket(t, bucket)
-			dest := s3Destination(srv, "table", bucket, "lake/orders")
-			dest = strings.Replace(dest, "force_path_style = true", `force_path_style = true
-    table {
+			dest := strings.Replace(s3Destination(srv, "table", bucket, "lake/orders"), "force_path_style = true",
+				"force_path_style = true\n"+remoteTableBlock, 1)
+			crashRemoteTable(t, fp, dest, srv.Env(), s3Storage(t, srv, bucket, "lake/orders"), "s3://"+bucket+"/lake/orders",
+				map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
+					"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey})
+		})
+	}
+}
+
+// TestIcebergOnAzureCrashAtEveryFaultPoint: the same with the table in Azure
+// Blob Storage (Azurite), through iceberg-go's Azure IO.
+func TestIcebergOnAzureCrashAtEveryFaultPoint(t *testing.T) {
+	az := testenv.Azurite(t)
+	for i, fp := range icebergFaultPoints {
+		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
+			t.Parallel()
+			container := bucketName("ice-", i, "-", fp)
+			az.CreateContainer(t, container)
+			crashRemoteTable(t, fp, azDestination(az, "table", container, "lake/orders", remoteTableBlock), az.Env(),
+				azStorage(t, az, container, "lake/orders"), "wasb://"+container+"@"+az.AccountName+".blob.core.windows.net/lake/orders",
+				map[string]string{"adls.endpoint": fmt.Sprintf("127.0.0.1:%d", az.Port), "adls.protocol": "http",
+					"adls.auth.shared-key.account.name": az.AccountName, "adls.auth.shared-key.account.key": az.AccountKey})
+		})
+	}
+}
+
+// remoteTableBlock is the table of a destination on an object store: its
+// catalog a SQLite file beside the configuration.
+const remoteTableBlock = `    table {
       format    = "iceberg"
       uri       = "catalog.db"
       namespace = "lake"
       name      = "orders"
-    }`, 1)
-			hcl := strings.Replace(icebergConfig, `  destination "local" "table" {
+    }`
+
+// crashRemoteTable runs icebergConfig with dest (a destination "table" on
+// an object store, with a table block) in place of its local table: killed
+// at fp, then applied again, the table at location, read through iceberg-go
+// with props, holds every record once, one snapshot per committed batch.
+func crashRemoteTable(t *testing.T, fp, dest string, env []string, store providers.Storage, location string, props map[string]string) {
+	t.Helper()
+	hcl := strings.Replace(icebergConfig, `  destination "local" "table" {
     path = "out/table"
     table {
       format    = "iceberg"
@@ -198,45 +263,41 @@ func TestIcebergOnS3CrashAtFaultPoints(t *testing.T) {
     }
   }
 `, dest, 1)
-			dir := writeConfig(t, hcl)
-			r := run(t, dir, append([]string{"STREAMCTL_FAULT=" + fp}, srv.Env()...), "apply", "-auto-approve", "-no-color")
-			if !r.killed {
-				t.Fatalf("the fault %s was not reached: %s", fp, r)
-			}
-			mustRun(t, dir, 0, srv.Env(), "apply", "-auto-approve", "-no-color")
-			mustRun(t, dir, 0, srv.Env(), "plan", "-detailed-exitcode", "-no-color")
-			ctx := context.Background()
-			tb, err := iceberg.Open(ctx, iceberg.Config{
-				URI: filepath.Join(dir, "catalog.db"), Namespace: []string{"lake"}, Table: "orders",
-				Location: "s3://" + bucket + "/lake/orders",
-				Properties: map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
-					"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey},
-				Columns: []format.Column{{Name: "id", Type: "int64"}, {Name: "ts", Type: "timestamp"},
-					{Name: "country", Type: "string"}, {Name: "amount", Type: "double"}},
-				PartitionBy: []string{"day(ts)"},
-			})
-			if err != nil {
-				t.Fatalf("open the table: %v", err)
-			}
-			defer tb.Close()
-			seen := scanIDs(t, tb)
-			want := expectedIDs(3, 2000)
-			if len(seen) != len(want) {
-				t.Errorf("the table holds %d distinct records, want %d", len(seen), len(want))
-			}
-			for id, n := range seen {
-				if n != 1 || !want[id] {
-					t.Errorf("record %d: %d times in the table", id, n)
-				}
-			}
-			ms, err := engine.ReadManifests(ctx, s3Storage(t, srv, bucket, "lake/orders"), "orders", 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if n := len(tb.Iceberg().Metadata().Snapshots()); n != len(ms) {
-				t.Errorf("%d snapshots for %d committed batches", n, len(ms))
-			}
-		})
+	dir := writeConfig(t, hcl)
+	r := run(t, dir, append([]string{"STREAMCTL_FAULT=" + fp}, env...), "apply", "-auto-approve", "-no-color")
+	if !r.killed {
+		t.Fatalf("the fault %s was not reached: %s", fp, r)
+	}
+	mustRun(t, dir, 0, env, "apply", "-auto-approve", "-no-color")
+	mustRun(t, dir, 0, env, "plan", "-detailed-exitcode", "-no-color")
+	ctx := context.Background()
+	tb, err := iceberg.Open(ctx, iceberg.Config{
+		URI: filepath.Join(dir, "catalog.db"), Namespace: []string{"lake"}, Table: "orders",
+		Location: location, Properties: props,
+		Columns: []format.Column{{Name: "id", Type: "int64"}, {Name: "ts", Type: "timestamp"},
+			{Name: "country", Type: "string"}, {Name: "amount", Type: "double"}},
+		PartitionBy: []string{"day(ts)"},
+	})
+	if err != nil {
+		t.Fatalf("open the table: %v", err)
+	}
+	defer tb.Close()
+	seen := scanIDs(t, tb)
+	want := expectedIDs(3, 2000)
+	if len(seen) != len(want) {
+		t.Errorf("the table holds %d distinct records, want %d", len(seen), len(want))
+	}
+	for id, n := range seen {
+		if n != 1 || !want[id] {
+			t.Errorf("record %d: %d times in the table", id, n)
+		}
+	}
+	ms, err := engine.ReadManifests(ctx, store, "orders", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(tb.Iceberg().Metadata().Snapshots()); n != len(ms) {
+		t.Errorf("%d snapshots for %d committed batches", n, len(ms))
 	}
 }
 

@@ -58,6 +58,13 @@ type Destination struct {
 type Table interface {
 	// Describe names the table for messages, e.g. "iceberg table lake.orders".
 	Describe() string
+	// Catalog names the table's catalog for messages, without secrets, e.g.
+	// "iceberg catalog postgres://db.example:5432/lake".
+	Catalog() string
+	// Connect reaches the catalog's server, if it has one, and changes
+	// nothing: an apply checks it before it writes the state or a
+	// destination. Its error says what to do.
+	Connect(ctx context.Context) error
 	// Open connects to the catalog, creates the table when missing and
 	// refuses one whose schema or partitioning the sink cannot write: once
 	// per apply, before any batch.
@@ -333,6 +340,15 @@ type Summary struct {
 // maxBatches new batches (0: all).
 func (e *Engine) ApplySink(ctx context.Context, sink *Sink, plan *planner.SinkPlan, maxBatches int64) (Summary, error) {
 	sum := Summary{Sink: sink.Name}
+	// An unreachable catalog would fail the apply after the state and the
+	// destinations were claimed: it fails it before anything is written.
+	for _, d := range sink.Destinations {
+		if d.Table != nil {
+			if err := d.Table.Connect(ctx); err != nil {
+				return sum, fmt.Errorf("open %s for destination %s: %w", d.Table.Catalog(), d.Name, err)
+			}
+		}
+	}
 	if plan.MovedFrom != "" {
 		if err := e.MoveSink(ctx, sink, plan.MovedFrom); err != nil {
 			return sum, err

@@ -441,6 +441,8 @@ type fakeTable struct {
 	// catalog's answer is lost.
 	failAppend, appends int
 	lost                bool
+	// connectErr is what Connect returns: an unreachable catalog.
+	connectErr error
 }
 
 type fakeSnapshot struct {
@@ -450,6 +452,10 @@ type fakeSnapshot struct {
 }
 
 func (t *fakeTable) Describe() string { return "table t" }
+
+func (t *fakeTable) Catalog() string { return "catalog c" }
+
+func (t *fakeTable) Connect(context.Context) error { return t.connectErr }
 
 func (t *fakeTable) Open(context.Context) error { return nil }
 
@@ -523,5 +529,23 @@ func TestTableCommits(t *testing.T) {
 				t.Errorf("the table's files hold %d records, want %d", records, want)
 			}
 		})
+	}
+}
+
+// TestTableCatalogUnreachable: a table whose catalog does not answer stops
+// the apply before anything is written: no state, no owner record, no
+// file in any destination, and the error names the catalog and the
+// destination.
+func TestTableCatalogUnreachable(t *testing.T) {
+	w := newWorld(500)
+	w.tables = map[string]*fakeTable{"b": {connectErr: errors.New("connection refused")}}
+	err := w.apply(t, nil)
+	if err == nil || !strings.Contains(err.Error(), "open catalog c for destination b: connection refused") {
+		t.Fatalf("apply = %v, want the catalog and the destination named", err)
+	}
+	for name, s := range map[string]*mem.Storage{"state": w.stateStore, "a": w.dests["a"], "b": w.dests["b"]} {
+		if keys := s.Keys(); len(keys) > 0 {
+			t.Errorf("%s was written: %v", name, keys)
+		}
 	}
 }

@@ -35,9 +35,12 @@ import (
 	"github.com/apache/iceberg-go/catalog/rest"
 	sqlcat "github.com/apache/iceberg-go/catalog/sql"
 	icebergio "github.com/apache/iceberg-go/io"
-	_ "github.com/apache/iceberg-go/io/gocloud/s3" // the s3:// file IO
+	_ "github.com/apache/iceberg-go/io/gocloud/azure" // the wasb(s):// and abfs(s):// file IO
+	_ "github.com/apache/iceberg-go/io/gocloud/s3"    // the s3:// file IO
 	"github.com/apache/iceberg-go/table"
-	_ "modernc.org/sqlite" // database/sql driver "sqlite", pure Go
+	"github.com/jackc/pgx/v5/pgconn"
+	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
+	_ "modernc.org/sqlite"             // database/sql driver "sqlite", pure Go
 
 	"github.com/streamctl/streamctl/internal/format"
 	"github.com/streamctl/streamctl/internal/partition"
@@ -45,7 +48,7 @@ import (
 
 // Catalog types.
 const (
-	CatalogSQL  = "sql"  // iceberg-go's SQL catalog on SQLite (the default)
+	CatalogSQL  = "sql"  // iceberg-go's SQL catalog, on SQLite (the default) or PostgreSQL
 	CatalogREST = "rest" // an Iceberg REST catalog
 )
 
@@ -63,21 +66,26 @@ type Config struct {
 	// CatalogName is the catalog's name (the SQL catalog's catalog_name
 	// key); default "streamctl".
 	CatalogName string
-	// URI is, for the SQL catalog, the SQLite database: a file path or a
-	// "file:" URI (default, for a file:// Location only:
+	// URI is, for the SQL catalog, the database: a PostgreSQL URL
+	// (postgres://user@host:port/db, postgresql://…, libpq's parameters
+	// and environment variables such as PGPASSWORD apply), or else SQLite's
+	// file path or "file:" URI (default, for a file:// Location only:
 	// <Location>/_streamctl/iceberg/catalog.db); for REST, the server's URL.
 	URI string
 	// Warehouse is the REST catalog's warehouse, if it wants one.
 	Warehouse string
 	// Properties go to the catalog and to the file IO it opens: s3.endpoint,
 	// s3.region, s3.access-key-id, s3.secret-access-key, s3.session-token,
-	// s3.force-virtual-addressing; for REST, token, credential, scope…
+	// s3.force-virtual-addressing; adls.endpoint, adls.protocol,
+	// adls.auth.shared-key.account.name and .key, adls.sas-token.<host>;
+	// for REST, token, credential, scope…
 	Properties map[string]string
 
 	Namespace []string // at least one level
 	Table     string
 	// Location is the table's root, the destination's root as a URL:
-	// file:///abs/path or s3://bucket/prefix. Metadata goes under
+	// file:///abs/path, s3://bucket/prefix or
+	// wasbs://container@account.blob.core.windows.net/prefix. Metadata goes under
 	// <Location>/metadata; the data files are streamctl's, where the
 	// destination put them.
 	Location string
@@ -182,8 +190,13 @@ func normLocation(loc string) (string, error) {
 		if u.Host == "" {
 			return "", fmt.Errorf("iceberg: location %q: no bucket", loc)
 		}
+	case "wasb", "wasbs", "abfs", "abfss":
+		// iceberg-go's Azure IO takes the account from the host's first label.
+		if u.User.Username() == "" || !strings.Contains(u.Hostname(), ".") {
+			return "", fmt.Errorf("iceberg: location %q: want %s://container@account.blob.core.windows.net/prefix", loc, u.Scheme)
+		}
 	default:
-		return "", fmt.Errorf("iceberg: location %q: scheme %q is not supported (file, s3)", loc, u.Scheme)
+		return "", fmt.Errorf("iceberg: location %q: scheme %q is not supported (file, s3, wasb, wasbs, abfs, abfss)", loc, u.Scheme)
 	}
 	return strings.TrimRight(loc, "/"), nil
 }
@@ -194,9 +207,117 @@ func (t *Table) props() ice.Properties {
 	return p
 }
 
+// IsPostgres reports whether a SQL catalog's uri names a PostgreSQL database.
+func IsPostgres(uri string) bool {
+	return strings.HasPrefix(uri, "postgres://") || strings.HasPrefix(uri, "postgresql://")
+}
+
+// CatalogAddress names the catalog of cfg for messages: "iceberg catalog"
+// and its uri, with any password replaced by xxxxx and the query left out
+// (libpq takes a password there too).
+func CatalogAddress(cfg Config) string {
+	uri := cfg.URI
+	if uri == "" && (cfg.Catalog == "" || cfg.Catalog == CatalogSQL) {
+		uri = "in " + strings.TrimPrefix(strings.TrimRight(cfg.Location, "/"), "file://") + "/_streamctl/iceberg/catalog.db"
+	}
+	return "iceberg catalog " + redactURI(uri)
+}
+
+func redactURI(uri string) string {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme == "" || u.Opaque != "" {
+		if strings.Contains(uri, "://") {
+			return "(an unreadable URL)" // it may hold a password
+		}
+		return uri // a file path
+	}
+	u.RawQuery, u.ForceQuery = "", false
+	return u.Redacted()
+}
+
+// Ping reaches the catalog's server, for the catalogs that have one
+// (PostgreSQL, REST), and changes nothing: an apply checks it before it
+// touches the state or a destination. SQLite's file is opened by Open. Its
+// error does not name the catalog: CatalogAddress does.
+func Ping(ctx context.Context, cfg Config) error {
+	switch {
+	case (cfg.Catalog == "" || cfg.Catalog == CatalogSQL) && IsPostgres(cfg.URI):
+		db, err := openPostgres(ctx, cfg.URI)
+		if err != nil {
+			return err
+		}
+		return db.Close()
+	case cfg.Catalog == CatalogREST:
+		t := &Table{cfg: cfg}
+		if err := t.openCatalog(ctx); err != nil {
+			return err
+		}
+		return t.Close()
+	}
+	return nil
+}
+
+// openPostgres connects to a PostgreSQL catalog database and checks that
+// it answers.
+func openPostgres(ctx context.Context, uri string) (*sql.DB, error) {
+	fail := func(err error) error {
+		return fmt.Errorf("%w; check that the server runs, that the uri is right, and that its user may connect (a password comes from PGPASSWORD, ~/.pgpass or a sensitive variable), then run apply again", err)
+	}
+	db, err := sql.Open("pgx", uri)
+	if err != nil {
+		return nil, fail(err)
+	}
+	pctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := db.PingContext(pctx); err != nil {
+		db.Close()
+		return nil, fail(err)
+	}
+	return db, nil
+}
+
+// newSQLCatalog opens iceberg-go's SQL catalog on db. Its first use creates
+// the catalog's tables with CREATE TABLE IF NOT EXISTS, which neither
+// server serialises: of two writers starting at once on an empty database,
+// one can fail on the other's table (PostgreSQL) or lock (SQLite, while
+// the file turns to WAL); it tries again.
+func newSQLCatalog(name string, db *sql.DB, dialect sqlcat.SupportedDialect, props ice.Properties) (*sqlcat.Catalog, error) {
+	for attempt := 1; ; attempt++ {
+		cat, err := sqlcat.NewCatalog(name, db, dialect, props)
+		if err == nil || attempt == 5 || !raced(err) {
+			return cat, err
+		}
+		time.Sleep(time.Duration(attempt) * 50 * time.Millisecond)
+	}
+}
+
+// raced reports whether err is a concurrent creation of the catalog's
+// tables: a duplicate (PostgreSQL) or a busy database (SQLite).
+func raced(err error) bool {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgErr.Code == "23505" || pgErr.Code == "42P07"
+	}
+	var lite interface{ Code() int }
+	return errors.As(err, &lite) && lite.Code()&0xff == 5 // SQLITE_BUSY
+}
+
 func (t *Table) openCatalog(ctx context.Context) error {
 	switch t.cfg.Catalog {
 	case "", CatalogSQL:
+		if IsPostgres(t.cfg.URI) {
+			db, err := openPostgres(ctx, t.cfg.URI)
+			if err != nil {
+				return fmt.Errorf("iceberg: catalog %s: %w", redactURI(t.cfg.URI), err)
+			}
+			cat, err := newSQLCatalog(t.cfg.CatalogName, db, sqlcat.Postgres, t.props())
+			if err != nil {
+				db.Close()
+				return fmt.Errorf("iceberg: sql catalog %s: %w", redactURI(t.cfg.URI), err)
+			}
+			t.cat, t.closeDB = cat, db.Close
+			return nil
+		}
 		uri := t.cfg.URI
 		if uri == "" {
 			if !strings.HasPrefix(t.cfg.Location, "file://") {
@@ -212,7 +333,7 @@ func (t *Table) openCatalog(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("iceberg: sqlite %s: %w", uri, err)
 		}
-		cat, err := sqlcat.NewCatalog(t.cfg.CatalogName, db, sqlcat.SQLite, t.props())
+		cat, err := newSQLCatalog(t.cfg.CatalogName, db, sqlcat.SQLite, t.props())
 		if err != nil {
 			db.Close()
 			return fmt.Errorf("iceberg: sql catalog %s: %w", uri, err)
@@ -244,22 +365,29 @@ func (t *Table) openCatalog(ctx context.Context) error {
 }
 
 // sqliteDSN adds to a SQLite path what two writers need: a busy timeout
-// (a second process waits for the first's transaction instead of failing)
-// and WAL.
+// (a second process waits for the first's transaction instead of failing),
+// WAL, and transactions that take the write lock when they begin: the
+// catalog's transactions read, then write, and SQLite fails a reader's
+// upgrade to writer at once, busy timeout or not, while another writes.
 func sqliteDSN(uri string) string {
 	if !strings.HasPrefix(uri, "file:") {
 		uri = "file:" + uri
 	}
-	sep := "?"
-	if strings.Contains(uri, "?") {
-		sep = "&"
+	add := func(param string) {
+		if strings.Contains(uri, "?") {
+			uri += "&" + param
+		} else {
+			uri += "?" + param
+		}
 	}
 	if !strings.Contains(uri, "busy_timeout") {
-		uri += sep + "_pragma=busy_timeout(10000)"
-		sep = "&"
+		add("_pragma=busy_timeout(10000)")
 	}
 	if !strings.Contains(uri, "journal_mode") && !strings.Contains(uri, "mode=memory") {
-		uri += sep + "_pragma=journal_mode(WAL)"
+		add("_pragma=journal_mode(WAL)")
+	}
+	if !strings.Contains(uri, "_txlock") {
+		add("_txlock=immediate")
 	}
 	return uri
 }

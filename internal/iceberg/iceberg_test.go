@@ -153,7 +153,9 @@ func checkOnce(t *testing.T, rows []map[string]any, n int, partitionedCountry bo
 	}
 }
 
-func TestAppendTwoBatchesOnce(t *testing.T) {
+func TestAppendTwoBatchesOnce(t *testing.T) { eachCatalog(t, testAppendTwoBatchesOnce) }
+
+func testAppendTwoBatchesOnce(t *testing.T, config configFunc) {
 	ctx := context.Background()
 	root := t.TempDir()
 	layout := pipeline.Layout{Columns: columns, MaxFileRecords: 40, RowGroupRecords: 16}
@@ -276,7 +278,9 @@ func TestAppendTwoBatchesOnce(t *testing.T) {
 }
 
 // Two writers append the same batch at once: the table gets it once.
-func TestConcurrentAppendSameBatch(t *testing.T) {
+func TestConcurrentAppendSameBatch(t *testing.T) { eachCatalog(t, testConcurrentAppendSameBatch) }
+
+func testConcurrentAppendSameBatch(t *testing.T, config configFunc) {
 	ctx := context.Background()
 	root := t.TempDir()
 	layout := pipeline.Layout{Columns: columns}

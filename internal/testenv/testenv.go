@@ -1,8 +1,8 @@
 // Package testenv starts the real services integration tests run against (an S3
-// server, Azurite, a Kafka broker) on 127.0.0.1, from the tools that
-// `make tools` installs under .tools/. A missing tool skips the test on a
-// developer's machine and fails it in CI (CI=true), so an integration test can
-// never silently not run where it matters.
+// server, Azurite, a Kafka broker, PostgreSQL) on 127.0.0.1, from the tools
+// that `make tools` installs. A missing tool skips the test on a developer's
+// machine and fails it in CI (CI=true), so an integration test can never
+// silently not run where it matters; PostgreSQL fails it everywhere.
 package testenv
 
 import (
@@ -53,12 +53,20 @@ func Require(t testing.TB, path, what string) {
 // FreePort returns a TCP port on 127.0.0.1 that was free a moment ago.
 func FreePort(t testing.TB) int {
 	t.Helper()
+	port, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return port
+}
+
+func freePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatalf("find a free port: %v", err)
+		return 0, fmt.Errorf("find a free port: %w", err)
 	}
 	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // WaitPort waits until something accepts connections on addr.
@@ -129,16 +137,31 @@ type Process struct {
 	done chan struct{}
 }
 
-// Start runs cmd in its own process group and returns once it has started.
+// Start runs cmd in its own process group, killed when the test binary
+// exits, and returns once it has started.
 func Start(t testing.TB, cmd *exec.Cmd) *Process {
 	t.Helper()
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	p, err := startProcess(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// startProcess runs cmd in its own process group, with the rest of its
+// SysProcAttr as set.
+func startProcess(cmd *exec.Cmd) (*Process, error) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = true
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", cmd.Path, err)
+		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
 	}
 	p := &Process{cmd: cmd, done: make(chan struct{})}
 	go func() { cmd.Wait(); close(p.done) }()
-	return p
+	return p, nil
 }
 
 // CPU is the user and system time the process has used so far, with that of

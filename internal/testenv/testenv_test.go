@@ -1,6 +1,8 @@
 package testenv
 
 import (
+	"context"
+	"database/sql"
 	"errors"
 	"net"
 	"net/http"
@@ -54,5 +56,32 @@ func TestClosedPort(t *testing.T) {
 	if l, err := net.Listen("tcp", addr); err == nil {
 		l.Close()
 		t.Fatalf("listen on %s succeeded, want the port held", addr)
+	}
+}
+
+// Each test gets a database of its own on the binary's one server: what one
+// writes, the other does not see.
+func TestPostgres(t *testing.T) {
+	a, b := Postgres(t), Postgres(t)
+	if a == b {
+		t.Fatalf("two calls gave the same database %s", a)
+	}
+	ctx := context.Background()
+	for i, dsn := range []string{a, b} {
+		db, err := sql.Open("pgx", dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if i == 0 {
+			if _, err := db.ExecContext(ctx, "CREATE TABLE t (x int)"); err != nil {
+				t.Fatalf("%s: %v", dsn, err)
+			}
+			continue
+		}
+		var n int
+		if err := db.QueryRowContext(ctx, "SELECT count(*) FROM pg_tables WHERE tablename = 't'").Scan(&n); err != nil || n != 0 {
+			t.Errorf("%s sees the other database's table: %d, %v", dsn, n, err)
+		}
 	}
 }

@@ -109,8 +109,9 @@ func TestBrokenLinksAreRefused(t *testing.T) {
 // exampleVariables give values to the sensitive variables without a default
 // that examples declare, as a user would through STREAMCTL_VAR_<name>.
 var exampleVariables = map[string]string{
-	"eu_sas": "sv=2024-01-01&sig=EXAMPLE",
-	"us_sas": "sv=2024-01-01&sig=EXAMPLE",
+	"eu_sas":      "sv=2024-01-01&sig=EXAMPLE",
+	"us_sas":      "sv=2024-01-01&sig=EXAMPLE",
+	"pg_password": "example",
 }
 
 // TestHCLExamplesValidate runs `streamctl validate` on every HCL example of

@@ -47,7 +47,7 @@ func newTable(s *config.Sink, d *config.Destination, kinds providers.Kinds) (*ic
 	}
 	role := kinds.Lookup(d.Type).Destination
 	if role.TableLocation == nil {
-		return nil, fmt.Errorf("an Iceberg table in a %s destination is not supported yet (its file IO is not wired in): use a local or s3 destination for the table", d.Type)
+		return nil, fmt.Errorf("an Iceberg table in a %s destination is not supported (no table file IO for it): use a local, s3 or azblob destination for the table", d.Type)
 	}
 	location, props, err := role.TableLocation(d.Config)
 	if err != nil {
@@ -66,6 +66,10 @@ func newTable(s *config.Sink, d *config.Destination, kinds providers.Kinds) (*ic
 }
 
 func (t *icebergTable) Describe() string { return t.name }
+
+func (t *icebergTable) Catalog() string { return iceberg.CatalogAddress(t.cfg) }
+
+func (t *icebergTable) Connect(ctx context.Context) error { return iceberg.Ping(ctx, t.cfg) }
 
 func (t *icebergTable) Open(ctx context.Context) error {
 	t.mu.Lock()

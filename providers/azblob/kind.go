@@ -2,6 +2,9 @@ package azblob
 
 import (
 	"context"
+	"fmt"
+	"net/url"
+	"os"
 	"strconv"
 	"strings"
 
@@ -20,8 +23,9 @@ var Kind = &providers.Kind{
 				"connection string. When no secret attribute is set, `AZURE_STORAGE_SAS_TOKEN`, `AZURE_STORAGE_KEY` " +
 				"and `AZURE_STORAGE_CONNECTION_STRING` supply them; `AZURE_STORAGE_ACCOUNT` supplies `account_name`.",
 		}),
-		Open:     open,
-		Location: location,
+		Open:          open,
+		Location:      location,
+		TableLocation: tableLocation,
 	},
 	State: &providers.StateRole{
 		Body: roleBody(providers.Body{
@@ -91,4 +95,51 @@ func open(ctx context.Context, cfg any) (providers.Storage, error) {
 func location(cfg any) string {
 	c := cfg.(*Config)
 	return "azblob://" + c.AccountURL + c.AccountName + "/" + c.Container + "/" + strings.Trim(c.Prefix, "/")
+}
+
+// tableLocation is the destination as iceberg-go's Azure IO names it,
+// wasbs://container@account.blob.core.windows.net/prefix (wasb:// for the
+// emulator), and the properties that give that IO the destination's
+// endpoint and credentials. Entra ID needs none: the IO uses the same
+// default credential chain.
+func tableLocation(cfg any) (string, map[string]string, error) {
+	r, err := cfg.(*Config).resolve(os.LookupEnv)
+	if err != nil {
+		return "", nil, err
+	}
+	u, err := url.Parse(r.endpoint)
+	if err != nil {
+		return "", nil, err
+	}
+	props := map[string]string{"adls.protocol": u.Scheme}
+	var host string
+	switch {
+	case loopbackURL(r.endpoint) && (u.Hostname() == "127.0.0.1" || u.Hostname() == "localhost"):
+		// The emulator's path-style endpoint: the IO puts the account after
+		// an endpoint of that form. The location's host only names the
+		// account.
+		host = r.account + ".blob.core.windows.net"
+		props["adls.endpoint"] = u.Host
+	case strings.HasPrefix(u.Host, r.account+".blob."):
+		host = u.Host
+		props["adls.endpoint"] = strings.TrimPrefix(u.Host, r.account+".")
+	default:
+		return "", nil, fmt.Errorf("an Iceberg table needs the account's own endpoint, https://%s.blob.core.windows.net (or another cloud's), not %s: the table's file IO derives the endpoint from the account name", r.account, r.endpoint)
+	}
+	switch r.auth {
+	case authSharedKey, authConnKey:
+		props["adls.auth.shared-key.account.name"] = r.account
+		props["adls.auth.shared-key.account.key"] = r.key
+	case authSAS, authConnSAS:
+		props["adls.sas-token."+host] = r.sas
+	}
+	scheme := "wasbs"
+	if u.Scheme == "http" {
+		scheme = "wasb"
+	}
+	loc := scheme + "://" + r.container + "@" + host
+	if p := strings.TrimSuffix(r.prefix, "/"); p != "" {
+		loc += "/" + p
+	}
+	return loc, props, nil
 }

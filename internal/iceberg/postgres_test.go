@@ -1,0 +1,141 @@
+package iceberg_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/streamctl/streamctl/internal/iceberg"
+	"github.com/streamctl/streamctl/internal/pipeline"
+	"github.com/streamctl/streamctl/internal/testenv"
+)
+
+// configFunc is config, or config with another catalog.
+type configFunc func(root string, partitionBy ...string) iceberg.Config
+
+// eachCatalog runs test with each server of the SQL catalog: SQLite (the
+// default, a file in the table's folder) and PostgreSQL (a database of its
+// own).
+func eachCatalog(t *testing.T, test func(t *testing.T, config configFunc)) {
+	t.Run("sqlite", func(t *testing.T) { test(t, config) })
+	t.Run("postgres", func(t *testing.T) {
+		dsn := testenv.Postgres(t)
+		test(t, func(root string, partitionBy ...string) iceberg.Config {
+			c := config(root, partitionBy...)
+			c.URI = dsn
+			return c
+		})
+	})
+}
+
+// Two sinks, each with its table, commit to one catalog at once, from its
+// first use (the catalog's own tables are created by both): each table
+// holds its sink's batches once, and knows only its sink.
+func TestTwoTablesOneCatalog(t *testing.T) {
+	shared := map[string]func(t *testing.T) string{
+		"sqlite":   func(t *testing.T) string { return filepath.Join(t.TempDir(), "catalog.db") },
+		"postgres": func(t *testing.T) string { return testenv.Postgres(t) },
+	}
+	for name, uri := range shared {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			catalog := uri(t)
+			layout := pipeline.Layout{Columns: columns, MaxFileRecords: 20}
+			sinks := []string{"orders", "refunds"}
+			roots := map[string]string{}
+			batches := map[string][][]iceberg.DataFile{}
+			for _, sink := range sinks {
+				roots[sink] = t.TempDir()
+				for b := range 3 {
+					batches[sink] = append(batches[sink], writeBatch(t, roots[sink], layout, int64(b), records(b*30, (b+1)*30)))
+				}
+			}
+			cfgOf := func(sink string) iceberg.Config {
+				c := config(roots[sink])
+				c.URI, c.Table = catalog, sink
+				return c
+			}
+			var wg sync.WaitGroup
+			errs := make([]error, len(sinks))
+			for i, sink := range sinks {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					tb, err := iceberg.Open(ctx, cfgOf(sink))
+					if err != nil {
+						errs[i] = err
+						return
+					}
+					defer tb.Close()
+					for b, files := range batches[sink] {
+						if err := tb.Append(ctx, sink, int64(b), fmt.Sprintf("r%d", b), files); err != nil {
+							errs[i] = err
+							return
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			for i, err := range errs {
+				if err != nil {
+					t.Fatalf("sink %s: %v", sinks[i], err)
+				}
+			}
+			for _, sink := range sinks {
+				tb := open(t, cfgOf(sink))
+				if n := len(tb.Iceberg().Metadata().Snapshots()); n != 3 {
+					t.Errorf("table %s: %d snapshots, want 3", sink, n)
+				}
+				checkOnce(t, scanRows(t, tb.Iceberg(), nil), 90, false)
+				for _, other := range sinks {
+					done, err := tb.Committed(ctx, other, 2)
+					if err != nil || done != (other == sink) {
+						t.Errorf("table %s: Committed(%s, 2) = %v, %v", sink, other, done, err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// A PostgreSQL catalog that does not answer: Ping and Open say why and what
+// to do, Open and CatalogAddress which catalog, never its password; nothing
+// is created.
+func TestPostgresUnreachable(t *testing.T) {
+	ctx := context.Background()
+	port := testenv.ClosedPort(t)
+	for _, c := range []struct{ uri, shown string }{
+		{fmt.Sprintf("postgres://streamctl:canary-pw@127.0.0.1:%d/lake?sslmode=disable", port),
+			fmt.Sprintf("postgres://streamctl:xxxxx@127.0.0.1:%d/lake", port)},
+		{fmt.Sprintf("postgresql://127.0.0.1:%d/lake?user=streamctl&password=canary-pw", port),
+			fmt.Sprintf("postgresql://127.0.0.1:%d/lake", port)},
+	} {
+		root := t.TempDir()
+		cfg := config(root)
+		cfg.URI = c.uri
+		if got := iceberg.CatalogAddress(cfg); strings.Contains(got, "canary") || !strings.Contains(got, c.shown) {
+			t.Errorf("CatalogAddress(%s) = %q, want %s and no password", c.shown, got, c.shown)
+		}
+		for name, err := range map[string]error{
+			"Ping": iceberg.Ping(ctx, cfg),
+			"Open": func() error { _, err := iceberg.Open(ctx, cfg); return err }(),
+		} {
+			if err == nil {
+				t.Fatalf("%s of %s succeeded", name, c.shown)
+			}
+			msg := err.Error()
+			if strings.Contains(msg, "canary") {
+				t.Errorf("%s shows the password: %s", name, msg)
+			}
+			if name == "Open" && !strings.Contains(msg, c.shown) || !strings.Contains(msg, "connection refused") || !strings.Contains(msg, "check that the server runs") {
+				t.Errorf("%s: %s\nwant the catalog %s, the cause and what to do", name, msg, c.shown)
+			}
+		}
+		if m, _ := filepath.Glob(filepath.Join(root, "*")); len(m) != 0 {
+			t.Errorf("the table's folder holds %v after a failed open", m)
+		}
+	}
+}
