@@ -369,9 +369,11 @@ func BenchmarkApplyS3(b *testing.B) {
 }
 
 // BenchmarkApplyAzure is generate → Azure Blob Storage (Azurite on
-// 127.0.0.1), as Parquet zstd and as JSONL, each beside block uploads of the same files with the
-// SDK's UploadBuffer, in blocks of azblob.DefaultBlockSize with two in
-// flight, as streamctl's writer stages them, one file after another.
+// 127.0.0.1), as Parquet zstd and as JSONL, each beside uploads of the same
+// files with the SDK's UploadBuffer, one file after another. UploadBuffer
+// sends a file of up to 256 MiB with one Put Blob (its blocks, of
+// azblob.DefaultBlockSize with two in flight, only past that), as streamctl
+// does up to azblob.SingleUploadLimit.
 func BenchmarkApplyAzure(b *testing.B) {
 	az := testenv.Azurite(b)
 	az.CreateContainer(b, "bench")
