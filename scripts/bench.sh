@@ -57,6 +57,10 @@ small=$(awk '/apply → 1 destination, max_records 10,000/ { print $NF; exit }' 
 	printf 'Kafka → local Parquet, vs a plain franz-go consumer\t%s\t≥ 0.8\n' \
 		"$(awk -v a="$kafka_parquet" -v c="$consumer" 'BEGIN { if (c > 0) printf "%.2f", a / c }')"
 	printf 'batches of 10,000 records, vs the raw loop\t%s\t≥ 0.6\n' "$small"
+	printf 'batches of 10,000 records, vs batches of 1,000,000\t%s\t-\n' \
+		"$(awk '/^batches of 10,000 records vs batches of 1,000,000:/ { print $NF; exit }' "$log")"
+	printf 'generate → S3 / Azure JSONL, vs encoding locally then a plain upload\t%s / %s\t-\n' \
+		"$(metric 'BenchmarkApplyS3/jsonl' vs-serial)" "$(metric 'BenchmarkApplyAzure/jsonl' vs-serial)"
 	printf 'peak RSS of one batch over 10,000 folders, local / S3 (MB)\t%s / %s\t≤ 256\n' \
 		"$(metric 'BenchmarkManyFolders/local' peak-RSS-MB)" "$(metric 'BenchmarkManyFolders/s3' peak-RSS-MB)"
 	printf 'Iceberg table destination, vs the same Parquet destination without\t%s\t≥ 0.9\n' "$(metric 'BenchmarkIceberg' vs-parquet)"
