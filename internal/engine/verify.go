@@ -138,7 +138,7 @@ func unequalBatches(sink string, perBatch map[int64]map[string]int64) []Finding 
 				first = n
 			} else if n != first {
 				out = append(out, Finding{Sink: sink, Batch: id, Problem: ProblemRecords,
-					Detail: fmt.Sprintf("destinations hold different record counts for this batch: %v", counts)})
+					Detail: "destinations hold different record counts for this batch: " + describeCounts(counts)})
 				break
 			}
 		}
@@ -231,4 +231,19 @@ func verifyTable(ctx context.Context, sink string, d Destination, tr TableReader
 		}
 	}
 	return out, nil
+}
+
+// describeCounts lists the record count of each destination, by name:
+// "a 2, b 1".
+func describeCounts(counts map[string]int64) string {
+	names := make([]string, 0, len(counts))
+	for name := range counts {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, name := range names {
+		parts[i] = fmt.Sprintf("%s %d", name, counts[name])
+	}
+	return strings.Join(parts, ", ")
 }

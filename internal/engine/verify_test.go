@@ -146,7 +146,7 @@ func TestVerifyFindings(t *testing.T) {
 				return nil
 			},
 			want: []Finding{{Sink: "orders", Batch: 1, Problem: ProblemRecords,
-				Detail: "destinations hold different record counts for this batch: map[a:2 b:1]"}},
+				Detail: "destinations hold different record counts for this batch: a 2, b 1"}},
 		},
 		{
 			name:   "a routed sink's destinations hold different records",
