@@ -18,6 +18,10 @@ func TestEscapeControls(t *testing.T) {
 		{in: "\x1b[31mError\x1b[0m: \x1b[1;4mx\x1b[0m", want: `\x1b[31mError\x1b[0m: \x1b[1;4mx\x1b[0m`, terminal: "\x1b[31mError\x1b[0m: \x1b[1;4mx\x1b[0m"},
 		{in: "\r\x1b[KApplying: 3 batches\x1b[2K", want: `\r\x1b[KApplying: 3 batches\x1b[2K`, terminal: "\r\x1b[KApplying: 3 batches\\x1b[2K"},
 		{in: "\x1b]8;;http://evil\x1b\\link", want: `\x1b]8;;http://evil\x1b\link`},
+		// Bidirectional overrides and isolates reorder what is shown after
+		// them ("Trojan Source"): a sink named "ok\u202e..." must not read
+		// as another name.
+		{in: "sink \u202ecod.txt\u202c, \u2066x\u2069, \u200e\u200f\u061c", want: `sink \u202ecod.txt\u202c, \u2066x\u2069, \u200e\u200f\u061c`},
 	} {
 		if got := escapeControls(tc.in, false); got != tc.want {
 			t.Errorf("escapeControls(%q) = %q, want %q", tc.in, got, tc.want)

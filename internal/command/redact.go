@@ -127,7 +127,8 @@ func clean(p []byte) bool {
 // tabs, which format the output) as Go escapes, so that a value can neither
 // move the cursor, retitle the window, clear the screen nor hide text: C0
 // controls and DEL as \x1b, \r, \a…; C1 controls, which some terminals
-// obey as well, as \u009b. With terminal, streamctl's own sequences pass.
+// obey as well, as \u009b; and bidirectional controls, which reorder what
+// follows them, as \u202e. With terminal, streamctl's own sequences pass.
 func escapeControls(text string, terminal bool) string {
 	var b strings.Builder
 	for i := 0; i < len(text); {
@@ -150,7 +151,7 @@ func escapeControls(text string, terminal bool) string {
 		}
 		r, size := utf8.DecodeRuneInString(text[i:])
 		switch {
-		case r >= 0x80 && r <= 0x9f:
+		case r >= 0x80 && r <= 0x9f, isBidiControl(r):
 			fmt.Fprintf(&b, "\\u%04x", r)
 		case r == utf8.RuneError && size == 1 && c <= 0x9f:
 			// A lone byte a terminal in an 8-bit mode reads as C1.
@@ -161,6 +162,13 @@ func escapeControls(text string, terminal bool) string {
 		i += size
 	}
 	return b.String()
+}
+
+// isBidiControl reports the characters that change the order in which a
+// terminal shows the text after them: embeddings, overrides, isolates and
+// marks (Unicode's Bidi_Control property).
+func isBidiControl(r rune) bool {
+	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c
 }
 
 func ownSequence(s string) string {
