@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/streamctl/streamctl/internal/crash"
 	"github.com/streamctl/streamctl/internal/fault"
 	"github.com/streamctl/streamctl/providers"
 )
@@ -205,6 +206,7 @@ func (l *remoteLock) TookOver() (*LockInfo, time.Duration) { return l.from, l.si
 // that the lease may expire before the next one: the holder then stops before
 // anyone can take the lock over.
 func (l *remoteLock) heartbeat() {
+	defer crash.Report() // run as a goroutine
 	defer l.wg.Done()
 	deadline := time.Now().Add(Lease - HeartbeatInterval)
 	wait := HeartbeatInterval

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/streamctl/streamctl/internal/crash"
 	"github.com/streamctl/streamctl/internal/engine"
 	"github.com/streamctl/streamctl/internal/render"
 	"github.com/streamctl/streamctl/internal/workspace"
@@ -279,6 +280,7 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()
 		go func() {
+			defer crash.Report()
 			var claimLost chan struct{}
 			if claims != nil {
 				claimLost = claims.lost
@@ -350,6 +352,7 @@ func (c *ApplyCommand) approve(ctx context.Context) bool {
 	fmt.Fprint(c.Stdout, "\nDo you want to run these batches?\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ")
 	answer := make(chan string, 1)
 	go func() {
+		defer crash.Report()
 		// Left blocked on stdin when cancelled; the process exits soon after.
 		line, _ := bufio.NewReader(c.Stdin).ReadString('\n')
 		answer <- line

@@ -18,6 +18,7 @@ import (
 	"github.com/agext/levenshtein"
 	"github.com/hashicorp/cli"
 
+	"github.com/streamctl/streamctl/internal/crash"
 	"github.com/streamctl/streamctl/internal/format"
 )
 
@@ -73,6 +74,11 @@ type Streams struct {
 	ProgressInterval time.Duration
 }
 
+// reportPanic prints a panic as the bug it is, with its stack.
+func reportPanic(w io.Writer, p any, stack []byte) {
+	fmt.Fprintf(w, "Error: internal error: %v\n\nThis is a bug in streamctl v%s; please report it with the stack below. Nothing committed is lost: the next run picks up from the state.\n\n%s", p, Version, stack)
+}
+
 // Main runs streamctl with args (without the program name) and returns the exit
 // code. A leading -chdir=DIR changes the directory first, as in Terraform.
 func Main(args []string, s Streams) (code int) {
@@ -81,10 +87,16 @@ func Main(args []string, s Streams) (code int) {
 	// the configuration loader bounds nesting so that none happens.)
 	defer func() {
 		if p := recover(); p != nil {
-			fmt.Fprintf(s.Stderr, "Error: internal error: %v\n\nThis is a bug in streamctl v%s; please report it with the stack below. Nothing committed is lost: the next run picks up from the state.\n\n%s", p, Version, debug.Stack())
+			reportPanic(s.Stderr, p, debug.Stack())
 			code = ExitError
 		}
 	}()
+	// The same in any other goroutine, which cannot return a code: the
+	// process ends there.
+	crash.SetHandler(func(p any, stack []byte) {
+		reportPanic(s.Stderr, p, stack)
+		os.Exit(ExitError)
+	})
 	if s.Environ == nil {
 		s.Environ = os.Environ()
 	}

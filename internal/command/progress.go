@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/streamctl/streamctl/internal/crash"
 	"github.com/streamctl/streamctl/internal/render"
 )
 
@@ -53,6 +54,7 @@ func newProgress(m *Meta, terminal bool, heartbeat func(render.Progress), batche
 }
 
 func (p *progress) tick(interval time.Duration) {
+	defer crash.Report() // run as a goroutine
 	defer p.wg.Done()
 	t := time.NewTicker(interval)
 	defer t.Stop()

@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/streamctl/streamctl/internal/crash"
 )
 
 // notifyContext is cancelled by the first SIGINT or SIGTERM, so that the
@@ -16,6 +18,7 @@ func notifyContext(parent context.Context) (context.Context, func()) {
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
 	go func() {
+		defer crash.Report()
 		select {
 		case <-ch:
 			cancel()

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/streamctl/streamctl/internal/crash"
 	"github.com/streamctl/streamctl/internal/workspace"
 	"github.com/streamctl/streamctl/planner"
 	"github.com/streamctl/streamctl/state"
@@ -71,6 +72,7 @@ func (h *heldLocks) add(name string, u state.Unlocker, info *state.LockInfo) {
 	h.infos = append(h.infos, info)
 	h.watched.Add(1)
 	go func() {
+		defer crash.Report()
 		defer h.watched.Done()
 		select {
 		case <-u.Lost():
@@ -177,6 +179,7 @@ func (c *sinkClaims) claim(ctx context.Context, sp *planner.SinkPlan) (*planner.
 	stop := make(chan struct{})
 	done := make(chan struct{})
 	go func() {
+		defer crash.Report()
 		defer close(done)
 		select {
 		case <-u.Lost():

@@ -101,6 +101,28 @@ func TestCrashAtEveryFaultPoint(t *testing.T) {
 	}
 }
 
+// TestPanicInAGoroutineExitsOne: a bug that panics in one of a batch's
+// goroutines (a destination's promotion, the encoding of a file) ends apply
+// with exit 1 and a report, never the Go runtime's exit 2, which
+// -detailed-exitcode reads as a result; the next apply converges.
+func TestPanicInAGoroutineExitsOne(t *testing.T) {
+	for _, fp := range []string{"after-manifest", "after-stage-file:2"} {
+		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
+			t.Parallel()
+			dir := writeConfig(t, localConfig(3, 1500, 500))
+			r := run(t, dir, []string{"STREAMCTL_FAULT=" + fp, "STREAMCTL_FAULT_PANIC=1"}, "apply", "-auto-approve", "-no-color")
+			if r.code != 1 || !strings.Contains(r.stderr, "Error: internal error: fault injected at "+strings.Split(fp, ":")[0]) || !strings.Contains(r.stderr, "please report it") {
+				t.Fatalf("a panic at %s: want exit 1 and the report, got %s", fp, r)
+			}
+			mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+			want := expectedIDs(3, 2000)
+			for _, d := range []string{"a", "b"} {
+				assertExactlyOnce(t, local.New(filepath.Join(dir, "out", d)), want)
+			}
+		})
+	}
+}
+
 // TestRandomKills kills apply with SIGKILL at random moments while the source
 // keeps growing, then lets it finish.
 func TestRandomKills(t *testing.T) {

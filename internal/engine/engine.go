@@ -33,6 +33,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/streamctl/streamctl/internal/crash"
 	"github.com/streamctl/streamctl/internal/fault"
 	"github.com/streamctl/streamctl/internal/pipeline"
 	"github.com/streamctl/streamctl/planner"
@@ -855,6 +856,7 @@ func (e *Engine) promoteAll(ctx context.Context, sink *Sink, identity string, b 
 	for k, i := range pending {
 		wg.Add(1)
 		go func() {
+			defer crash.Report()
 			defer wg.Done()
 			d := sink.destination(b.Destinations[i])
 			errs[k] = e.promote(ctx, sink, identity, b, d, st.files[i], st.staged[i])
@@ -1009,6 +1011,7 @@ func promoteConcurrently[T any](ctx context.Context, items []T, promote func(con
 			break
 		}
 		wg.Go(func() {
+			defer crash.Report()
 			defer func() { <-sem }()
 			if key, err := promote(ctx, item); err != nil {
 				cancel(fmt.Errorf("%s: %w", key, err))

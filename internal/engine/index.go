@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/streamctl/streamctl/internal/crash"
 	"github.com/streamctl/streamctl/internal/fault"
 	"github.com/streamctl/streamctl/providers"
 )
@@ -337,6 +338,7 @@ func forEach(n int, fn func(i int) error) error {
 			break
 		}
 		wg.Go(func() {
+			defer crash.Report()
 			defer func() { <-sem }()
 			if err := fn(i); err != nil {
 				mu.Lock()

@@ -15,6 +15,10 @@ import (
 // "NAME:K" at the K-th time.
 const EnvVar = "STREAMCTL_FAULT"
 
+// PanicEnvVar, set to 1, makes the selected fault a panic instead of a kill:
+// a bug in the code at that point, in whatever goroutine runs it.
+const PanicEnvVar = "STREAMCTL_FAULT_PANIC"
+
 // Enabled reports whether fault points are compiled in.
 const Enabled = true
 
@@ -46,6 +50,9 @@ func Point(name string) {
 	counts[name]++
 	hit := counts[name] == at
 	mu.Unlock()
+	if hit && os.Getenv(PanicEnvVar) == "1" {
+		panic("fault injected at " + name)
+	}
 	if hit {
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		time.Sleep(time.Hour)

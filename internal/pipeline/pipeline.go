@@ -21,6 +21,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/streamctl/streamctl/internal/crash"
 	"github.com/streamctl/streamctl/internal/format"
 	"github.com/streamctl/streamctl/internal/partition"
 	"github.com/streamctl/streamctl/providers"
@@ -852,6 +853,7 @@ func (e *encoder) finishOpen() error {
 	var wg sync.WaitGroup
 	for range min(finishConcurrency, len(open)) {
 		wg.Go(func() {
+			defer crash.Report()
 			for i := int(next.Add(1) - 1); i < len(open); i = int(next.Add(1) - 1) {
 				t := open[i]
 				if err := t.enc.Close(); err != nil {
@@ -997,6 +999,7 @@ func startFinisher() *finisher {
 	f := &finisher{jobs: make(chan finishJob)}
 	for range finishConcurrency {
 		f.wg.Go(func() {
+			defer crash.Report()
 			for j := range f.jobs {
 				t := j.t
 				err := t.enc.Close()
@@ -1055,6 +1058,7 @@ func startWorker(e *encoder) *worker {
 	}
 	work := k.work // stop sets k.work to nil
 	go func() {
+		defer crash.Report()
 		defer close(k.done)
 		for c := range work {
 			if k.err == nil && !k.cancel.Load() {

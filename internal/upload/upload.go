@@ -12,6 +12,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/streamctl/streamctl/internal/crash"
 	"github.com/streamctl/streamctl/internal/spill"
 )
 
@@ -150,6 +151,7 @@ func (w *Writer) send(n int64) error {
 	w.tokens = append(w.tokens, "")
 	w.mu.Unlock()
 	w.wg.Go(func() {
+		defer crash.Report()
 		defer func() { <-w.slot }()
 		token, err := w.opt.Part(w.ctx, index, body, n)
 		w.mu.Lock()

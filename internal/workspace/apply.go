@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/streamctl/streamctl/internal/crash"
 	"github.com/streamctl/streamctl/internal/engine"
 	"github.com/streamctl/streamctl/planner"
 )
@@ -54,6 +55,7 @@ func (w *Workspace) ApplyEach(ctx context.Context, eng *engine.Engine, p *planne
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
+			defer crash.Report()
 			defer wg.Done()
 			defer func() { <-sem }()
 			run := sp

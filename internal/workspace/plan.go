@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/streamctl/streamctl/internal/config"
+	"github.com/streamctl/streamctl/internal/crash"
 	"github.com/streamctl/streamctl/internal/engine"
 	"github.com/streamctl/streamctl/planner"
 	"github.com/streamctl/streamctl/providers"
@@ -60,6 +61,7 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 	for i, es := range w.Sinks {
 		wg.Add(1)
 		go func() {
+			defer crash.Report()
 			defer wg.Done()
 			cs := w.Config.Sinks[i]
 			snap, err := snapshots[cs.Source].get(ctx)

@@ -19,6 +19,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/streamctl/streamctl/internal/crash"
 	"github.com/streamctl/streamctl/providers"
 )
 
@@ -107,6 +108,7 @@ func countLines(ctx context.Context, path string) (int64, error) {
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
+			defer crash.Report()
 			buf := make([]byte, segment)
 			for {
 				off := next.Add(segment) - segment

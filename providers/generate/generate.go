@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/streamctl/streamctl/internal/crash"
 	"github.com/streamctl/streamctl/providers"
 )
 
@@ -87,6 +88,7 @@ func (s *Source) Read(ctx context.Context, partition string, start, end int64, f
 		}
 	}()
 	go func() {
+		defer crash.Report()
 		defer close(made)
 		defer close(blocks)
 		var at position

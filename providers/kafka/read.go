@@ -11,6 +11,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/streamctl/streamctl/internal/crash"
 	"github.com/streamctl/streamctl/internal/jsonstr"
 	"github.com/streamctl/streamctl/providers"
 )
@@ -124,6 +125,7 @@ func (r *reader) run(ctx context.Context, start int64, fn func(*providers.Record
 // fetchLoop fetches from start until the position reaches end, sending each
 // fetch's decoded records, then closes chunks. An error is sent last.
 func (r *reader) fetchLoop(ctx context.Context, pos int64, chunks chan<- chunk) {
+	defer crash.Report() // run as a goroutine
 	defer close(chunks)
 	send := func(c chunk) bool {
 		select {

@@ -28,6 +28,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
+	"github.com/streamctl/streamctl/internal/crash"
 	"github.com/streamctl/streamctl/internal/upload"
 	"github.com/streamctl/streamctl/providers"
 )
@@ -510,6 +511,7 @@ func (s *Storage) copyParts(ctx context.Context, src, dst string, size int64, et
 		end := min(start+partSize, size) - 1
 		sem <- struct{}{}
 		wg.Go(func() {
+			defer crash.Report()
 			defer func() { <-sem }()
 			out, err := s.client.UploadPartCopy(ctx, &s3.UploadPartCopyInput{
 				Bucket:            aws.String(s.bucket),

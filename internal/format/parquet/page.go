@@ -12,6 +12,8 @@ import (
 	"github.com/parquet-go/parquet-go/compress"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	pq "github.com/parquet-go/parquet-go/format"
+
+	"github.com/streamctl/streamctl/internal/crash"
 )
 
 // blockSize is the unit of a Parquet encoder's memory: a page's values are
@@ -184,6 +186,7 @@ func (p *pageCompressor) add(j pageJob) {
 }
 
 func (p *pageCompressor) run() {
+	defer crash.Report() // run as a goroutine
 	defer close(p.done)
 	for j := range p.jobs {
 		if p.err() == nil {
