@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -179,6 +180,50 @@ variable "needed" {}
 	// records_per_partition = "many" is a type error.
 	if !strings.Contains(render(diags), "a number is required") {
 		t.Errorf("no type error for records_per_partition:\n%s", render(diags))
+	}
+}
+
+// TestNestedDestinationsAreRefused: a destination inside another's location
+// doubles the records of whoever reads the outer one; siblings, and names
+// that only share a prefix of characters, are fine.
+func TestNestedDestinationsAreRefused(t *testing.T) {
+	block := func(kind, name string, attrs ...string) string {
+		return fmt.Sprintf("destination %q %q {\n    %s\n  }", kind, name, strings.Join(attrs, "\n    "))
+	}
+	for _, tc := range []struct {
+		name      string
+		x, y      string // the two sinks' destination blocks
+		wantError bool
+	}{
+		{"local folder inside another", block("local", "x", `path = "out"`), block("local", "y", `path = "out/nested"`), true},
+		{"local siblings", block("local", "x", `path = "out/a"`), block("local", "y", `path = "out/b"`), false},
+		{"local names sharing characters", block("local", "x", `path = "out"`), block("local", "y", `path = "out-2"`), false},
+		{"s3 prefix inside another", block("s3", "x", `bucket = "lake"`), block("s3", "y", `bucket = "lake"`, `prefix = "raw/orders"`), true},
+		{"s3 prefixes in two buckets", block("s3", "x", `bucket = "lake"`, `prefix = "raw"`), block("s3", "y", `bucket = "lake2"`, `prefix = "raw/orders"`), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := writeFiles(t, map[string]string{"main.hcl": fmt.Sprintf(`
+source "generate" "g" {
+  records_per_partition = 10
+}
+sink "a" {
+  source = source.generate.g
+  %s
+}
+sink "b" {
+  source = source.generate.g
+  %s
+}
+`, tc.x, tc.y)})
+			_, diags := Load(dir, all.Kinds(), Inputs{})
+			got := hasDiag(diags, "Destination inside another destination", "main.hcl", 13)
+			if got != tc.wantError {
+				t.Errorf("refused: %v, want %v:\n%s", got, tc.wantError, render(diags))
+			}
+			if !tc.wantError && diags.HasErrors() {
+				t.Errorf("unexpected errors:\n%s", render(diags))
+			}
+		})
 	}
 }
 

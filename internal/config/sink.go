@@ -311,6 +311,7 @@ func (l *loader) checkSharedDestinations() {
 		}
 	}
 	seen := map[string]string{}
+	var placed []placedDestination
 	for _, s := range l.cfg.Sinks {
 		for _, d := range s.Destinations {
 			loc := l.location(d)
@@ -318,6 +319,7 @@ func (l *loader) checkSharedDestinations() {
 				continue
 			}
 			here := s.Name + "." + d.Name
+			placed = append(placed, placedDestination{loc: strings.TrimSuffix(loc, "/"), name: here, rng: d.DeclRange})
 			if prev, dup := seen[loc]; dup && !strings.HasPrefix(prev, s.Name+".") {
 				rng := d.DeclRange
 				l.errorf(&rng, "Destination shared by two sinks", "Destination %s writes to %s, like %s. Each sink needs its own location (another path or prefix): batch numbers and file names would collide.", here, loc, prev)
@@ -328,6 +330,31 @@ func (l *loader) checkSharedDestinations() {
 				continue
 			}
 			seen[loc] = here
+		}
+	}
+	l.checkNestedDestinations(placed)
+}
+
+// placedDestination is a destination and where it writes.
+type placedDestination struct {
+	loc, name string
+	rng       hcl.Range
+}
+
+// checkNestedDestinations refuses a destination inside another one's
+// location: whoever reads the outer folder (a glob over it, Spark's partition
+// discovery, DuckDB's hive_partitioning) would read the inner one's files as
+// its own, every record of them once more.
+func (l *loader) checkNestedDestinations(placed []placedDestination) {
+	for _, inner := range placed {
+		for _, outer := range placed {
+			if strings.HasPrefix(inner.loc, outer.loc+"/") {
+				rng := inner.rng
+				l.errorf(&rng, "Destination inside another destination",
+					"Destination %s writes to %s, inside %s (%s): readers of %s's files would read %s's as well, each of their records once more. Give it a location outside every other destination's.",
+					inner.name, inner.loc, outer.name, outer.loc, outer.name, inner.name)
+				break
+			}
 		}
 	}
 }
