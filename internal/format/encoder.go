@@ -21,6 +21,10 @@ type Encoder interface {
 	// Flush writes out what is buffered. For Parquet it ends the current row
 	// group early, which bounds the memory of many open files.
 	Flush() error
+	// Full reports that the file takes no more records: a Parquet file has
+	// room for one row group more (the open one) and no more. The pipeline
+	// then starts the file's next part, which it names.
+	Full() bool
 	// Close completes the file (the Parquet footer) and writes everything
 	// still buffered. The encoder must not be used afterwards.
 	Close() error
@@ -155,6 +159,9 @@ func (t *textBuffer) maybeFlush() error {
 
 // Buffered implements Encoder.
 func (t *textBuffer) Buffered() int64 { return int64(len(t.buf)) }
+
+// Full is never true: a text file has no limit of its own.
+func (t *textBuffer) Full() bool { return false }
 
 // Flush implements Encoder.
 func (t *textBuffer) Flush() error { return t.flush() }

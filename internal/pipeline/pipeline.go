@@ -701,7 +701,7 @@ func (e *encoder) encode(c *chunk) error {
 			}
 			continue
 		}
-		if t.file != nil && max > 0 && t.records >= max {
+		if t.file != nil && (max > 0 && t.records >= max || t.enc.Full()) {
 			if err := e.finish(t); err != nil {
 				return err
 			}
@@ -949,7 +949,7 @@ func (e *encoder) drainSorted(it rowIter, fin *finisher) error {
 		if !isVals {
 			rowVals = nil
 		}
-		if t.file != nil && max > 0 && t.records >= max {
+		if t.file != nil && (max > 0 && t.records >= max || t.enc.Full()) {
 			if err := e.finish(t); err != nil {
 				return err
 			}

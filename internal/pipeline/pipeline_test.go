@@ -193,6 +193,29 @@ func TestRolling(t *testing.T) {
 	})
 }
 
+// TestRollingAtTheRowGroupLimit: a Parquet file holds at most 32,768 row
+// groups (readers number them with an int16). A batch that would need more
+// in one file (here: row groups of one record) continues in the file's next
+// part instead of failing, which would stop the sink on that batch for good.
+func TestRollingAtTheRowGroupLimit(t *testing.T) {
+	const limit = 1 << 15
+	recs := genRecords(limit + 10)
+	out, st := run(t, Layout{Format: "parquet", Columns: formattest.Columns(true), RowGroupRecords: 1, Sequential: true}, []int{0}, recs)
+	tree := out.tree(t, 0)
+	var names []string
+	for _, n := range slices.Sorted(maps.Keys(tree)) {
+		f, err := parquet.OpenFile(bytes.NewReader(tree[n]), int64(len(tree[n])))
+		if err != nil {
+			t.Fatalf("%s: %v", n, err)
+		}
+		names = append(names, fmt.Sprintf("%s:%d rows in %d row groups", n, f.NumRows(), len(f.RowGroups())))
+	}
+	want := fmt.Sprintf("[part-00000007-00000.parquet:%d rows in %d row groups part-00000007-00001.parquet:11 rows in 11 row groups]", limit-1, limit-1)
+	if fmt.Sprint(names) != want || st.Records != limit+10 {
+		t.Fatalf("files = %v (%d records), want %s", names, st.Records, want)
+	}
+}
+
 func readParquet(t *testing.T, data []byte) []map[string]any {
 	t.Helper()
 	f, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))

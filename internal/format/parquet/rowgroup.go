@@ -58,6 +58,10 @@ func (e *Encoder) Append(_ []byte, vals []row.Value) error {
 // them, so that Buffered depends only on the values appended: the pipeline
 // ends row groups early on it, and the files' bytes must not depend on how
 // far the compressor got.
+// Full reports that the file has room for the open row group only: past it,
+// Flush would fail with ErrTooManyRowGroups.
+func (e *Encoder) Full() bool { return len(e.meta.RowGroups) >= maxRowGroups-1 }
+
 func (e *Encoder) Buffered() int64 {
 	var n int64
 	for i := range e.cols {
