@@ -1,0 +1,364 @@
+package iceberg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/iceberg-go/catalog"
+	"github.com/apache/iceberg-go/table"
+)
+
+// MetadataDir is where a table streamctl creates keeps its metadata,
+// relative to the table's location: beside streamctl's own metadata,
+// outside every glob of data files.
+const MetadataDir = "_streamctl/iceberg/metadata"
+
+// OrphanMinAge is how old an unreferenced metadata file must be before it
+// counts as an orphan. Another engine's commit in progress (Spark, Trino,
+// a maintenance job) writes its manifests and manifest list before the
+// catalog records them, and retries with the same files: what is younger
+// may still be committed. Iceberg's own remove_orphan_files has the same
+// guard (older_than).
+const OrphanMinAge = time.Hour
+
+// Inspection is what a table holds, read without writing anything: plan's
+// view of the table.
+type Inspection struct {
+	// Exists is false when the catalog, the namespace or the table is
+	// missing; then only Columns and PartitionBy are set.
+	Exists bool
+	// Columns and PartitionBy are what creating the table would make.
+	Columns     int
+	PartitionBy []string
+	// Changes are the schema changes apply makes (added nullable columns);
+	// Problems are the differences that refuse the table (see SchemaError).
+	Changes  []SchemaChange
+	Problems []string
+	// Undeclared are the table's optional columns the sink no longer
+	// declares: new rows hold null in them.
+	Undeclared []string
+	// Batches are the sink's batches in the current snapshot's ancestry,
+	// oldest first.
+	Batches []BatchInfo
+	// Detached are the sink's snapshots outside the current snapshot's
+	// ancestry (a rollback), newest batch first.
+	Detached []BatchInfo
+	// LastCommit is when the table's current metadata was written.
+	LastCommit time.Time
+
+	location     string
+	metadataDir  string          // relative to location; "" when elsewhere
+	referenced   map[string]bool // metadata files the table references, relative to location
+	commits      map[string]bool // commit UUIDs of the snapshots' manifest lists
+	oldestLogged int             // version of the oldest metadata file in the log
+}
+
+// Inspect reads the table of cfg and compares it with the declared columns
+// and partition_by, for plan. It never writes: a missing SQLite catalog
+// file is a missing table (it is not created), the catalog's tables are not
+// initialised, no namespace or table is created and no schema change or
+// name mapping is committed. sink names the sink whose batches are read
+// from the snapshots' summaries.
+func Inspect(ctx context.Context, cfg Config, sink string) (*Inspection, error) {
+	if len(cfg.Namespace) == 0 || cfg.Table == "" {
+		return nil, errors.New("iceberg: a namespace and a table name are required")
+	}
+	if cfg.CatalogName == "" {
+		cfg.CatalogName = "streamctl"
+	}
+	loc, err := normLocation(cfg.Location)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Location = loc
+	want, err := newSchema(cfg.Columns)
+	if err != nil {
+		return nil, fmt.Errorf("iceberg: %w", err)
+	}
+	spec, parts, err := newSpec(cfg.PartitionBy, cfg.Columns, want)
+	if err != nil {
+		return nil, fmt.Errorf("iceberg: %w", err)
+	}
+	in := &Inspection{Columns: len(cfg.Columns), location: loc}
+	for _, p := range parts {
+		in.PartitionBy = append(in.PartitionBy, p.Expr)
+	}
+	if missing, err := sqliteMissing(cfg); err != nil || missing {
+		return in, err
+	}
+	props := map[string]string{}
+	for k, v := range cfg.Properties {
+		props[k] = v
+	}
+	// The SQL catalog creates its tables on open unless told not to.
+	props["init_catalog_tables"] = "false"
+	cfg.Properties = props
+	t := &Table{cfg: cfg, ident: append(slicesClone(cfg.Namespace), cfg.Table)}
+	if err := t.openCatalog(ctx); err != nil {
+		return nil, err
+	}
+	defer t.Close()
+	ns := table.Identifier(slicesClone(cfg.Namespace))
+	exists, err := t.cat.CheckNamespaceExists(ctx, ns)
+	if noCatalogTables(err) || err == nil && !exists {
+		return in, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("iceberg: namespace %s: %w", strings.Join(ns, "."), err)
+	}
+	tbl, err := t.cat.LoadTable(ctx, t.ident)
+	if errors.Is(err, catalog.ErrNoSuchTable) || noCatalogTables(err) {
+		return in, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("iceberg: table %s: %w", t.name(), err)
+	}
+	t.tbl = tbl
+	in.Exists = true
+	have := tbl.Schema()
+	in.Changes, in.Problems = compareSchema(have, want, cfg.Columns)
+	for _, h := range have.Fields() {
+		if _, ok := want.FindFieldByName(h.Name); !ok && !h.Required {
+			in.Undeclared = append(in.Undeclared, h.Name)
+		}
+	}
+	if d := compareSpec(tbl.Spec(), have, spec, want); d != "" {
+		in.Problems = append(in.Problems, d)
+	}
+	if loc != strings.TrimRight(tbl.Location(), "/") {
+		in.Problems = append(in.Problems, fmt.Sprintf("the table's location is %s, not %s", tbl.Location(), loc))
+	}
+	if err := in.readHistory(t, sink); err != nil {
+		return nil, err
+	}
+	if err := in.readReferences(ctx, tbl); err != nil {
+		return nil, fmt.Errorf("iceberg: table %s: %w", t.name(), err)
+	}
+	return in, nil
+}
+
+// sqliteMissing reports whether cfg's catalog is a SQLite file that does
+// not exist: opening it would create it.
+func sqliteMissing(cfg Config) (bool, error) {
+	if cfg.Catalog != "" && cfg.Catalog != CatalogSQL {
+		return false, nil
+	}
+	uri := cfg.URI
+	if uri == "" {
+		if !strings.HasPrefix(cfg.Location, "file://") {
+			return false, errors.New("iceberg: the SQL catalog needs a uri (the SQLite database) unless the location is file://")
+		}
+		uri = filepath.Join(strings.TrimPrefix(cfg.Location, "file://"), "_streamctl", "iceberg", "catalog.db")
+	}
+	if strings.Contains(uri, "mode=memory") {
+		return false, nil
+	}
+	p, _, _ := strings.Cut(strings.TrimPrefix(uri, "file:"), "?")
+	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
+		return true, nil
+	} else if err != nil {
+		return false, fmt.Errorf("iceberg: sqlite %s: %w", p, err)
+	}
+	return false, nil
+}
+
+// noCatalogTables reports an SQL catalog database without the catalog's
+// tables: one that never held a table.
+func noCatalogTables(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "no such table")
+}
+
+func (in *Inspection) readHistory(t *Table, sink string) error {
+	in.LastCommit = time.UnixMilli(t.tbl.Metadata().LastUpdatedMillis()).UTC()
+	inAncestry := map[int64]bool{}
+	err := t.history(sink, func(b BatchInfo) bool {
+		in.Batches = append(in.Batches, b)
+		inAncestry[b.SnapshotID] = true
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	for i, j := 0, len(in.Batches)-1; i < j; i, j = i+1, j-1 {
+		in.Batches[i], in.Batches[j] = in.Batches[j], in.Batches[i]
+	}
+	for _, s := range t.tbl.Metadata().Snapshots() {
+		if inAncestry[s.SnapshotID] || s.Summary == nil || s.Summary.Properties[PropSink] != sink {
+			continue
+		}
+		b, err := strconv.ParseInt(s.Summary.Properties[PropBatch], 10, 64)
+		if err != nil {
+			continue // not a batch of streamctl's: nothing to say about it
+		}
+		in.Detached = append(in.Detached, BatchInfo{Batch: b, Ranges: s.Summary.Properties[PropRanges], SnapshotID: s.SnapshotID, Committed: time.UnixMilli(s.TimestampMs).UTC()})
+	}
+	for i := 1; i < len(in.Detached); i++ {
+		for j := i; j > 0 && in.Detached[j].Batch > in.Detached[j-1].Batch; j-- {
+			in.Detached[j], in.Detached[j-1] = in.Detached[j-1], in.Detached[j]
+		}
+	}
+	return nil
+}
+
+// readReferences collects the metadata files the table references: its
+// metadata files (current and logged), every snapshot's manifest list, and
+// the manifests of the current snapshot; and the commit UUIDs the manifest
+// lists are named with, which the manifests of the same commits carry.
+func (in *Inspection) readReferences(ctx context.Context, tbl *table.Table) error {
+	in.referenced = map[string]bool{}
+	in.commits = map[string]bool{}
+	meta := tbl.Metadata()
+	if dir := meta.Properties()[table.WriteMetadataPathKey]; dir != "" {
+		if rel, ok := strings.CutPrefix(strings.TrimRight(dir, "/"), in.location+"/"); ok {
+			in.metadataDir = rel
+		}
+	} else {
+		in.metadataDir = "metadata"
+	}
+	ref := func(u string) {
+		if rel, ok := strings.CutPrefix(u, in.location+"/"); ok {
+			in.referenced[rel] = true
+		}
+	}
+	ref(tbl.MetadataLocation())
+	in.oldestLogged = metadataVersion(path.Base(tbl.MetadataLocation()))
+	for e := range meta.PreviousFiles() {
+		ref(e.MetadataFile)
+		if v := metadataVersion(path.Base(e.MetadataFile)); v >= 0 && v < in.oldestLogged {
+			in.oldestLogged = v
+		}
+	}
+	for _, s := range meta.Snapshots() {
+		if s.ManifestList == "" {
+			continue
+		}
+		ref(s.ManifestList)
+		if _, _, uuid, ok := manifestListName(path.Base(s.ManifestList)); ok {
+			in.commits[uuid] = true
+		}
+	}
+	cur := tbl.CurrentSnapshot()
+	if cur == nil {
+		return nil
+	}
+	fs, err := tbl.FS(ctx)
+	if err != nil {
+		return fmt.Errorf("file IO: %w", err)
+	}
+	if strings.HasPrefix(in.location, "file://") {
+		fs = rawLocalFS{}
+	}
+	manifests, err := cur.Manifests(fs)
+	if err != nil {
+		return fmt.Errorf("read the manifest list of snapshot %d: %w", cur.SnapshotID, err)
+	}
+	for _, m := range manifests {
+		ref(m.FilePath())
+	}
+	return nil
+}
+
+// MetadataFolder is the folder of the table's metadata files relative to
+// its location, "" when it is elsewhere (then no orphan is looked for).
+func (in *Inspection) MetadataFolder() string { return in.metadataDir }
+
+// Orphan reports whether the metadata file at rel (relative to the table's
+// location), last modified at mod, is a failed commit's leftover that
+// apply may remove: a file of a shape Iceberg writers give their metadata
+// (NNNNN-uuid.metadata.json, snap-ID-N-uuid.avro, uuid-mN.avro) that the
+// table does not reference, written before the table's last commit and at
+// least OrphanMinAge before now. A manifest is referenced as well when its
+// commit UUID is a snapshot's. Metadata files older than the metadata log
+// are old versions the table let go, not a failed commit's, and stay.
+func (in *Inspection) Orphan(rel string, mod, now time.Time) bool {
+	if !in.Exists || in.metadataDir == "" || path.Dir(rel) != in.metadataDir || in.referenced[rel] {
+		return false
+	}
+	if !mod.Before(in.LastCommit) || now.Sub(mod) < OrphanMinAge {
+		return false
+	}
+	base := path.Base(rel)
+	if v := metadataVersion(base); v >= 0 {
+		return v >= in.oldestLogged
+	}
+	if _, _, _, ok := manifestListName(base); ok {
+		return true
+	}
+	if uuid, ok := manifestName(base); ok {
+		return !in.commits[uuid]
+	}
+	return false
+}
+
+// metadataVersion is N of "NNNNN-uuid[.gz|.zstd].metadata.json", or -1.
+func metadataVersion(base string) int {
+	if !strings.HasSuffix(base, ".metadata.json") {
+		return -1
+	}
+	digits, rest, ok := strings.Cut(base, "-")
+	if !ok || len(digits) < 5 || !isUUID(strings.SplitN(rest, ".", 2)[0]) {
+		return -1
+	}
+	v, err := strconv.Atoi(digits)
+	if err != nil || v < 0 {
+		return -1
+	}
+	return v
+}
+
+// manifestListName parses "snap-<snapshot id>-<attempt>-<commit uuid>.avro".
+func manifestListName(base string) (snapshot int64, attempt int, uuid string, ok bool) {
+	rest, found := strings.CutPrefix(base, "snap-")
+	rest, avro := strings.CutSuffix(rest, ".avro")
+	if !found || !avro {
+		return 0, 0, "", false
+	}
+	parts := strings.SplitN(rest, "-", 3)
+	if len(parts) != 3 || !isUUID(parts[2]) {
+		return 0, 0, "", false
+	}
+	id, err1 := strconv.ParseInt(parts[0], 10, 64)
+	n, err2 := strconv.Atoi(parts[1])
+	if err1 != nil || err2 != nil {
+		return 0, 0, "", false
+	}
+	return id, n, parts[2], true
+}
+
+// manifestName parses "<commit uuid>-m<N>.avro".
+func manifestName(base string) (string, bool) {
+	rest, avro := strings.CutSuffix(base, ".avro")
+	if !avro || len(rest) < 38 {
+		return "", false
+	}
+	uuid, n := rest[:36], rest[36:]
+	if !isUUID(uuid) || !strings.HasPrefix(n, "-m") || strings.Trim(n[2:], "0123456789") != "" || len(n) == 2 {
+		return "", false
+	}
+	return uuid, true
+}
+
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, c := range s {
+		switch {
+		case i == 8 || i == 13 || i == 18 || i == 23:
+			if c != '-' {
+				return false
+			}
+		case c >= '0' && c <= '9', c >= 'a' && c <= 'f', c >= 'A' && c <= 'F':
+		default:
+			return false
+		}
+	}
+	return true
+}
