@@ -34,7 +34,7 @@ type world struct {
 	src     *generate.Source
 	fired   []string // the faults the last apply met
 	// tables are the destinations' tables, when they commit to one.
-	tables map[string]*fakeTable
+	tables map[string]Table
 }
 
 // promotion names the two ways a destination promotes a batch.
@@ -384,9 +384,10 @@ type fakeTable struct {
 }
 
 type fakeSnapshot struct {
-	sink  string
-	batch int64
-	files []FileEntry
+	sink   string
+	batch  int64
+	files  []FileEntry
+	ranges []state.Range
 }
 
 func (t *fakeTable) Describe() string { return "table t" }
@@ -402,15 +403,15 @@ func (t *fakeTable) Committed(_ context.Context, sink string, batch int64) (bool
 	return false, nil
 }
 
-func (t *fakeTable) Append(_ context.Context, sink string, batch int64, _ []state.Range, files []FileEntry) error {
+func (t *fakeTable) Append(_ context.Context, sink string, batch int64, ranges []state.Range, files []FileEntry) error {
 	t.appends++
 	if t.appends == t.failAppend {
 		if t.lost {
-			t.snapshots = append(t.snapshots, fakeSnapshot{sink, batch, files})
+			t.snapshots = append(t.snapshots, fakeSnapshot{sink, batch, files, ranges})
 		}
 		return faulty.ErrInjected
 	}
-	t.snapshots = append(t.snapshots, fakeSnapshot{sink, batch, files})
+	t.snapshots = append(t.snapshots, fakeSnapshot{sink, batch, files, ranges})
 	return nil
 }
 
@@ -432,7 +433,7 @@ func TestTableCommits(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWorld(500)
 			table := tc.table
-			w.tables = map[string]*fakeTable{"a": &table}
+			w.tables = map[string]Table{"a": &table}
 			first := w.apply(t, tc.faults)
 			if (tc.table.failAppend > 0 || tc.faults != nil) && !errors.Is(first, faulty.ErrInjected) {
 				t.Fatalf("the faulty run: %v", first)
