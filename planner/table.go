@@ -128,6 +128,10 @@ func tableAhead(in SinkInput, st *state.Sink, ahead map[int64][]state.Range, tab
 			continue
 		}
 		for _, b := range obs.Table.Batches {
+			if len(b.Ranges) == 0 && (b.ID >= st.NextBatch || st.InFlight != nil && b.ID == st.InFlight.ID) {
+				return &Error{Sink: in.Name, Summary: fmt.Sprintf("%s holds batch %d without its ranges", obs.Table.Name, b.ID),
+					Detail: fmt.Sprintf("destination %q: snapshot %d records batch %d, which the state has not committed, and its summary's streamctl.ranges cannot be read, so the batch cannot be finished or adopted. Restore the state that wrote the table, or roll the table back to the snapshot before it.", d, b.Snapshot, b.ID)}
+			}
 			switch {
 			case st.InFlight != nil && b.ID == st.InFlight.ID:
 				if !sameRangeList(b.Ranges, st.InFlight.Ranges) {

@@ -132,6 +132,7 @@ type Event struct {
 	Repair      bool // a committed batch rewritten into destinations that miss it
 	Elapsed     time.Duration
 	Message     string // warning; table_orphan: what was removed
+	Table       string // table_orphan: the table, e.g. "iceberg table lake.orders"
 	Path        string // table_orphan: the file removed
 	Kind        string // table_orphan: planner.OrphanData or planner.OrphanMetadata
 }

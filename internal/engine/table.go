@@ -108,7 +108,7 @@ func (e *Engine) removeOrphans(ctx context.Context, sink *Sink, tables []planner
 			if err := d.Storage.Delete(ctx, o.Path); err != nil && !errors.Is(err, providers.ErrNotExist) {
 				return fmt.Errorf("remove orphan %s in %s: %w", o.What(tp.Table), d.Name, err)
 			}
-			ev := Event{Type: "table_orphan", Sink: sink.Name, Destination: d.Name, Message: o.What(tp.Table), Path: o.Path, Kind: o.Kind}
+			ev := Event{Type: "table_orphan", Sink: sink.Name, Destination: d.Name, Message: o.What(tp.Table), Table: tp.Table, Path: o.Path, Kind: o.Kind}
 			if o.Batch != nil {
 				ev.Batch = *o.Batch
 			}
