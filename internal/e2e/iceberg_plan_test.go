@@ -413,3 +413,37 @@ func setCurrentSnapshot(ctx context.Context, db *sql.DB, id int64) error {
 		[]table.Update{table.NewSetSnapshotRefUpdate(table.MainBranch, id, table.BranchRef, -1, -1, -1)})
 	return err
 }
+
+// TestIcebergTableAhead: killed after the table committed batch 1 and
+// before its manifest, with the state's previous version restored (batch 1
+// not in flight any more), the table is ahead of the state: plan adopts
+// the batch with the snapshot's ranges and says the table keeps it; apply
+// writes the manifest without a second snapshot.
+func TestIcebergTableAhead(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, icebergConfig)
+	if r := run(t, dir, []string{"STREAMCTL_FAULT=after-table-commit:2"}, "apply", "-auto-approve", "-no-color"); !r.killed {
+		t.Fatalf("the fault was not reached: %s", r)
+	}
+	st := filepath.Join(dir, ".streamctl", "state.json")
+	data, err := os.ReadFile(st + ".backup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(st, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
+	for _, want := range []string{
+		"\n  ~ adopt batch 1, committed by a destination but not in the state: 1,500 records → table, folder\n",
+		"\n  ~ iceberg table lake.orders already holds batch 1: its snapshot is kept, and the batch is not appended again\n",
+		"\n  + batch 2: 1,500 records",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("plan with the table ahead: want %q in\n%s", want, r.stdout)
+		}
+	}
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+	checkTable(t, dir, expectedIDs(3, 2000))
+}
