@@ -45,9 +45,11 @@ func (c *PlanCommand) Help() string {
 Usage: streamctl [-chdir=DIR] plan [options]
 
   Reads the state, asks each source for its latest offsets and lists each
-  destination's manifests and leftovers, then shows what apply would do: the
-  batch in flight to resume, the new batches with their offset ranges, and the
-  orphan temporaries to remove. Nothing is written.
+  destination's manifests and leftovers (and reads its Iceberg table through
+  the catalog, creating nothing), then shows what apply would do: the batch in
+  flight to resume, the new batches with their offset ranges, the tables to
+  create or evolve, and the orphan temporaries and files to remove. Nothing is
+  written.
 
 Options:
 
