@@ -2,6 +2,7 @@ package iceberg
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/apache/iceberg-go/catalog"
+	sqlcat "github.com/apache/iceberg-go/catalog/sql"
 	"github.com/apache/iceberg-go/table"
 )
 
@@ -90,19 +92,30 @@ func Inspect(ctx context.Context, cfg Config, sink string) (*Inspection, error) 
 	for _, p := range parts {
 		in.PartitionBy = append(in.PartitionBy, p.Expr)
 	}
-	if missing, err := sqliteMissing(cfg); err != nil || missing {
-		return in, err
-	}
-	props := map[string]string{}
-	for k, v := range cfg.Properties {
-		props[k] = v
-	}
-	// The SQL catalog creates its tables on open unless told not to.
-	props["init_catalog_tables"] = "false"
-	cfg.Properties = props
 	t := &Table{cfg: cfg, ident: append(slicesClone(cfg.Namespace), cfg.Table)}
-	if err := t.openCatalog(ctx); err != nil {
+	file, err := sqliteFile(cfg)
+	switch {
+	case err != nil:
 		return nil, err
+	case file != "":
+		if _, err := os.Stat(file); errors.Is(err, os.ErrNotExist) {
+			return in, nil // opening it would create it
+		} else if err != nil {
+			return nil, fmt.Errorf("iceberg: sqlite %s: %w", file, err)
+		}
+		if err := t.openSQLiteReadOnly(file); err != nil {
+			return nil, err
+		}
+	default:
+		if cfg.Catalog == "" || cfg.Catalog == CatalogSQL {
+			// A SQL catalog on a server creates its tables on open unless
+			// told not to.
+			t.cfg.Properties = t.props()
+			t.cfg.Properties["init_catalog_tables"] = "false"
+		}
+		if err := t.openCatalog(ctx); err != nil {
+			return nil, err
+		}
 	}
 	defer t.Close()
 	ns := table.Identifier(slicesClone(cfg.Namespace))
@@ -144,29 +157,43 @@ func Inspect(ctx context.Context, cfg Config, sink string) (*Inspection, error) 
 	return in, nil
 }
 
-// sqliteMissing reports whether cfg's catalog is a SQLite file that does
-// not exist: opening it would create it.
-func sqliteMissing(cfg Config) (bool, error) {
+// sqliteFile is the path of cfg's catalog when it is a SQLite file, ""
+// for another catalog (REST, a database server, SQLite in memory).
+func sqliteFile(cfg Config) (string, error) {
 	if cfg.Catalog != "" && cfg.Catalog != CatalogSQL {
-		return false, nil
+		return "", nil
 	}
 	uri := cfg.URI
 	if uri == "" {
 		if !strings.HasPrefix(cfg.Location, "file://") {
-			return false, errors.New("iceberg: the SQL catalog needs a uri (the SQLite database) unless the location is file://")
+			return "", errors.New("iceberg: the SQL catalog needs a uri (the SQLite database) unless the location is file://")
 		}
-		uri = filepath.Join(strings.TrimPrefix(cfg.Location, "file://"), "_streamctl", "iceberg", "catalog.db")
+		return filepath.Join(strings.TrimPrefix(cfg.Location, "file://"), "_streamctl", "iceberg", "catalog.db"), nil
 	}
-	if strings.Contains(uri, "mode=memory") {
-		return false, nil
+	if strings.Contains(uri, "mode=memory") || strings.Contains(uri, "://") && !strings.HasPrefix(uri, "file:") {
+		return "", nil
 	}
 	p, _, _ := strings.Cut(strings.TrimPrefix(uri, "file:"), "?")
-	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
-		return true, nil
-	} else if err != nil {
-		return false, fmt.Errorf("iceberg: sqlite %s: %w", p, err)
+	return p, nil
+}
+
+// openSQLiteReadOnly opens the SQL catalog over the SQLite file read-only:
+// without the catalog's tables created, and without the journal mode the
+// writers set (which would convert a database in another mode).
+func (t *Table) openSQLiteReadOnly(file string) error {
+	db, err := sql.Open("sqlite", "file:"+file+"?mode=ro&_pragma=busy_timeout(10000)")
+	if err != nil {
+		return fmt.Errorf("iceberg: sqlite %s: %w", file, err)
 	}
-	return false, nil
+	props := t.props()
+	props["init_catalog_tables"] = "false"
+	cat, err := sqlcat.NewCatalog(t.cfg.CatalogName, db, sqlcat.SQLite, props)
+	if err != nil {
+		db.Close()
+		return fmt.Errorf("iceberg: sql catalog %s: %w", file, err)
+	}
+	t.cat, t.closeDB = cat, db.Close
+	return nil
 }
 
 // noCatalogTables reports an SQL catalog database without the catalog's

@@ -192,3 +192,24 @@ func TestInspectOrphans(t *testing.T) {
 		t.Error("a file outside the metadata folder is an orphan")
 	}
 }
+
+// TestInspectEmptyCatalog: a SQLite file without the catalog's tables (a
+// run that died while opening it) holds no table, and stays as it is.
+func TestInspectEmptyCatalog(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "_streamctl", "iceberg")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "catalog.db"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := tree(t, root)
+	in, err := iceberg.Inspect(context.Background(), config(root), "orders")
+	if err != nil || in.Exists {
+		t.Fatalf("Inspect of an empty catalog: %v, %+v", err, in)
+	}
+	if after := tree(t, root); strings.Join(after, "\n") != strings.Join(before, "\n") {
+		t.Errorf("Inspect changed the catalog:\n%s\nwas\n%s", strings.Join(after, "\n"), strings.Join(before, "\n"))
+	}
+}
