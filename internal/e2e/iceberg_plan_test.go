@@ -434,8 +434,13 @@ func TestIcebergTableAhead(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
+	// The folder's manifest of batch 1 may have been written before the
+	// kill, in parallel with the table's commit: then only the table's
+	// destination writes it.
+	if !regexp.MustCompile(`\n  ~ adopt batch 1, committed by a destination but not in the state: 1,500 records → table(, folder)?\n`).MatchString(r.stdout) {
+		t.Errorf("plan with the table ahead: no adoption of batch 1 in\n%s", r.stdout)
+	}
 	for _, want := range []string{
-		"\n  ~ adopt batch 1, committed by a destination but not in the state: 1,500 records → table, folder\n",
 		"\n  ~ iceberg table lake.orders already holds batch 1: its snapshot is kept, and the batch is not appended again\n",
 		"\n  + batch 2: 1,500 records",
 	} {
