@@ -89,7 +89,7 @@ type TablePlan struct {
 	Orphans []OrphanFile `json:"orphans,omitempty"`
 }
 
-// Changes reports whether apply changes the table (Holds change nothing).
+// changes reports whether apply changes the table (Holds change nothing).
 func (t TablePlan) changes() bool {
 	return t.Create != "" || len(t.Changes) > 0 || len(t.Orphans) > 0
 }

@@ -288,7 +288,16 @@ func TestIcebergOrphans(t *testing.T) {
 		if len(orphans) < 2 {
 			t.Fatalf("plan after a crashed batch whose intent the state lost: want its promoted files as orphans, got\n%s", r.stdout)
 		}
-		mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+		r = mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-json")
+		var removed []string
+		for _, m := range jsonMessages(t, r.stdout, "table_orphan") {
+			if o := m["orphan"].(map[string]any); o["status"] == "removed" && o["kind"] == "data" && o["batch"] == 0.0 {
+				removed = append(removed, o["path"].(string))
+			}
+		}
+		if len(removed) != len(orphans) {
+			t.Errorf("apply -json reports %d data files removed, plan showed %d:\n%s", len(removed), len(orphans), r.stdout)
+		}
 		mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
 		if got := fmt.Sprint(duckdb(t, dir, `SELECT count(*), count(DISTINCT id) FROM read_parquet('out/table/**/*.parquet')`)); got != "[[6000 6000]]" {
 			t.Errorf("the table's folder: %s (want 6000 records, each once)", got)
