@@ -15,9 +15,10 @@ import (
 //     destination that wrote it is rewritten there from the source;
 //   - backfill: a destination added to a sink with history gets the batches it
 //     missed, replayed with their recorded ranges (unless backfill = false);
-//   - ahead: manifests of batches the state has not logged (a state restored
-//     from an older copy) are adopted when they continue the committed offsets
-//     exactly, and are an error otherwise;
+//   - ahead: manifests, or snapshots of a destination's table (table.go), of
+//     batches the state has not logged (a state restored from an older copy)
+//     are adopted when they continue the committed offsets exactly, and are
+//     an error otherwise;
 //   - removed: a destination no longer configured loses its checkpoint; its
 //     data stays.
 
