@@ -19,6 +19,7 @@ import (
 
 	"github.com/streamctl/streamctl/internal/format"
 	"github.com/streamctl/streamctl/internal/iceberg"
+	"github.com/streamctl/streamctl/internal/testenv"
 )
 
 // Plan reads the destinations' Iceberg tables through their catalog and
@@ -460,4 +461,75 @@ func TestIcebergTableAhead(t *testing.T) {
 	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
 	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
 	checkTable(t, dir, expectedIDs(3, 2000))
+}
+
+// TestIcebergOnS3Orphans: a failed table commit's manifests in S3, whose
+// modification times cannot be set, are orphans for a clock two hours on:
+// plan shows them, apply removes them, and the table holds every record
+// once.
+func TestIcebergOnS3Orphans(t *testing.T) {
+	t.Parallel()
+	srv := testenv.S3(t)
+	bucket := bucketName("ice-orphans")
+	srv.CreateBucket(t, bucket)
+	dest := strings.Replace(s3Destination(srv, "table", bucket, "lake/orders"), "force_path_style = true", `force_path_style = true
+    table {
+      format    = "iceberg"
+      uri       = "catalog.db"
+      namespace = "lake"
+      name      = "orders"
+    }`, 1)
+	hcl := strings.Replace(icebergConfig, `  destination "local" "table" {
+    path = "out/table"
+    table {
+      format    = "iceberg"
+      namespace = "lake"
+      name      = "orders"
+    }
+  }
+`, dest, 1)
+	dir := writeConfig(t, hcl)
+	if r := run(t, dir, append([]string{"STREAMCTL_FAULT=table-catalog-commit:2"}, srv.Env()...), "apply", "-auto-approve", "-no-color"); !r.killed {
+		t.Fatalf("the fault was not reached: %s", r)
+	}
+	mustRun(t, dir, 0, srv.Env(), "apply", "-auto-approve", "-no-color")
+	mustRun(t, dir, 0, srv.Env(), "plan", "-detailed-exitcode", "-no-color")
+	later := append([]string{"STREAMCTL_TEST_CLOCK_SKEW=2h"}, srv.Env()...)
+	r := mustRun(t, dir, 2, later, "plan", "-detailed-exitcode", "-no-color")
+	lines := regexp.MustCompile(`(?m)^  - remove orphan metadata file (_streamctl/iceberg/metadata/\S+) of iceberg table lake.orders \(left by a failed commit\) in table$`).FindAllStringSubmatch(r.stdout, -1)
+	if len(lines) != 2 {
+		t.Fatalf("plan two hours after a failed commit: want its manifest and manifest list as orphans, got\n%s", r.stdout)
+	}
+	mustRun(t, dir, 0, later, "apply", "-auto-approve", "-no-color")
+	mustRun(t, dir, 0, later, "plan", "-detailed-exitcode", "-no-color")
+	store := s3Storage(t, srv, bucket, "lake/orders")
+	ctx := context.Background()
+	for _, l := range lines {
+		if _, err := store.Stat(ctx, l[1]); err == nil {
+			t.Errorf("%s is still there", l[1])
+		}
+	}
+	tb, err := iceberg.Open(ctx, iceberg.Config{
+		URI: filepath.Join(dir, "catalog.db"), Namespace: []string{"lake"}, Table: "orders",
+		Location: "s3://" + bucket + "/lake/orders",
+		Properties: map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
+			"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey},
+		Columns: []format.Column{{Name: "id", Type: "int64"}, {Name: "ts", Type: "timestamp"},
+			{Name: "country", Type: "string"}, {Name: "amount", Type: "double"}},
+		PartitionBy: []string{"day(ts)"},
+	})
+	if err != nil {
+		t.Fatalf("open the table: %v", err)
+	}
+	defer tb.Close()
+	seen := scanIDs(t, tb)
+	want := expectedIDs(3, 2000)
+	if len(seen) != len(want) {
+		t.Errorf("the table holds %d distinct records, want %d", len(seen), len(want))
+	}
+	for id, n := range seen {
+		if n != 1 || !want[id] {
+			t.Errorf("record %d: %d times in the table", id, n)
+		}
+	}
 }
