@@ -62,7 +62,8 @@ Options:
                       on stdout: one plan, read by people and machines.
   -markdown           Print the plan as Markdown for a pull-request comment.
   -markdown-out=FILE  Also write the Markdown rendering to FILE.
-  -refresh=false      Do not list the destinations (faster; no cleanup planned).
+  -refresh=false      Do not list the destinations nor read their tables
+                      (faster; no cleanup planned).
   -verbose            Show every partition range of every batch.
   -max-batches=N      Plan at most N new batches per sink; apply of the saved
                       plan runs exactly those, and a later plan the rest.
