@@ -134,7 +134,13 @@ func TestIcebergPlanSchemaEvolution(t *testing.T) {
 		t.Errorf("plan wrote:\n%s\nwas\n%s", after, before)
 	}
 
-	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color", "-var", "records=2500")
+	// A saved plan with a table change is checked against a fresh one, and
+	// runs.
+	mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color", "-var", "records=2500", "-out", "tfplan")
+	if after := files(t, dir); !strings.Contains(after, "tfplan") {
+		t.Fatal("no plan file")
+	}
+	mustRun(t, dir, 0, nil, "apply", "-no-color", "tfplan")
 	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color", "-var", "records=2500")
 	tb := openTable(t, dir, format.Column{Name: "note", Type: "string"})
 	if f, ok := tb.Iceberg().Schema().FindFieldByName("note"); !ok || f.Required || f.Type.String() != "string" {
