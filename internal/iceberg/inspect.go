@@ -92,48 +92,15 @@ func Inspect(ctx context.Context, cfg Config, sink string) (*Inspection, error) 
 	for _, p := range parts {
 		in.PartitionBy = append(in.PartitionBy, p.Expr)
 	}
-	t := &Table{cfg: cfg, ident: append(slicesClone(cfg.Namespace), cfg.Table)}
-	file, err := sqliteFile(cfg)
-	switch {
-	case err != nil:
+	t, err := openReadOnly(ctx, cfg)
+	if err != nil {
 		return nil, err
-	case file != "":
-		if _, err := os.Stat(file); errors.Is(err, os.ErrNotExist) {
-			return in, nil // opening it would create it
-		} else if err != nil {
-			return nil, fmt.Errorf("iceberg: sqlite %s: %w", file, err)
-		}
-		if err := t.openSQLiteReadOnly(file); err != nil {
-			return nil, err
-		}
-	default:
-		if cfg.Catalog == "" || cfg.Catalog == CatalogSQL {
-			// A SQL catalog on a server creates its tables on open unless
-			// told not to.
-			t.cfg.Properties = t.props()
-			t.cfg.Properties["init_catalog_tables"] = "false"
-		}
-		if err := t.openCatalog(ctx); err != nil {
-			return nil, err
-		}
+	}
+	if t == nil {
+		return in, nil
 	}
 	defer t.Close()
-	ns := table.Identifier(slicesClone(cfg.Namespace))
-	exists, err := t.cat.CheckNamespaceExists(ctx, ns)
-	if noCatalogTables(err) || err == nil && !exists {
-		return in, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("iceberg: namespace %s: %w", strings.Join(ns, "."), err)
-	}
-	tbl, err := t.cat.LoadTable(ctx, t.ident)
-	if errors.Is(err, catalog.ErrNoSuchTable) || noCatalogTables(err) {
-		return in, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("iceberg: table %s: %w", t.name(), err)
-	}
-	t.tbl = tbl
+	tbl := t.tbl
 	in.Exists = true
 	have := tbl.Schema()
 	in.Changes, in.Problems = compareSchema(have, want, cfg.Columns)
@@ -155,6 +122,77 @@ func Inspect(ctx context.Context, cfg Config, sink string) (*Inspection, error) 
 		return nil, fmt.Errorf("iceberg: table %s: %w", t.name(), err)
 	}
 	return in, nil
+}
+
+// openReadOnly opens the table of cfg (whose Location is normalised)
+// without writing anything; it returns nil when the catalog, the namespace
+// or the table does not exist.
+func openReadOnly(ctx context.Context, cfg Config) (*Table, error) {
+	t := &Table{cfg: cfg, ident: append(slicesClone(cfg.Namespace), cfg.Table)}
+	file, err := sqliteFile(cfg)
+	switch {
+	case err != nil:
+		return nil, err
+	case file != "":
+		if _, err := os.Stat(file); errors.Is(err, os.ErrNotExist) {
+			return nil, nil // opening it would create it
+		} else if err != nil {
+			return nil, fmt.Errorf("iceberg: sqlite %s: %w", file, err)
+		}
+		if err := t.openSQLiteReadOnly(file); err != nil {
+			return nil, err
+		}
+	default:
+		if cfg.Catalog == "" || cfg.Catalog == CatalogSQL {
+			// A SQL catalog on a server creates its tables on open unless
+			// told not to.
+			t.cfg.Properties = t.props()
+			t.cfg.Properties["init_catalog_tables"] = "false"
+		}
+		if err := t.openCatalog(ctx); err != nil {
+			return nil, err
+		}
+	}
+	ns := table.Identifier(slicesClone(cfg.Namespace))
+	exists, err := t.cat.CheckNamespaceExists(ctx, ns)
+	if noCatalogTables(err) || err == nil && !exists {
+		t.Close()
+		return nil, nil
+	}
+	if err != nil {
+		t.Close()
+		return nil, fmt.Errorf("iceberg: namespace %s: %w", strings.Join(ns, "."), err)
+	}
+	tbl, err := t.cat.LoadTable(ctx, t.ident)
+	if errors.Is(err, catalog.ErrNoSuchTable) || noCatalogTables(err) {
+		t.Close()
+		return nil, nil
+	}
+	if err != nil {
+		t.Close()
+		return nil, fmt.Errorf("iceberg: table %s: %w", t.name(), err)
+	}
+	t.tbl = tbl
+	return t, nil
+}
+
+// ReadFiles returns the data files of the current snapshot of cfg's table,
+// as Files does, opening it without writing anything; exists is false when
+// the table does not exist.
+func ReadFiles(ctx context.Context, cfg Config) (files []string, exists bool, err error) {
+	if cfg.CatalogName == "" {
+		cfg.CatalogName = "streamctl"
+	}
+	if cfg.Location, err = normLocation(cfg.Location); err != nil {
+		return nil, false, err
+	}
+	t, err := openReadOnly(ctx, cfg)
+	if err != nil || t == nil {
+		return nil, false, err
+	}
+	defer t.Close()
+	files, err = t.Files(ctx)
+	return files, true, err
 }
 
 // sqliteFile is the path of cfg's catalog when it is a SQLite file, ""

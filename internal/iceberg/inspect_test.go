@@ -213,3 +213,32 @@ func TestInspectEmptyCatalog(t *testing.T) {
 		t.Errorf("Inspect changed the catalog:\n%s\nwas\n%s", strings.Join(after, "\n"), strings.Join(before, "\n"))
 	}
 }
+
+// TestReadFiles: the current snapshot's files, read without writing; a
+// missing table is not created.
+func TestReadFiles(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	cfg := config(root)
+	if files, exists, err := iceberg.ReadFiles(ctx, cfg); err != nil || exists || len(files) != 0 {
+		t.Fatalf("ReadFiles of a missing table: %v, %v, %v", files, exists, err)
+	}
+	if entries, _ := os.ReadDir(root); len(entries) != 0 {
+		t.Errorf("ReadFiles wrote into the table's folder: %v", entries)
+	}
+	tb := open(t, cfg)
+	data := writeBatch(t, root, pipeline.Layout{Columns: columns}, 0, records(0, 10))
+	if err := tb.Append(ctx, "orders", 0, "r", data); err != nil {
+		t.Fatal(err)
+	}
+	tb.Close()
+	before := tree(t, root)
+	cfg.Columns = append(append([]format.Column(nil), columns...), format.Column{Name: "note", Type: "string"})
+	files, exists, err := iceberg.ReadFiles(ctx, cfg)
+	if err != nil || !exists || len(files) != len(data) || files[0] != data[0].URL {
+		t.Errorf("ReadFiles: %v, %v, %v; want %d files", files, exists, err, len(data))
+	}
+	if after := tree(t, root); strings.Join(after, "\n") != strings.Join(before, "\n") {
+		t.Errorf("ReadFiles changed the table:\n%s\nwas\n%s", strings.Join(after, "\n"), strings.Join(before, "\n"))
+	}
+}
