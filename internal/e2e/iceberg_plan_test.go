@@ -539,3 +539,39 @@ func TestIcebergOnS3Orphans(t *testing.T) {
 		}
 	}
 }
+
+// TestIcebergVerifyWritesNothing: verify reads the table without writing:
+// a column declared since is not added by it, and a table dropped is not
+// created again (its committed files are reported as missing from it).
+func TestIcebergVerifyWritesNothing(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, icebergConfig)
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	hcl := strings.Replace(icebergConfig, `  column "amount" {
+    type = "double"
+  }`, `  column "amount" {
+    type = "double"
+  }
+  column "note" {
+    type = "string"
+  }`, 1)
+	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(hcl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := files(t, dir)
+	mustRun(t, dir, 0, nil, "verify", "-no-color")
+	if after := files(t, dir); after != before {
+		t.Errorf("verify wrote:\n%s\nwas\n%s", after, before)
+	}
+	if _, err := catalogDB(t, dir).Exec(`DELETE FROM iceberg_tables WHERE table_name = 'orders'`); err != nil {
+		t.Fatal(err)
+	}
+	before = files(t, dir)
+	r := run(t, dir, nil, "verify", "-no-color")
+	if r.code != 2 || !strings.Contains(r.stdout, "committed by its manifest, absent from the current snapshot of iceberg table lake.orders") {
+		t.Errorf("verify of a dropped table: want exit 2 and its files missing from it, got %s", r)
+	}
+	if after := files(t, dir); after != before {
+		t.Errorf("verify wrote:\n%s\nwas\n%s", after, before)
+	}
+}

@@ -133,13 +133,10 @@ func (t *icebergTable) Close() {
 }
 
 // Files implements engine.TableReader: the current snapshot's data files,
-// relative to the destination.
+// relative to the destination, read without writing (verify creates and
+// evolves nothing); none for a table that does not exist.
 func (t *icebergTable) Files(ctx context.Context) ([]string, error) {
-	tb, err := t.table()
-	if err != nil {
-		return nil, err
-	}
-	urls, err := tb.Files(ctx)
+	urls, _, err := iceberg.ReadFiles(ctx, t.cfg)
 	if err != nil {
 		return nil, err
 	}
