@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	sqlcat "github.com/apache/iceberg-go/catalog/sql"
 	"github.com/apache/iceberg-go/table"
@@ -219,8 +218,8 @@ func TestIcebergPlanRefusesIncompatible(t *testing.T) {
 
 // TestIcebergOrphans: a crash inside the table's catalog commit leaves its
 // manifests and manifest list behind; once older than the table's last
-// commit and iceberg.OrphanMinAge, plan shows them as orphans and apply
-// removes them. A crash while promoting a batch, followed by the state's
+// commit and iceberg.OrphanMinAge (a clock two hours on), plan shows them
+// as orphans and apply removes them. A crash while promoting a batch, followed by the state's
 // previous version restored, leaves data files of a batch the state does
 // not know: plan shows them, apply removes them before writing the batch
 // again in other batch sizes, and every record is in the table and its
@@ -238,26 +237,18 @@ func TestIcebergOrphans(t *testing.T) {
 		mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
 
 		meta := filepath.Join(dir, "out", "table", filepath.FromSlash(iceberg.MetadataDir))
-		entries, err := os.ReadDir(meta)
-		if err != nil {
-			t.Fatal(err)
-		}
-		old := time.Now().Add(-2 * iceberg.OrphanMinAge)
-		for _, e := range entries {
-			if err := os.Chtimes(filepath.Join(meta, e.Name()), old, old); err != nil {
-				t.Fatal(err)
-			}
-		}
-		r := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
+		// Two hours on, they are old enough.
+		later := []string{"STREAMCTL_TEST_CLOCK_SKEW=2h"}
+		r := mustRun(t, dir, 2, later, "plan", "-detailed-exitcode", "-no-color")
 		lines := regexp.MustCompile(`(?m)^  - remove orphan metadata file _streamctl/iceberg/metadata/(\S+) of iceberg table lake.orders \(left by a failed commit\) in table$`).FindAllStringSubmatch(r.stdout, -1)
 		if len(lines) != 2 || !strings.Contains(r.stdout, "2 orphan files to remove.") {
 			t.Fatalf("plan after a failed commit: want its manifest and manifest list as orphans, got\n%s", r.stdout)
 		}
-		r = mustRun(t, dir, 0, nil, "plan", "-json")
+		r = mustRun(t, dir, 0, later, "plan", "-json")
 		if msgs := jsonMessages(t, r.stdout, "table_orphan"); len(msgs) != 2 || msgs[0]["orphan"].(map[string]any)["kind"] != "metadata" {
 			t.Errorf("plan -json: table_orphan %v", msgs)
 		}
-		r = mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+		r = mustRun(t, dir, 0, later, "apply", "-auto-approve", "-no-color")
 		for _, l := range lines {
 			if _, err := os.Stat(filepath.Join(meta, l[1])); !os.IsNotExist(err) {
 				t.Errorf("%s is still there: %v", l[1], err)
@@ -266,7 +257,7 @@ func TestIcebergOrphans(t *testing.T) {
 				t.Errorf("apply does not report the removal of %s:\n%s", l[1], r.stdout)
 			}
 		}
-		mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+		mustRun(t, dir, 0, later, "plan", "-detailed-exitcode", "-no-color")
 		checkTable(t, dir, expectedIDs(3, 2000))
 	})
 	t.Run("data", func(t *testing.T) {

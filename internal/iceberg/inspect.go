@@ -60,6 +60,7 @@ type Inspection struct {
 	referenced   map[string]bool // metadata files the table references, relative to location
 	commits      map[string]bool // commit UUIDs of the snapshots' manifest lists
 	oldestLogged int             // version of the oldest metadata file in the log
+	since        time.Time       // when the oldest metadata file in the log was written
 }
 
 // Inspect reads the table of cfg and compares it with the declared columns
@@ -294,10 +295,14 @@ func (in *Inspection) readReferences(ctx context.Context, tbl *table.Table) erro
 	}
 	ref(tbl.MetadataLocation())
 	in.oldestLogged = metadataVersion(path.Base(tbl.MetadataLocation()))
+	in.since = in.LastCommit
 	for e := range meta.PreviousFiles() {
 		ref(e.MetadataFile)
 		if v := metadataVersion(path.Base(e.MetadataFile)); v >= 0 && v < in.oldestLogged {
 			in.oldestLogged = v
+		}
+		if t := time.UnixMilli(e.TimestampMs).UTC(); t.Before(in.since) {
+			in.since = t
 		}
 	}
 	for _, s := range meta.Snapshots() {
@@ -340,13 +345,14 @@ func (in *Inspection) MetadataFolder() string { return in.metadataDir }
 // (NNNNN-uuid.metadata.json, snap-ID-N-uuid.avro, uuid-mN.avro) that the
 // table does not reference, written before the table's last commit and at
 // least OrphanMinAge before now. A manifest is referenced as well when its
-// commit UUID is a snapshot's. Metadata files older than the metadata log
-// are old versions the table let go, not a failed commit's, and stay.
+// commit UUID is a snapshot's. Files older than the metadata log stay: old
+// versions the table let go, or a dropped table's whose folder the table
+// reuses (its only way to be registered again), not a failed commit's.
 func (in *Inspection) Orphan(rel string, mod, now time.Time) bool {
 	if !in.Exists || in.metadataDir == "" || path.Dir(rel) != in.metadataDir || in.referenced[rel] {
 		return false
 	}
-	if !mod.Before(in.LastCommit) || now.Sub(mod) < OrphanMinAge {
+	if mod.Before(in.since) || !mod.Before(in.LastCommit) || now.Sub(mod) < OrphanMinAge {
 		return false
 	}
 	base := path.Base(rel)

@@ -152,8 +152,10 @@ func TestInspectOrphans(t *testing.T) {
 	if in.MetadataFolder() != iceberg.MetadataDir {
 		t.Fatalf("MetadataFolder = %q", in.MetadataFolder())
 	}
-	old := in.LastCommit.Add(-2 * time.Hour)
-	now := in.LastCommit.Add(time.Minute)
+	// Written between the table's creation and its last commit, looked at
+	// two hours later.
+	old := in.LastCommit.Add(-time.Millisecond)
+	now := in.LastCommit.Add(2 * time.Hour)
 	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(iceberg.MetadataDir)))
 	if err != nil {
 		t.Fatal(err)
@@ -179,7 +181,8 @@ func TestInspectOrphans(t *testing.T) {
 		{u + "-m0.avro", old, true},
 		{u + "-m0.avro", now.Add(-30 * time.Minute), false}, // young: maybe another writer's commit in progress
 		{u + "-m0.avro", in.LastCommit.Add(time.Second), false},
-		{commit + "-m7.avro", old, false}, // a manifest of a committed snapshot's commit
+		{u + "-m0.avro", in.LastCommit.Add(-time.Hour), false}, // before the table: a dropped table's
+		{commit + "-m7.avro", old, false},                      // a manifest of a committed snapshot's commit
 		{"00000-" + u + ".metadata.json", old, true},
 		{"notes.txt", old, false},
 		{"version-hint.text", old, false},
