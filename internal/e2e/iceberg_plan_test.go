@@ -566,3 +566,35 @@ func TestIcebergVerifyWritesNothing(t *testing.T) {
 		t.Errorf("verify wrote:\n%s\nwas\n%s", after, before)
 	}
 }
+
+// TestIcebergTableDeclaredLater: a table block added to a destination that
+// already holds batches creates the table, with a warning that those
+// batches are not in it; it receives the batches after them.
+func TestIcebergTableDeclaredLater(t *testing.T) {
+	t.Parallel()
+	block := `    table {
+      format    = "iceberg"
+      namespace = "lake"
+      name      = "orders"
+    }
+`
+	dir := writeConfig(t, strings.Replace(icebergConfig, block, "", 1))
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(icebergConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color", "-var", "records=2500")
+	for _, want := range []string{
+		"\n  + create iceberg table lake.orders (4 columns, partitioned by day(ts))\n",
+		`Warning: destination "table" holds batches up to 3 committed before iceberg table lake.orders was declared: they are not in the table`,
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("plan: want %q in\n%s", want, r.stdout)
+		}
+	}
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color", "-var", "records=2500")
+	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color", "-var", "records=2500")
+	if seen := scanIDs(t, openTable(t, dir)); len(seen) != 1500 {
+		t.Errorf("the table holds %d records, want the 1,500 of the batch after its declaration", len(seen))
+	}
+}
