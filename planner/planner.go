@@ -71,6 +71,12 @@ type Observation struct {
 	// ForeignSinks are other sinks whose manifests a destination without an
 	// owner record holds (written before owner records existed).
 	ForeignSinks []string
+	// Table is the destination's table, read through its catalog; nil for a
+	// destination without one.
+	Table *TableObservation
+	// Uncommitted are, for a destination with a table, the data files of
+	// batches the state has neither committed nor in flight, by batch.
+	Uncommitted map[int64][]string
 }
 
 // hasManifest reports whether the destination holds batch id's manifest.
@@ -108,6 +114,8 @@ type SinkPlan struct {
 	New Pending `json:"new"`
 	// Cleanups are orphan temporaries to remove.
 	Cleanups []Cleanup `json:"cleanups,omitempty"`
+	// Tables are what apply does to destinations' tables besides appending.
+	Tables []TablePlan `json:"tables,omitempty"`
 	// Skipped are ranges lost from the source and skipped (on_data_loss = "skip").
 	Skipped  []state.Range `json:"skipped,omitempty"`
 	Warnings []string      `json:"warnings,omitempty"`
@@ -119,7 +127,16 @@ type SinkPlan struct {
 // Changes reports whether applying the plan would do anything.
 func (p *SinkPlan) Changes() bool {
 	return p.Resume != nil || p.New.Batches > 0 || len(p.Cleanups) > 0 || len(p.Start) > 0 || p.MovedFrom != "" ||
-		len(p.Adopt) > 0 || len(p.Repairs) > 0 || len(p.Removed) > 0
+		len(p.Adopt) > 0 || len(p.Repairs) > 0 || len(p.Removed) > 0 || p.tablesChange()
+}
+
+func (p *SinkPlan) tablesChange() bool {
+	for _, t := range p.Tables {
+		if t.changes() {
+			return true
+		}
+	}
+	return false
 }
 
 // Batch is a batch with fixed ranges.
@@ -382,6 +399,9 @@ func PlanSink(in SinkInput) (*SinkPlan, error) {
 			}
 			p.Cleanups = append(p.Cleanups, Cleanup{Destination: d, Batch: t, StagedUploads: obs.StagedUploads[t]})
 		}
+	}
+	if err := planTables(in, st, p); err != nil {
+		return nil, err
 	}
 	return p, nil
 }

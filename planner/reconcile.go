@@ -15,9 +15,10 @@ import (
 //     destination that wrote it is rewritten there from the source;
 //   - backfill: a destination added to a sink with history gets the batches it
 //     missed, replayed with their recorded ranges (unless backfill = false);
-//   - ahead: manifests of batches the state has not logged (a state restored
-//     from an older copy) are adopted when they continue the committed offsets
-//     exactly, and are an error otherwise;
+//   - ahead: manifests, or snapshots of a destination's table (table.go), of
+//     batches the state has not logged (a state restored from an older copy)
+//     are adopted when they continue the committed offsets exactly, and are
+//     an error otherwise;
 //   - removed: a destination no longer configured loses its checkpoint; its
 //     data stays.
 
@@ -143,6 +144,11 @@ func reconcile(in SinkInput, st *state.Sink, p *SinkPlan, from map[string]int64,
 			aheadIn[m] = append(aheadIn[m], d)
 		}
 	}
+	// Snapshots of tables ahead of the state, with or without a manifest.
+	tableIn := map[int64][]string{}
+	if err := tableAhead(in, st, ahead, tableIn); err != nil {
+		return 0, err
+	}
 	for len(ahead) > 0 {
 		ranges, ok := ahead[nextID]
 		if !ok {
@@ -152,7 +158,16 @@ func reconcile(in SinkInput, st *state.Sink, p *SinkPlan, from map[string]int64,
 					first = m
 				}
 			}
+			if len(aheadIn[first]) == 0 {
+				return 0, tableAheadError(in, tableIn[first][0], first, st, fmt.Sprintf("the state expects batch %d next", nextID))
+			}
 			return 0, aheadError(in.Name, aheadIn[first][0], first, st, fmt.Sprintf("the state expects batch %d next", nextID))
+		}
+		holder := func(why string) error {
+			if len(aheadIn[nextID]) == 0 {
+				return tableAheadError(in, tableIn[nextID][0], nextID, st, why)
+			}
+			return aheadError(in.Name, aheadIn[nextID][0], nextID, st, why)
 		}
 		for _, r := range ranges {
 			start, known := from[r.Partition]
@@ -161,11 +176,9 @@ func reconcile(in SinkInput, st *state.Sink, p *SinkPlan, from map[string]int64,
 			}
 			switch {
 			case r.Start != start || r.End < r.Start:
-				return 0, aheadError(in.Name, aheadIn[nextID][0], nextID, st,
-					fmt.Sprintf("its range [%d, %d) of partition %s does not continue the committed offset %d", r.Start, r.End, r.Partition, start))
+				return 0, holder(fmt.Sprintf("its range [%d, %d) of partition %s does not continue the committed offset %d", r.Start, r.End, r.Partition, start))
 			case r.End > latest[r.Partition]:
-				return 0, aheadError(in.Name, aheadIn[nextID][0], nextID, st,
-					fmt.Sprintf("its range [%d, %d) of partition %s ends beyond the source's latest offset %d", r.Start, r.End, r.Partition, latest[r.Partition]))
+				return 0, holder(fmt.Sprintf("its range [%d, %d) of partition %s ends beyond the source's latest offset %d", r.Start, r.End, r.Partition, latest[r.Partition]))
 			}
 		}
 		b := Batch{ID: nextID, Ranges: ranges, Destinations: in.Destinations}
@@ -188,6 +201,12 @@ func reconcile(in SinkInput, st *state.Sink, p *SinkPlan, from map[string]int64,
 func aheadError(sink, dest string, m int64, st *state.Sink, why string) error {
 	return &Error{Sink: sink, Summary: "a destination is ahead of the state",
 		Detail: fmt.Sprintf("destination %q holds the manifest of batch %d, which the state has neither committed nor in flight (next batch %d), and it cannot be adopted: %s. The state was probably restored from an older copy: restore the newer state, or move aside the destination's _streamctl/%s/%d.json (or the index-*.json that holds it) and the files it lists.", dest, m, st.NextBatch, why, sink, m)}
+}
+
+func tableAheadError(in SinkInput, dest string, m int64, st *state.Sink, why string) error {
+	name := in.Observed[dest].Table.Name
+	return &Error{Sink: in.Name, Summary: "a table is ahead of the state",
+		Detail: fmt.Sprintf("destination %q: %s records batch %d, which the state has neither committed nor in flight (next batch %d), and it cannot be adopted: %s. The state was probably restored from an older copy: restore the newer state, or roll the table back to the snapshot before that batch.", dest, name, m, st.NextBatch, why)}
 }
 
 func contains(list []string, s string) bool {

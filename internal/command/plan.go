@@ -45,9 +45,11 @@ func (c *PlanCommand) Help() string {
 Usage: streamctl [-chdir=DIR] plan [options]
 
   Reads the state, asks each source for its latest offsets and lists each
-  destination's manifests and leftovers, then shows what apply would do: the
-  batch in flight to resume, the new batches with their offset ranges, and the
-  orphan temporaries to remove. Nothing is written.
+  destination's manifests and leftovers (and reads its Iceberg table through
+  the catalog, creating nothing), then shows what apply would do: the batch in
+  flight to resume, the new batches with their offset ranges, the tables to
+  create or evolve, and the orphan temporaries and files to remove. Nothing is
+  written.
 
 Options:
 
@@ -60,7 +62,8 @@ Options:
                       on stdout: one plan, read by people and machines.
   -markdown           Print the plan as Markdown for a pull-request comment.
   -markdown-out=FILE  Also write the Markdown rendering to FILE.
-  -refresh=false      Do not list the destinations (faster; no cleanup planned).
+  -refresh=false      Do not list the destinations nor read their tables
+                      (faster; no cleanup planned).
   -verbose            Show every partition range of every batch.
   -max-batches=N      Plan at most N new batches per sink; apply of the saved
                       plan runs exactly those, and a later plan the rest.

@@ -84,6 +84,8 @@ func (v *applyHuman) event(ev engine.Event, _ []string) {
 	switch ev.Type {
 	case "cleanup":
 		prog.printf("%s: removed orphan %s in %s\n", ev.Sink, cleanupOf(ev).What(), ev.Destination)
+	case "table_orphan":
+		prog.printf("%s: removed orphan %s in %s\n", ev.Sink, ev.Message, ev.Destination)
 	case "batch_start":
 		prog.started(ev.Sink, ev.Batch)
 		verb := "started"
@@ -146,6 +148,13 @@ func (v *applyJSON) event(ev engine.Event, destinations []string) {
 	switch ev.Type {
 	case "cleanup":
 		v.json.Cleanup(ev.Sink, ev.Destination, cleanupOf(ev))
+	case "table_orphan":
+		o := render.OrphanInfo{Sink: ev.Sink, Destination: ev.Destination, Table: ev.Table, Path: ev.Path, Kind: ev.Kind}
+		if ev.Kind == planner.OrphanData {
+			batch := ev.Batch
+			o.Batch = &batch
+		}
+		v.json.TableOrphan(o, ev.Message)
 	case "batch_start":
 		v.prog.started(ev.Sink, ev.Batch)
 		v.json.BatchStart(ev.Sink, ev.Batch, ev.Records, destinations, ev.Ranges, ev.Resume)

@@ -82,6 +82,7 @@ var icebergFaultPoints = []string{
 	"before-table-commit:2",
 	"after-table-commit",
 	"after-table-commit:3",
+	"table-catalog-commit:2",
 	"after-manifest:1",
 	"before-state-commit:2",
 }

@@ -128,7 +128,7 @@ type Engine struct {
 
 // Event is a step of an apply, for progress output.
 type Event struct {
-	Type        string // batch_start | destination_committed | batch_committed | cleanup | warning
+	Type        string // batch_start | destination_committed | batch_committed | cleanup | table_orphan | warning
 	Sink        string
 	Batch       int64
 	Destination string
@@ -140,7 +140,10 @@ type Event struct {
 	Resume      bool
 	Repair      bool // a committed batch rewritten into destinations that miss it
 	Elapsed     time.Duration
-	Message     string // warning
+	Message     string // warning; table_orphan: what was removed
+	Table       string // table_orphan: the table, e.g. "iceberg table lake.orders"
+	Path        string // table_orphan: the file removed
+	Kind        string // table_orphan: planner.OrphanData or planner.OrphanMetadata
 }
 
 func (e *Engine) emit(ev Event) {
@@ -242,6 +245,9 @@ func Observe(ctx context.Context, sink *Sink, st *state.Sink) (map[string]*plann
 			id := owner.identity()
 			obs.Owner = &id
 		} else if obs.ForeignSinks, err = foreignSinks(ctx, d.Storage, sink.observedName()); err != nil {
+			return nil, fmt.Errorf("observe destination %s (%s): %w", d.Name, d.Storage.Describe(), err)
+		}
+		if err := observeTable(ctx, sink, d, st, obs); err != nil {
 			return nil, fmt.Errorf("observe destination %s (%s): %w", d.Name, d.Storage.Describe(), err)
 		}
 		out[d.Name] = obs
@@ -368,6 +374,9 @@ func (e *Engine) ApplySink(ctx context.Context, sink *Sink, plan *planner.SinkPl
 			}
 		}
 	}
+	if err := e.checkTables(ctx, sink); err != nil {
+		return sum, err
+	}
 	if len(plan.Start) > 0 {
 		err := e.update(ctx, sink.Name, func(s *state.State) error {
 			if s.Sinks[sink.Name] != nil {
@@ -393,6 +402,9 @@ func (e *Engine) ApplySink(ctx context.Context, sink *Sink, plan *planner.SinkPl
 			return sum, fmt.Errorf("remove orphan %s from %s: %w", c.What(), d.Name, err)
 		}
 		e.emit(Event{Type: "cleanup", Sink: sink.Name, Batch: c.Batch, Destination: c.Destination, Files: c.StagedUploads})
+	}
+	if err := e.removeOrphans(ctx, sink, plan.Tables); err != nil {
+		return sum, err
 	}
 	if len(plan.Removed) > 0 {
 		err := e.update(ctx, sink.Name, func(s *state.State) error {

@@ -34,7 +34,7 @@ type world struct {
 	src     *generate.Source
 	fired   []string // the faults the last apply met
 	// tables are the destinations' tables, when they commit to one.
-	tables map[string]*fakeTable
+	tables map[string]Table
 	// maxBatches bounds the batches an apply runs (0: all).
 	maxBatches int64
 	// stateWrites counts the writes of the sink's state document.
@@ -446,9 +446,10 @@ type fakeTable struct {
 }
 
 type fakeSnapshot struct {
-	sink  string
-	batch int64
-	files []FileEntry
+	sink   string
+	batch  int64
+	files  []FileEntry
+	ranges []state.Range
 }
 
 func (t *fakeTable) Describe() string { return "table t" }
@@ -468,15 +469,15 @@ func (t *fakeTable) Committed(_ context.Context, sink string, batch int64) (bool
 	return false, nil
 }
 
-func (t *fakeTable) Append(_ context.Context, sink string, batch int64, _ []state.Range, files []FileEntry) error {
+func (t *fakeTable) Append(_ context.Context, sink string, batch int64, ranges []state.Range, files []FileEntry) error {
 	t.appends++
 	if t.appends == t.failAppend {
 		if t.lost {
-			t.snapshots = append(t.snapshots, fakeSnapshot{sink, batch, files})
+			t.snapshots = append(t.snapshots, fakeSnapshot{sink, batch, files, ranges})
 		}
 		return faulty.ErrInjected
 	}
-	t.snapshots = append(t.snapshots, fakeSnapshot{sink, batch, files})
+	t.snapshots = append(t.snapshots, fakeSnapshot{sink, batch, files, ranges})
 	return nil
 }
 
@@ -498,7 +499,7 @@ func TestTableCommits(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWorld(500)
 			table := tc.table
-			w.tables = map[string]*fakeTable{"a": &table}
+			w.tables = map[string]Table{"a": &table}
 			first := w.apply(t, tc.faults)
 			if (tc.table.failAppend > 0 || tc.faults != nil) && !errors.Is(first, faulty.ErrInjected) {
 				t.Fatalf("the faulty run: %v", first)
@@ -538,7 +539,7 @@ func TestTableCommits(t *testing.T) {
 // destination.
 func TestTableCatalogUnreachable(t *testing.T) {
 	w := newWorld(500)
-	w.tables = map[string]*fakeTable{"b": {connectErr: errors.New("connection refused")}}
+	w.tables = map[string]Table{"b": &fakeTable{connectErr: errors.New("connection refused")}}
 	err := w.apply(t, nil)
 	if err == nil || !strings.Contains(err.Error(), "open catalog c for destination b: connection refused") {
 		t.Fatalf("apply = %v, want the catalog and the destination named", err)

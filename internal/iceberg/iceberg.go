@@ -691,7 +691,7 @@ func (t *Table) appendOnce(ctx context.Context, sink string, batch int64, ranges
 	if err != nil {
 		return err
 	}
-	txn := t.tbl.NewTransaction()
+	txn := committer(t.tbl, t.cat).NewTransaction()
 	if err := txn.AssertRefSnapshotID(table.MainBranch); err != nil {
 		return fmt.Errorf("iceberg: table %s: %w", t.name(), err)
 	}

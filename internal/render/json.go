@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -17,7 +18,7 @@ import (
 // minor version; removing or changing one bumps the major version. Consumers
 // must ignore types and fields they do not know. docs/json-output.md is the
 // reference.
-const UIVersion = "1.1"
+const UIVersion = "1.2"
 
 // TimestampFormat is the format of every message's @timestamp.
 const TimestampFormat = "2006-01-02T15:04:05.000000Z07:00"
@@ -154,6 +155,62 @@ type SinkPlanInfo struct {
 	Cleanup []CleanupRef `json:"cleanups"`
 	Skipped []Range      `json:"skipped"`
 	Warning []string     `json:"warnings"`
+	// Tables are what apply does to destinations' tables.
+	Tables []TableInfo `json:"tables"`
+}
+
+// TableInfo is the payload of table_plan: what apply does to one
+// destination's table besides appending the batches.
+type TableInfo struct {
+	Sink        string `json:"sink"`
+	Destination string `json:"destination"`
+	Table       string `json:"table"`
+	// Create is what creating the table makes; "" when it exists.
+	Create  string       `json:"create,omitempty"`
+	Changes []string     `json:"changes"`
+	Holds   []int64      `json:"holds_batches"`
+	Orphans []OrphanInfo `json:"orphans"`
+}
+
+// OrphanInfo is the payload of table_orphan: a file nothing references.
+type OrphanInfo struct {
+	Sink        string `json:"sink"`
+	Destination string `json:"destination"`
+	Table       string `json:"table"`
+	Path        string `json:"path"`
+	Kind        string `json:"kind"` // data | metadata
+	Batch       *int64 `json:"batch,omitempty"`
+	// Status is "planned" in a plan and "removed" during an apply.
+	Status string `json:"status,omitempty"`
+}
+
+func tableInfo(sink string, t planner.TablePlan) TableInfo {
+	info := TableInfo{Sink: sink, Destination: t.Destination, Table: t.Table, Create: t.Create, Changes: nonNil(t.Changes), Holds: t.Holds, Orphans: []OrphanInfo{}}
+	if info.Holds == nil {
+		info.Holds = []int64{}
+	}
+	for _, o := range t.Orphans {
+		info.Orphans = append(info.Orphans, OrphanInfo{Sink: sink, Destination: t.Destination, Table: t.Table, Path: o.Path, Kind: o.Kind, Batch: o.Batch})
+	}
+	return info
+}
+
+// tableSummary is a table_plan's @message.
+func tableSummary(sink string, t planner.TablePlan) string {
+	var parts []string
+	if t.Create != "" {
+		parts = append(parts, fmt.Sprintf("create %s (%s)", t.Table, t.Create))
+	}
+	for _, c := range t.Changes {
+		parts = append(parts, fmt.Sprintf("%s: %s", t.Table, c))
+	}
+	if n := len(t.Orphans); n > 0 {
+		parts = append(parts, fmt.Sprintf("remove %s in %s", Plural(int64(n), "orphan file", "orphan files"), t.Destination))
+	}
+	for _, id := range t.Holds {
+		parts = append(parts, fmt.Sprintf("%s already holds batch %d: it is not appended again", t.Table, id))
+	}
+	return fmt.Sprintf("sink %q: %s", sink, strings.Join(parts, "; "))
 }
 
 // SourceInfo is a source snapshot.
@@ -218,6 +275,10 @@ func sinkPlanInfo(s *planner.SinkPlan) SinkPlanInfo {
 		Cleanup: []CleanupRef{},
 		Skipped: jsonRanges(s.Skipped),
 		Warning: nonNil(s.Warnings),
+		Tables:  []TableInfo{},
+	}
+	for _, t := range s.Tables {
+		info.Tables = append(info.Tables, tableInfo(s.Name, t))
 	}
 	if len(s.Start) > 0 {
 		info.Start = jsonRanges(s.Start)
@@ -255,6 +316,8 @@ type PlanSummary struct {
 	Records      int64  `json:"records"`
 	Destinations int    `json:"destinations"`
 	Cleanups     int    `json:"cleanups"`
+	// OrphanFiles counts the orphan files of destinations' tables to remove.
+	OrphanFiles int `json:"orphan_files"`
 }
 
 // Plan writes a plan: per sink a sink_plan, the resume_batch, the planned
@@ -279,6 +342,14 @@ func (v *JSONView) Plan(p *planner.Plan, operation string) {
 			v.emit("info", "cleanup", fmt.Sprintf("sink %q: remove orphan %s in %s", s.Name, c.What(), c.Destination), "cleanup",
 				CleanupRef{Sink: s.Name, Destination: c.Destination, Batch: c.Batch, Status: "planned"})
 		}
+		for _, t := range s.Tables {
+			info := tableInfo(s.Name, t)
+			v.emit("info", "table_plan", tableSummary(s.Name, t), "table", info)
+			for i, o := range info.Orphans {
+				o.Status = "planned"
+				v.emit("info", "table_orphan", fmt.Sprintf("sink %q: remove orphan %s in %s", s.Name, t.Orphans[i].What(t.Table), t.Destination), "orphan", o)
+			}
+		}
 		listed := 0
 		s.New.Each(func(b planner.Batch) bool {
 			if listed == PlannedBatchLimit {
@@ -298,7 +369,7 @@ func (v *JSONView) Plan(p *planner.Plan, operation string) {
 	}
 	batches, records, dests := p.Totals()
 	v.emit("info", "plan_summary", SummaryLine(p), "changes", PlanSummary{
-		Operation: operation, Changes: p.Changes(), Batches: batches, Records: records, Destinations: dests, Cleanups: cleanups,
+		Operation: operation, Changes: p.Changes(), Batches: batches, Records: records, Destinations: dests, Cleanups: cleanups, OrphanFiles: orphanFiles(p),
 	})
 }
 
@@ -361,6 +432,12 @@ func (v *JSONView) Cleanup(sink, destination string, c planner.Cleanup) {
 	batch := c.Batch
 	v.emit("info", "cleanup", fmt.Sprintf("%s: removed orphan %s in %s", sink, c.What(), destination), "cleanup",
 		CleanupRef{Sink: sink, Destination: destination, Batch: batch, Status: "removed"})
+}
+
+// TableOrphan writes a table_orphan that apply removed.
+func (v *JSONView) TableOrphan(o OrphanInfo, what string) {
+	o.Status = "removed"
+	v.emit("info", "table_orphan", fmt.Sprintf("%s: removed orphan %s in %s", o.Sink, what, o.Destination), "orphan", o)
 }
 
 // Progress is the payload of batch_progress: where the whole apply stands.

@@ -110,8 +110,21 @@ func writeSinkActions(w io.Writer, s *planner.SinkPlan, o Options) {
 			}
 		}
 	}
+	for _, t := range s.Tables {
+		if t.Create != "" {
+			fmt.Fprintf(w, "  %s create %s (%s)\n", o.paint(green, "+"), t.Table, t.Create)
+		}
+		for _, c := range t.Changes {
+			fmt.Fprintf(w, "  %s %s: %s\n", o.paint(yellow, "~"), t.Table, c)
+		}
+	}
 	for _, c := range s.Cleanups {
 		fmt.Fprintf(w, "  %s remove orphan %s in %s\n", o.paint(red, "-"), c.What(), c.Destination)
+	}
+	for _, t := range s.Tables {
+		for _, f := range t.Orphans {
+			fmt.Fprintf(w, "  %s remove orphan %s in %s\n", o.paint(red, "-"), f.What(t.Table), t.Destination)
+		}
 	}
 	for _, d := range s.Removed {
 		fmt.Fprintf(w, "  %s destination %s is no longer configured: it receives no more data; its files stay\n", o.paint(red, "-"), d)
@@ -128,6 +141,11 @@ func writeSinkActions(w io.Writer, s *planner.SinkPlan, o Options) {
 		fmt.Fprintf(w, "  %s adopt batch %d, committed by a destination but not in the state: %s records → %s\n",
 			o.paint(yellow, "~"), b.ID, Count(b.Records), destList(b.Pending, "no destination left to write"))
 		writeRanges(w, b.Ranges, o)
+	}
+	for _, t := range s.Tables {
+		for _, id := range t.Holds {
+			fmt.Fprintf(w, "  %s %s already holds batch %d: its snapshot is kept, and the batch is not appended again\n", o.paint(yellow, "~"), t.Table, id)
+		}
 	}
 	for _, b := range s.Repairs {
 		fmt.Fprintf(w, "  %s rewrite committed batch %d into %s (missing there): %s records\n",
@@ -179,7 +197,21 @@ func SummaryLine(p *planner.Plan) string {
 	if cleanups > 0 {
 		line += fmt.Sprintf(" %d orphan %s to remove.", cleanups, plural(int64(cleanups), "temporary", "temporaries"))
 	}
+	if n := orphanFiles(p); n > 0 {
+		line += fmt.Sprintf(" %d orphan %s to remove.", n, plural(int64(n), "file", "files"))
+	}
 	return line
+}
+
+// orphanFiles counts the orphan files of destinations' tables a plan removes.
+func orphanFiles(p *planner.Plan) int {
+	n := 0
+	for _, s := range p.Sinks {
+		for _, t := range s.Tables {
+			n += len(t.Orphans)
+		}
+	}
+	return n
 }
 
 func plural(n int64, one, many string) string {

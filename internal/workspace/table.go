@@ -6,16 +6,20 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/streamctl/streamctl/internal/config"
 	"github.com/streamctl/streamctl/internal/engine"
+	"github.com/streamctl/streamctl/internal/fault"
 	"github.com/streamctl/streamctl/internal/iceberg"
+	"github.com/streamctl/streamctl/planner"
 	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/state"
 )
 
-// icebergTable is a destination's Iceberg table, for the engine. It connects
-// to its catalog on Open, at apply: plan reads no catalog.
+// icebergTable is a destination's Iceberg table, for the engine. Apply
+// connects to its catalog on Open, which creates and evolves the table;
+// plan reads it with Inspect, which writes nothing.
 type icebergTable struct {
 	cfg  iceberg.Config
 	name string
@@ -24,7 +28,11 @@ type icebergTable struct {
 	t  *iceberg.Table
 }
 
-var _ engine.Table = (*icebergTable)(nil)
+var (
+	_ engine.Table          = (*icebergTable)(nil)
+	_ engine.TableInspector = (*icebergTable)(nil)
+	_ engine.TableHistory   = (*icebergTable)(nil)
+)
 
 // newTable describes the table of destination d of sink s; it does not
 // connect.
@@ -129,13 +137,10 @@ func (t *icebergTable) Close() {
 }
 
 // Files implements engine.TableReader: the current snapshot's data files,
-// relative to the destination.
+// relative to the destination, read without writing (verify creates and
+// evolves nothing); none for a table that does not exist.
 func (t *icebergTable) Files(ctx context.Context) ([]string, error) {
-	tb, err := t.table()
-	if err != nil {
-		return nil, err
-	}
-	urls, err := tb.Files(ctx)
+	urls, _, err := iceberg.ReadFiles(ctx, t.cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -145,4 +150,88 @@ func (t *icebergTable) Files(ctx context.Context) ([]string, error) {
 		out[i] = strings.TrimPrefix(u, root)
 	}
 	return out, nil
+}
+
+// Inspect implements engine.TableInspector: the table as plan shows it, read
+// through the catalog without writing, and the metadata files of failed
+// commits in the destination.
+func (t *icebergTable) Inspect(ctx context.Context, sink string, store providers.Storage) (*planner.TableObservation, error) {
+	in, err := iceberg.Inspect(ctx, t.cfg, sink)
+	if err != nil {
+		return nil, err
+	}
+	o := &planner.TableObservation{Name: t.name, Exists: in.Exists, Create: createText(in)}
+	root := strings.TrimSuffix(t.cfg.Location, "/") + "/"
+	if !in.Exists {
+		// A dropped table leaves its metadata files: the newest registers
+		// it again.
+		err := store.List(ctx, iceberg.MetadataDir+"/", func(info providers.ObjectInfo) error {
+			if strings.HasSuffix(info.Key, ".metadata.json") && root+info.Key > o.NewestMetadata {
+				o.NewestMetadata = root + info.Key
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("list %s: %w", iceberg.MetadataDir, err)
+		}
+		return o, nil
+	}
+	for _, c := range in.Changes {
+		o.Changes = append(o.Changes, fmt.Sprintf("add column %s (%s, optional)", c.Column, c.Type))
+	}
+	o.Problems, o.Undeclared = in.Problems, in.Undeclared
+	o.Batches = tableBatches(in.Batches)
+	o.Detached = tableBatches(in.Detached)
+	if dir := in.MetadataFolder(); dir != "" {
+		// Test builds may shift the clock, to age the files of a store
+		// whose modification times cannot be set.
+		now := time.Now().Add(fault.ClockSkew())
+		err := store.List(ctx, dir+"/", func(info providers.ObjectInfo) error {
+			if in.Orphan(info.Key, info.ModTime, now) {
+				o.Orphans = append(o.Orphans, info.Key)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("list %s: %w", dir, err)
+		}
+	}
+	return o, nil
+}
+
+// createText says what creating the table makes.
+func createText(in *iceberg.Inspection) string {
+	cols := fmt.Sprintf("%d columns", in.Columns)
+	if in.Columns == 1 {
+		cols = "1 column"
+	}
+	if len(in.PartitionBy) == 0 {
+		return cols + ", unpartitioned"
+	}
+	return cols + ", partitioned by " + strings.Join(in.PartitionBy, ", ")
+}
+
+// tableBatches reads the ranges the snapshots' summaries record. Ranges
+// that do not parse are left empty: the planner then refuses to take the
+// batch for the state's.
+func tableBatches(bs []iceberg.BatchInfo) []planner.TableBatch {
+	out := make([]planner.TableBatch, len(bs))
+	for i, b := range bs {
+		out[i] = planner.TableBatch{ID: b.Batch, Snapshot: b.SnapshotID}
+		var r []state.Range
+		if json.Unmarshal([]byte(b.Ranges), &r) == nil {
+			out[i].Ranges = r
+		}
+	}
+	return out
+}
+
+// LastBatch implements engine.TableHistory.
+func (t *icebergTable) LastBatch(ctx context.Context, sink string) (int64, bool, error) {
+	tb, err := t.table()
+	if err != nil {
+		return 0, false, err
+	}
+	b, found, err := tb.LastBatch(ctx, sink)
+	return b.Batch, found, err
 }

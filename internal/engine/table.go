@@ -1,0 +1,119 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/streamctl/streamctl/internal/pipeline"
+	"github.com/streamctl/streamctl/planner"
+	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/state"
+)
+
+// TableInspector is a Table that plan can read. Inspect reads the table
+// through its catalog and the destination's storage and writes nothing: it
+// never creates the catalog, the namespace or the table, nor commits to it.
+// sink is the name the table's snapshots record the sink's batches under.
+type TableInspector interface {
+	Inspect(ctx context.Context, sink string, store providers.Storage) (*planner.TableObservation, error)
+}
+
+// TableHistory is a Table that says the last batch of a sink its current
+// snapshot records (found is false when it records none).
+type TableHistory interface {
+	LastBatch(ctx context.Context, sink string) (batch int64, found bool, err error)
+}
+
+// observeTable reads d's table for plan, and lists the data files of the
+// batches the state has neither committed nor in flight: the files a
+// crashed attempt left that no manifest may list. Only a destination with a
+// table is listed whole: its folder's readers and its table's must agree.
+func observeTable(ctx context.Context, sink *Sink, d Destination, st *state.Sink, obs *planner.Observation) error {
+	ti, ok := d.Table.(TableInspector)
+	if !ok {
+		return nil
+	}
+	t, err := ti.Inspect(ctx, sink.observedName(), d.Storage)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", d.Table.Describe(), err)
+	}
+	obs.Table = t
+	var next int64
+	inFlight := int64(-1)
+	if st != nil {
+		next = st.NextBatch
+		if st.InFlight != nil {
+			inFlight = st.InFlight.ID
+		}
+	}
+	err = d.Storage.List(ctx, "", func(info providers.ObjectInfo) error {
+		if strings.HasPrefix(info.Key, MetadataDir+"/") || strings.HasPrefix(info.Key, TemporaryDir+"/") {
+			return nil
+		}
+		n, ok := pipeline.FileBatch(info.Key)
+		if !ok || n < next || n == inFlight {
+			return nil
+		}
+		if obs.Uncommitted == nil {
+			obs.Uncommitted = map[int64][]string{}
+		}
+		obs.Uncommitted[n] = append(obs.Uncommitted[n], info.Key)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("list the data files: %w", err)
+	}
+	return nil
+}
+
+// checkTables refuses, before any batch, a table whose current snapshot
+// lacks batches the state committed into it (rolled back since the plan
+// was made): the next append would leave them out of the table for good.
+func (e *Engine) checkTables(ctx context.Context, sink *Sink) error {
+	ss := e.State.State().Sinks[sink.Name]
+	if ss == nil {
+		return nil
+	}
+	for _, d := range sink.Destinations {
+		th, ok := d.Table.(TableHistory)
+		ds := ss.Destinations[d.Name]
+		if !ok || ds == nil || ds.LastBatch < ds.From {
+			continue
+		}
+		last, found, err := th.LastBatch(ctx, sink.Name)
+		if err != nil {
+			return fmt.Errorf("read %s of destination %s: %w", d.Table.Describe(), d.Name, err)
+		}
+		// A table with no batch of the sink was declared on a destination
+		// with history: plan said so, and it starts with the next batch.
+		if found && last < ds.LastBatch {
+			return fmt.Errorf("%s of destination %s is behind the state: the state has committed batches up to %d into it, and its current snapshot records batch %d last (rolled back since the plan?); nothing was written. Run streamctl plan for the ways out", d.Table.Describe(), d.Name, ds.LastBatch, last)
+		}
+	}
+	return nil
+}
+
+// removeOrphans removes the files the plan found orphaned in the
+// destinations' tables: data files of batches nothing commits and metadata
+// files of failed table commits. A file already gone is fine.
+func (e *Engine) removeOrphans(ctx context.Context, sink *Sink, tables []planner.TablePlan) error {
+	for _, tp := range tables {
+		d := sink.destination(tp.Destination)
+		if d == nil {
+			continue
+		}
+		for _, o := range tp.Orphans {
+			if err := d.Storage.Delete(ctx, o.Path); err != nil && !errors.Is(err, providers.ErrNotExist) {
+				return fmt.Errorf("remove orphan %s in %s: %w", o.What(tp.Table), d.Name, err)
+			}
+			ev := Event{Type: "table_orphan", Sink: sink.Name, Destination: d.Name, Message: o.What(tp.Table), Table: tp.Table, Path: o.Path, Kind: o.Kind}
+			if o.Batch != nil {
+				ev.Batch = *o.Batch
+			}
+			e.emit(ev)
+		}
+	}
+	return nil
+}
