@@ -145,7 +145,7 @@ func TestIcebergPlanSchemaEvolution(t *testing.T) {
 	if f, ok := tb.Iceberg().Schema().FindFieldByName("note"); !ok || f.Required || f.Type.String() != "string" {
 		t.Errorf("the table's note column: %v, %v", f, ok)
 	}
-	checkTable(t, dir, expectedIDs(3, 2500))
+	checkTable(t, dir, "", expectedIDs(3, 2500))
 	// The new batch's files hold the generator's note; the older batches
 	// read it as null through the table.
 	if got := fmt.Sprint(duckdb(t, dir, `SELECT count(*), count(note) FROM read_parquet('out/table/**/part-00000004-*.parquet')`)); got != "[[1500 1500]]" {
@@ -258,7 +258,7 @@ func TestIcebergOrphans(t *testing.T) {
 			}
 		}
 		mustRun(t, dir, 0, later, "plan", "-detailed-exitcode", "-no-color")
-		checkTable(t, dir, expectedIDs(3, 2000))
+		checkTable(t, dir, "", expectedIDs(3, 2000))
 	})
 	t.Run("data", func(t *testing.T) {
 		t.Parallel()
@@ -300,7 +300,7 @@ func TestIcebergOrphans(t *testing.T) {
 		if got := fmt.Sprint(duckdb(t, dir, `SELECT count(*), count(DISTINCT id) FROM read_parquet('out/table/**/*.parquet')`)); got != "[[6000 6000]]" {
 			t.Errorf("the table's folder: %s (want 6000 records, each once)", got)
 		}
-		checkTable(t, dir, expectedIDs(3, 2000))
+		checkTable(t, dir, "", expectedIDs(3, 2000))
 	})
 }
 
@@ -350,7 +350,7 @@ func TestIcebergTableBehind(t *testing.T) {
 		}
 		mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color", "-var", "records=2500")
 		mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color", "-var", "records=2500")
-		checkTable(t, dir, expectedIDs(3, 2500))
+		checkTable(t, dir, "", expectedIDs(3, 2500))
 	})
 	t.Run("dropped", func(t *testing.T) {
 		t.Parallel()
@@ -387,7 +387,7 @@ func TestIcebergTableBehind(t *testing.T) {
 		}
 		mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color", "-var", "records=2500")
 		mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color", "-var", "records=2500")
-		checkTable(t, dir, expectedIDs(3, 2500))
+		checkTable(t, dir, "", expectedIDs(3, 2500))
 	})
 }
 
@@ -457,7 +457,7 @@ func TestIcebergTableAhead(t *testing.T) {
 	}
 	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
 	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
-	checkTable(t, dir, expectedIDs(3, 2000))
+	checkTable(t, dir, "", expectedIDs(3, 2000))
 }
 
 // TestIcebergOnS3Orphans: a failed table commit's manifests in S3, whose
