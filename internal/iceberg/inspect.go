@@ -15,6 +15,7 @@ import (
 	"github.com/apache/iceberg-go/catalog"
 	sqlcat "github.com/apache/iceberg-go/catalog/sql"
 	"github.com/apache/iceberg-go/table"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // MetadataDir is where a table streamctl creates keeps its metadata,
@@ -236,9 +237,17 @@ func (t *Table) openSQLiteReadOnly(file string) error {
 }
 
 // noCatalogTables reports an SQL catalog database without the catalog's
-// tables: one that never held a table.
+// tables: one that never held a table. SQLite says "no such table";
+// PostgreSQL gives SQLSTATE 42P01, undefined_table.
 func noCatalogTables(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "no such table")
+	if err == nil {
+		return false
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgErr.Code == "42P01"
+	}
+	return strings.Contains(err.Error(), "no such table")
 }
 
 func (in *Inspection) readHistory(t *Table, sink string) error {

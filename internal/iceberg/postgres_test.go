@@ -2,6 +2,7 @@ package iceberg_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -137,5 +138,31 @@ func TestPostgresUnreachable(t *testing.T) {
 		if m, _ := filepath.Glob(filepath.Join(root, "*")); len(m) != 0 {
 			t.Errorf("the table's folder holds %v after a failed open", m)
 		}
+	}
+}
+
+// TestInspectFreshPostgres: a PostgreSQL database that never held a catalog
+// (no iceberg_tables yet) holds no table, and Inspect creates none of the
+// catalog's tables: plan before the first apply.
+func TestInspectFreshPostgres(t *testing.T) {
+	ctx := context.Background()
+	dsn := testenv.Postgres(t)
+	c := config(t.TempDir())
+	c.URI = dsn
+	in, err := iceberg.Inspect(ctx, c, "orders")
+	if err != nil || in.Exists {
+		t.Fatalf("Inspect of a fresh database: %v, %+v", err, in)
+	}
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Errorf("Inspect created %d tables in the database", n)
 	}
 }
