@@ -46,6 +46,21 @@ type ShardedBackend interface {
 // SinksPrefix is where the sink documents of the state key are kept.
 func SinksPrefix(key string) string { return key + ".d/sinks/" }
 
+// docSinkName reports whether name, from a document's key, names a sink: a
+// sink ("orders") or a shard of one ("orders/shard-3"); history segments
+// ("orders.json.history/…") do not.
+func docSinkName(name string) bool {
+	base, shard, sharded := strings.Cut(name, "/")
+	if base == "" || strings.Contains(base, ".json.history") {
+		return false
+	}
+	if !sharded {
+		return true
+	}
+	digits, ok := strings.CutPrefix(shard, "shard-")
+	return ok && digits != "" && strings.Trim(digits, "0123456789") == ""
+}
+
 func sinkDocName(key, sink string) string { return SinksPrefix(key) + sink + ".json" }
 
 // sinkLockKey is what a sink's LeaseLock is named after: its lock object is
@@ -117,7 +132,7 @@ func loadSharded(ctx context.Context, docs *Docs, key string, root *State) (*sha
 	var names []string
 	err := docs.Storage().List(ctx, prefix, func(info providers.ObjectInfo) error {
 		rest := info.Key[len(prefix):]
-		if name, ok := strings.CutSuffix(rest, ".json"); ok && name != "" && !strings.Contains(name, "/") {
+		if name, ok := strings.CutSuffix(rest, ".json"); ok && docSinkName(name) {
 			names = append(names, name)
 		}
 		return nil

@@ -13,6 +13,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/google/uuid"
@@ -52,6 +53,9 @@ type State struct {
 // Sink is the checkpoint of one sink.
 type Sink struct {
 	Source SourceRef `json:"source"`
+	// Shard is set on the checkpoint of a shard of a sharded sink, named
+	// "<sink>/shard-<index>".
+	Shard *Shard `json:"shard,omitempty"`
 	// NextBatch is the number the next new batch gets.
 	NextBatch int64 `json:"next_batch"`
 	// Offsets are the committed offsets: per partition, the next offset to read.
@@ -74,6 +78,19 @@ type Sink struct {
 	segments  []segmentRef
 	skip      int
 	sealedLen int
+}
+
+// Shard is shard Index of Count of the sharded sink Sink: it holds the
+// partitions whose shard of Count is Index (planner.ShardOf).
+type Shard struct {
+	Sink  string `json:"sink"`
+	Index int    `json:"index"`
+	Count int    `json:"count"`
+}
+
+// ShardName is the checkpoint name of shard index of sink.
+func ShardName(sink string, index int) string {
+	return sink + "/shard-" + strconv.Itoa(index)
 }
 
 // SourceRef says which stream a sink's offsets belong to.
@@ -179,6 +196,10 @@ func (s *Sink) clone() *Sink {
 	if s.InFlight != nil {
 		b := s.InFlight.clone()
 		c.InFlight = &b
+	}
+	if s.Shard != nil {
+		sh := *s.Shard
+		c.Shard = &sh
 	}
 	c.segments = slices.Clone(s.segments)
 	return &c
@@ -358,6 +379,9 @@ func (s *Sink) check() string {
 	}
 	if s.CommittedBatches < 0 || s.CommittedRecords < 0 {
 		return "the committed batch or record count is negative"
+	}
+	if sh := s.Shard; sh != nil && (sh.Count < 2 || sh.Index < 0 || sh.Index >= sh.Count || sh.Sink == "") {
+		return fmt.Sprintf("shard %d of %d of sink %q is not a shard", sh.Index, sh.Count, sh.Sink)
 	}
 	return ""
 }

@@ -50,7 +50,7 @@ func (c *FilesCommand) Run(args []string) int {
 		return ExitError
 	}
 	name := fs.Arg(0)
-	if cfg.Sink(name) == nil {
+	if len(cfg.Declared(name)) == 0 {
 		return failf(v, "the configuration has no sink %q", name)
 	}
 	ctx, stop := signalContext()
@@ -63,7 +63,8 @@ func (c *FilesCommand) Run(args []string) int {
 	var out []engine.CommittedFile
 	found := destination == ""
 	for _, s := range ws.Sinks {
-		if s.Name != name {
+		// A sharded sink's files are its shards'.
+		if s.Name != name && (s.Shard == nil || s.Shard.Sink != name) {
 			continue
 		}
 		for _, d := range s.Destinations {

@@ -69,56 +69,80 @@ type Verification struct {
 // destination in manifest order, unlisted files after; an error reading a
 // destination's manifests or listing stops the check.
 func Verify(ctx context.Context, sink *Sink, deep bool) (Verification, error) {
+	return VerifyShards(ctx, []*Sink{sink}, deep)
+}
+
+// VerifyShards is Verify of a sink applied as several: the shards of a
+// sharded sink, which share its destinations (listed in the same order).
+// A data file is unlisted when no shard's manifest names it.
+func VerifyShards(ctx context.Context, shards []*Sink, deep bool) (Verification, error) {
 	var v Verification
-	perBatch := map[int64]map[string]int64{} // batch → destination → records
-	for _, d := range sink.Destinations {
-		manifests, err := ReadManifests(ctx, d.Storage, sink.Name, 0)
-		if err != nil {
-			return v, fmt.Errorf("verify %s of sink %s: %w", d.Name, sink.Name, err)
-		}
+	first := shards[0]
+	perBatch := make([]map[int64]map[string]int64, len(shards)) // shard → batch → destination → records
+	for k := range shards {
+		perBatch[k] = map[int64]map[string]int64{}
+	}
+	for di, d := range first.Destinations {
 		listed := map[string]bool{}
 		inBatch := map[string]int64{}
-		for _, m := range manifests {
-			v.Manifests++
-			if perBatch[m.Batch] == nil {
-				perBatch[m.Batch] = map[string]int64{}
-			}
-			perBatch[m.Batch][d.Name] = m.Records
-			for _, fe := range m.Files {
-				v.Files++
-				listed[fe.Path] = true
-				if !strings.HasPrefix(fe.Path, MetadataDir+"/") {
-					inBatch[fe.Path] = m.Batch
-				}
-				if f := checkFile(ctx, d.Storage, fe, deep); f != nil {
-					f.Sink, f.Destination, f.Batch = sink.Name, d.Name, m.Batch
-					v.Findings = append(v.Findings, *f)
-				}
+		for k, sink := range shards {
+			if err := verifyManifests(ctx, sink, sink.Destinations[di], deep, &v, listed, inBatch, perBatch[k]); err != nil {
+				return v, err
 			}
 		}
-		err = d.Storage.List(ctx, "", func(info providers.ObjectInfo) error {
+		err := d.Storage.List(ctx, "", func(info providers.ObjectInfo) error {
 			if strings.HasPrefix(info.Key, MetadataDir+"/") || strings.HasPrefix(info.Key, TemporaryDir+"/") || listed[info.Key] {
 				return nil
 			}
-			v.Findings = append(v.Findings, Finding{Sink: sink.Name, Destination: d.Name, Path: info.Key, Problem: ProblemUnlisted,
+			v.Findings = append(v.Findings, Finding{Sink: first.ownerName(), Destination: d.Name, Path: info.Key, Problem: ProblemUnlisted,
 				Detail: "no manifest names this file: readers that honour manifests ignore it"})
 			return nil
 		})
 		if err != nil {
-			return v, fmt.Errorf("verify %s of sink %s: %w", d.Name, sink.Name, err)
+			return v, fmt.Errorf("verify %s of sink %s: %w", d.Name, first.ownerName(), err)
 		}
 		if tr, ok := d.Table.(TableReader); ok {
-			found, err := verifyTable(ctx, sink.Name, d, tr, inBatch)
+			found, err := verifyTable(ctx, first.Name, d, tr, inBatch)
 			if err != nil {
-				return v, fmt.Errorf("verify %s of sink %s: %w", d.Name, sink.Name, err)
+				return v, fmt.Errorf("verify %s of sink %s: %w", d.Name, first.Name, err)
 			}
 			v.Findings = append(v.Findings, found...)
 		}
 	}
-	if deep && sink.Layout.RouteBy == "" && len(sink.Destinations) > 1 {
-		v.Findings = append(v.Findings, unequalBatches(sink.Name, perBatch)...)
+	if deep && first.Layout.RouteBy == "" && len(first.Destinations) > 1 {
+		for k, sink := range shards {
+			v.Findings = append(v.Findings, unequalBatches(sink.Name, perBatch[k])...)
+		}
 	}
 	return v, nil
+}
+
+// verifyManifests checks the files d's manifests of sink list, noting them
+// in listed, inBatch and perBatch.
+func verifyManifests(ctx context.Context, sink *Sink, d Destination, deep bool, v *Verification, listed map[string]bool, inBatch map[string]int64, perBatch map[int64]map[string]int64) error {
+	manifests, err := ReadManifests(ctx, d.Storage, sink.Name, 0)
+	if err != nil {
+		return fmt.Errorf("verify %s of sink %s: %w", d.Name, sink.Name, err)
+	}
+	for _, m := range manifests {
+		v.Manifests++
+		if perBatch[m.Batch] == nil {
+			perBatch[m.Batch] = map[string]int64{}
+		}
+		perBatch[m.Batch][d.Name] = m.Records
+		for _, fe := range m.Files {
+			v.Files++
+			listed[fe.Path] = true
+			if !strings.HasPrefix(fe.Path, MetadataDir+"/") {
+				inBatch[fe.Path] = m.Batch
+			}
+			if f := checkFile(ctx, d.Storage, fe, deep); f != nil {
+				f.Sink, f.Destination, f.Batch = sink.Name, d.Name, m.Batch
+				v.Findings = append(v.Findings, *f)
+			}
+		}
+	}
+	return nil
 }
 
 // unequalBatches reports the batches whose destinations hold different

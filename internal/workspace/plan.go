@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -56,13 +57,22 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 			}
 		}
 	}
+	resplit := checkShards(w.Config, st)
 	var wg sync.WaitGroup
 	for i, es := range w.Sinks {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			cs := w.Config.Sinks[i]
+			if err := resplit[cs.Declared()]; err != nil {
+				if cs.Shard == nil || cs.Shard.Index == 0 {
+					errs[i] = err // once per sink, not per shard
+				}
+				return
+			}
 			snap, err := snapshots[cs.Source].get(ctx)
+			// A shard plans only its partitions; a saved plan recorded them.
+			snap = planner.ShardSnapshot(snap, es.Shard)
 			if saved, ok := o.Snapshots[es.Name]; ok {
 				snap, err = saved, nil
 			}
@@ -90,6 +100,7 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 			}
 			plans[i], errs[i] = planner.PlanSink(planner.SinkInput{
 				Name:          es.Name,
+				Shard:         es.Shard,
 				SourceType:    es.SourceType,
 				SourceName:    es.SourceName,
 				MaxRecords:    cs.MaxRecords,
@@ -126,6 +137,41 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 		p.Removed = removedSinks(w.Config, st, movedFrom)
 	}
 	return p, failed
+}
+
+// checkShards refuses, by declared sink, a sink whose checkpoints in st are
+// split into another number of shards than it declares: the committed
+// offsets of each partition are in one shard's checkpoint, and splitting
+// them again is not planned.
+func checkShards(cfg *config.Config, st *state.State) map[string]error {
+	have := map[string]map[int][]string{} // sink → shards → checkpoints
+	for _, name := range st.SinkNames() {
+		ss := st.Sinks[name]
+		sink, count := name, 1
+		if ss.Shard != nil {
+			sink, count = ss.Shard.Sink, ss.Shard.Count
+		}
+		if have[sink] == nil {
+			have[sink] = map[int][]string{}
+		}
+		have[sink][count] = append(have[sink][count], name)
+	}
+	out := map[string]error{}
+	for _, s := range cfg.Sinks {
+		want := max(s.Shards, 1)
+		for count, names := range have[s.Declared()] {
+			if count == want || out[s.Declared()] != nil {
+				continue
+			}
+			split := fmt.Sprintf("split into %d shards (%s)", count, strings.Join(names, ", "))
+			if count == 1 {
+				split = "not split into shards"
+			}
+			out[s.Declared()] = &planner.Error{Sink: s.Declared(), Summary: "its number of shards changed",
+				Detail: fmt.Sprintf("the configuration says shards = %d, but the sink's checkpoint in the state is %s. Each partition's committed offset is in the checkpoint of the shard that owned it, and streamctl does not split committed offsets again: set shards = %d back to go on. To split the stream differently, declare a new sink with the shards wanted and new destination prefixes (it reads the source from its start).", want, split, count)}
+		}
+	}
+	return out
 }
 
 // removedSinks lists the sinks the state holds that the configuration does

@@ -80,8 +80,12 @@ func Status(ctx context.Context, cfg *config.Config, kinds providers.Kinds, st *
 			out = append(out, status)
 			continue
 		}
+		var shard *planner.Shard
+		if s.Shard != nil {
+			shard = &planner.Shard{Sink: s.Shard.Sink, Index: s.Shard.Index, Count: s.Shard.Count}
+		}
 		inSource := map[string]bool{}
-		for _, part := range snapshots[s.Source].Partitions {
+		for _, part := range planner.ShardSnapshot(snapshots[s.Source], shard).Partitions {
 			inSource[part.ID] = true
 			committed := part.Earliest
 			if ss != nil {
