@@ -194,8 +194,9 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 		return failf(v, "%v", err)
 	}
 	var (
-		claims *sinkClaims
-		mgr    *state.Manager
+		claims  *sinkClaims
+		mgr     *state.Manager
+		runLock *state.LockInfo // the run-wide lock, when this run holds it
 	)
 	if a.lock {
 		var (
@@ -257,6 +258,7 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 				return lockFailed(v, err)
 			}
 			info = held.infos[0]
+			runLock = info
 		}
 		tookOverAll(v, held)
 		defer func() {
@@ -341,7 +343,15 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 	if claims != nil {
 		claims.v, claims.ws, claims.mgr, claims.a = v, ws, mgr, a
 	}
-	return c.run(ctx, v, ws, mgr, p, a, met, claims)
+	lockID := func(string) string { return "" }
+	switch {
+	case claims != nil:
+		lockID = claims.lockID
+	case runLock != nil:
+		id := runLock.ID
+		lockID = func(string) string { return id }
+	}
+	return c.run(ctx, v, ws, mgr, p, a, met, claims, lockID)
 }
 
 // approve asks on the terminal. Ctrl-C (or SIGTERM) while it waits cancels at
@@ -365,7 +375,7 @@ func (c *ApplyCommand) approve(ctx context.Context) bool {
 
 // run applies the sinks, up to -parallelism at once, and reports progress and
 // the summary. A failing sink does not stop the others.
-func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace.Workspace, mgr *state.Manager, p *planner.Plan, a *applyArgs, met *applyMetrics, claims *sinkClaims) int {
+func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace.Workspace, mgr *state.Manager, p *planner.Plan, a *applyArgs, met *applyMetrics, claims *sinkClaims, lockID func(string) string) int {
 	v.running(workspace.Totals(p, a.maxBatches))
 	defer v.stopped()
 	eng := &engine.Engine{
@@ -373,6 +383,7 @@ func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace.Works
 		Version: Version,
 		Now:     c.Now,
 		OnEvent: func(ev engine.Event) { v.event(ev, ws.DestinationNames(ev.Sink)) },
+		LockID:  lockID,
 	}
 	start := c.now()
 	var prepare workspace.Prepare

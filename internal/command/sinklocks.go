@@ -135,6 +135,15 @@ type sinkClaims struct {
 	// refused, with its holder.
 	claimed int
 	skipped *state.LockedError
+	// ids are the IDs of the sinks' locks held, by sink.
+	ids map[string]string
+}
+
+// lockID is the ID of the lock held on sink, or "".
+func (c *sinkClaims) lockID(sink string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ids[sink]
 }
 
 // allSkipped returns the refusal to report when every sink with changes was
@@ -172,6 +181,10 @@ func (c *sinkClaims) claim(ctx context.Context, sp *planner.SinkPlan) (*planner.
 	}
 	c.mu.Lock()
 	c.claimed++
+	if c.ids == nil {
+		c.ids = map[string]string{}
+	}
+	c.ids[sp.Name] = info.ID
 	tookOver(c.v, u)
 	c.mu.Unlock()
 	stop := make(chan struct{})

@@ -163,6 +163,9 @@ type Engine struct {
 	OnEvent func(Event)
 	// Now is the clock; tests may fix it.
 	Now func() time.Time
+	// LockID, when set, gives the ID of the lock sink is applied under,
+	// recorded in its manifests.
+	LockID func(sink string) string
 
 	stateMu sync.Mutex
 	// probe checks each destination's conditional writes once per run.
@@ -858,6 +861,9 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 		Ranges:        b.Ranges,
 		Files:         files,
 		Version:       e.Version,
+	}
+	if e.LockID != nil {
+		m.LockID = e.LockID(sink.Name)
 	}
 	if m.Files == nil {
 		m.Files = []FileEntry{}

@@ -1,0 +1,239 @@
+package e2e
+
+// The proof of issue 21: eight `streamctl apply` processes over one remote
+// state, SIGKILLed at random and restarted, share a hundred sinks, and the
+// eight shards of one sink reading a topic of sixteen partitions. They
+// converge with every record exactly once; no sink or shard is applied by
+// two workers at once, which is checked twice: from the workers' own events
+// (checkExclusive), and from the manifests, each of which records the lock
+// its batch was committed under.
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/streamctl/streamctl/internal/engine"
+	"github.com/streamctl/streamctl/internal/testenv"
+	"github.com/streamctl/streamctl/planner"
+	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/state"
+)
+
+// The workloads: a hundred small sinks, and one sink of eight shards.
+const (
+	manySinks, manyRecords, manyMaxRecords = 100, 200, 100
+	shardCount, shardPartitions            = 8, 16
+	shardRecords, shardMaxRecords          = 2400, 300
+	eightWorkers, eightKills               = 8, 8
+)
+
+// shardedConfig is one sink "big" with shards = shardCount over a generated
+// stream of shardPartitions partitions.
+func shardedConfig(stateBlock string, dest func(prefix string) string) string {
+	return stateBlock + fmt.Sprintf(`
+source "generate" "orders" {
+  partitions            = %d
+  records_per_partition = %d
+  payload_bytes         = 8
+}
+
+sink "big" {
+  source = source.generate.orders
+  shards = %d
+  batch {
+    max_records = %d
+  }
+%s}
+`, shardPartitions, shardRecords, shardCount, shardMaxRecords, dest("lake/big"))
+}
+
+// checkManifestHolders reads the manifests of each of sinks (a sink or a
+// shard) in dest and fails when its batches are not one chain of ranges
+// from 0 (no offset read twice), when a partition is
+// outside the shard, or when the locks they were committed under
+// interleave: a lock ID (one worker process's hold of the sink) that gives
+// way to another never comes back, as a killed worker never does.
+func checkManifestHolders(t *testing.T, dest providers.Storage, sinks []string, shard func(sink string) *planner.Shard) (holders int) {
+	t.Helper()
+	ctx := context.Background()
+	for _, sink := range sinks {
+		ms, err := engine.ReadManifests(ctx, dest, sink, 0)
+		if err != nil {
+			t.Fatalf("read the manifests of %s: %v", sink, err)
+		}
+		sort.Slice(ms, func(i, j int) bool { return ms[i].Batch < ms[j].Batch })
+		var runs []string
+		done := map[string]bool{}
+		next := map[string]int64{}
+		for k, m := range ms {
+			if m.Batch != int64(k) {
+				t.Fatalf("%s: manifest %d is batch %d: the batches are not 0, 1, 2…", sink, k, m.Batch)
+			}
+			if m.LockID == "" {
+				t.Fatalf("%s: batch %d's manifest records no lock", sink, m.Batch)
+			}
+			if len(runs) == 0 || runs[len(runs)-1] != m.LockID {
+				if done[m.LockID] {
+					t.Errorf("%s: batch %d committed under lock %s again after %s: two holders interleaved (%v)", sink, m.Batch, m.LockID, runs[len(runs)-1], runs)
+				}
+				done[m.LockID] = true
+				runs = append(runs, m.LockID)
+			}
+			for _, r := range m.Ranges {
+				if sh := shard(sink); sh != nil && planner.ShardOf(r.Partition, sh.Count) != sh.Index {
+					t.Errorf("%s: batch %d reads partition %s, of shard %d", sink, m.Batch, r.Partition, planner.ShardOf(r.Partition, sh.Count))
+				}
+				if r.Start != next[r.Partition] {
+					t.Errorf("%s: batch %d reads partition %s from %d, the batch before ended at %d", sink, m.Batch, r.Partition, r.Start, next[r.Partition])
+				}
+				next[r.Partition] = r.End
+			}
+		}
+		if len(runs) > 1 {
+			t.Logf("%s: committed by %d holders of its lock in turn", sink, len(runs))
+		}
+		holders += len(runs)
+	}
+	return holders
+}
+
+func shardNames() []string {
+	var out []string
+	for k := range shardCount {
+		out = append(out, state.ShardName("big", k))
+	}
+	return out
+}
+
+func shardOfName(name string) *planner.Shard {
+	for k := range shardCount {
+		if name == state.ShardName("big", k) {
+			return &planner.Shard{Sink: "big", Index: k, Count: shardCount}
+		}
+	}
+	return nil
+}
+
+// eightWorkersManySinks: eight workers with kills over a hundred sinks.
+func eightWorkersManySinks(t *testing.T, stateBlock string, env []string, dest func(prefix string) string, open func(prefix string) providers.Storage) {
+	dir := writeConfig(t, workersConfig(stateBlock, dest, manySinks, 1, manyRecords, manyMaxRecords))
+	start := time.Now()
+	spans, wall := runWorkers(t, dir, env, eightWorkers, eightKills, 21)
+	perSink := checkExclusive(t, spans)
+	checkSinks(t, open, manySinks, 1, manyRecords, manyMaxRecords)
+	holders := 0
+	for i := range manySinks {
+		name := fmt.Sprintf("s%02d", i)
+		holders += checkManifestHolders(t, open("lake/"+name), []string{name}, func(string) *planner.Shard { return nil })
+	}
+	busy := map[int]bool{}
+	for _, s := range spans {
+		busy[s.worker] = true
+	}
+	if len(busy) < 4 {
+		t.Errorf("only %d worker processes applied any sink: the sinks were not shared", len(busy))
+	}
+	t.Logf("%d workers, %d sinks, %d kills: converged in %s (%s in all); %d sinks applied, %d holds of a sink's lock seen in the manifests",
+		eightWorkers, manySinks, eightKills, wall.Round(time.Millisecond), time.Since(start).Round(time.Millisecond), len(perSink), holders)
+}
+
+// eightWorkersShardedSink: eight workers with kills over one sink of eight
+// shards.
+func eightWorkersShardedSink(t *testing.T, stateBlock string, env []string, dest func(prefix string) string, open func(prefix string) providers.Storage) {
+	dir := writeConfig(t, shardedConfig(stateBlock, dest))
+	start := time.Now()
+	spans, wall := runWorkers(t, dir, env, eightWorkers, eightKills, 8)
+	checkExclusive(t, spans)
+	lake := open("lake/big")
+	assertExactlyOnce(t, lake, expectedIDs(shardPartitions, shardRecords))
+	holders := checkManifestHolders(t, lake, shardNames(), shardOfName)
+
+	ctx := context.Background()
+	mgr, err := state.Load(ctx, state.NewRemote(open(""), remoteStateKey), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := mgr.State()
+	if !mgr.Sharded() || len(st.Sinks) != shardCount {
+		t.Fatalf("the state holds %v, want the %d shards of big", st.SinkNames(), shardCount)
+	}
+	for _, name := range shardNames() {
+		ss := st.Sinks[name]
+		if ss == nil || ss.Shard == nil || ss.Shard.Count != shardCount || ss.InFlight != nil {
+			t.Fatalf("shard %s: %+v", name, ss)
+		}
+		for p := range shardPartitions {
+			off, has := ss.Offsets[fmt.Sprint(p)]
+			mine := planner.ShardOf(fmt.Sprint(p), shardCount) == ss.Shard.Index
+			if mine && off != shardRecords || !mine && has {
+				t.Errorf("shard %s: partition %d committed to %d (present %v)", name, p, off, has)
+			}
+		}
+	}
+	// Shards run at once: more than one worker applied the sink at a time.
+	overlap := false
+	for i, a := range spans {
+		for _, b := range spans[i+1:] {
+			if a.worker != b.worker && a.sink != b.sink && a.start.Before(b.end) && b.start.Before(a.end) {
+				overlap = true
+			}
+		}
+	}
+	if !overlap {
+		t.Errorf("no two shards were applied by two workers at the same time")
+	}
+	// A reader of the sink's manifests sees every shard: files lists them.
+	r := mustRun(t, dir, 0, env, "files", "big")
+	for k := range shardCount {
+		if !strings.Contains(r.stdout, fmt.Sprintf("part-s%d-", k)) {
+			t.Errorf("files big lists no file of shard %d:\n%s", k, r.stdout)
+		}
+	}
+	mustRun(t, dir, 0, env, "verify", "big")
+	t.Logf("%d workers, 1 sink of %d shards over %d partitions, %d kills: converged in %s (%s in all); %d holds of a shard's lock seen in the manifests",
+		eightWorkers, shardCount, shardPartitions, eightKills, wall.Round(time.Millisecond), time.Since(start).Round(time.Millisecond), holders)
+}
+
+func TestS3EightWorkersHundredSinks(t *testing.T) {
+	t.Parallel()
+	srv := testenv.S3(t)
+	bucket := bucketName("eight-workers")
+	srv.CreateBucket(t, bucket)
+	eightWorkersManySinks(t, s3StateBlock(srv, bucket), srv.Env(),
+		func(prefix string) string { return s3Destination(srv, "lake", bucket, prefix) },
+		func(prefix string) providers.Storage { return s3Storage(t, srv, bucket, prefix) })
+}
+
+func TestS3EightWorkersShardedSink(t *testing.T) {
+	t.Parallel()
+	srv := testenv.S3(t)
+	bucket := bucketName("eight-shards")
+	srv.CreateBucket(t, bucket)
+	eightWorkersShardedSink(t, s3StateBlock(srv, bucket), srv.Env(),
+		func(prefix string) string { return s3Destination(srv, "lake", bucket, prefix) },
+		func(prefix string) providers.Storage { return s3Storage(t, srv, bucket, prefix) })
+}
+
+func TestAzureEightWorkersHundredSinks(t *testing.T) {
+	t.Parallel()
+	az := testenv.Azurite(t)
+	const container = "eight-workers"
+	az.CreateContainer(t, container)
+	eightWorkersManySinks(t, azStateBlock(az, container), az.Env(),
+		func(prefix string) string { return azDestination(az, "lake", container, prefix) },
+		func(prefix string) providers.Storage { return azStorage(t, az, container, prefix) })
+}
+
+func TestAzureEightWorkersShardedSink(t *testing.T) {
+	t.Parallel()
+	az := testenv.Azurite(t)
+	const container = "eight-shards"
+	az.CreateContainer(t, container)
+	eightWorkersShardedSink(t, azStateBlock(az, container), az.Env(),
+		func(prefix string) string { return azDestination(az, "lake", container, prefix) },
+		func(prefix string) providers.Storage { return azStorage(t, az, container, prefix) })
+}
