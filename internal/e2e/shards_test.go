@@ -11,6 +11,8 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -20,6 +22,7 @@ import (
 	"github.com/streamctl/streamctl/internal/testenv"
 	"github.com/streamctl/streamctl/planner"
 	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/providers/local"
 	"github.com/streamctl/streamctl/state"
 )
 
@@ -244,4 +247,60 @@ func TestAzureEightWorkersShardedSink(t *testing.T) {
 	eightWorkersShardedSink(t, azStateBlock(az, container), az.Env(),
 		func(prefix string) string { return azDestination(az, "lake", container, prefix) },
 		func(prefix string) providers.Storage { return azStorage(t, az, container, prefix) })
+}
+
+// TestShardsCrashAtEveryFaultPoint: a sink of two shards on a local state,
+// killed at every point of the protocol (in whichever shard reaches it),
+// is finished by the next apply with every record once in both
+// destinations, and the local state holds the shards as a remote one does.
+func TestShardsCrashAtEveryFaultPoint(t *testing.T) {
+	for _, fp := range faultPoints {
+		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
+			t.Parallel()
+			// 3 partitions × 2000 records: shard 0 has partitions 0 and 2,
+			// shard 1 partition 1; batches of 1500 records.
+			cfg := strings.Replace(localConfig(3, 1500, 500), "sink \"orders\" {", "sink \"orders\" {\n  shards = 2", 1)
+			dir := writeConfig(t, cfg)
+			r := run(t, dir, []string{"STREAMCTL_FAULT=" + fp}, "apply", "-auto-approve", "-no-color", "-parallelism=1")
+			if !r.killed {
+				t.Fatalf("the fault %s was not reached: %s", fp, r)
+			}
+			mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+			mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+			want := expectedIDs(3, 2000)
+			for _, d := range []string{"a", "b"} {
+				assertExactlyOnce(t, local.New(filepath.Join(dir, "out", d)), want)
+			}
+			list := mustRun(t, dir, 0, nil, "state", "list")
+			if strings.TrimSpace(list.stdout) != "orders/shard-0\norders/shard-1" {
+				t.Errorf("state list:\n%s", list.stdout)
+			}
+			for _, shard := range []string{"orders/shard-0", "orders/shard-1"} {
+				if st := mustRun(t, dir, 0, nil, "state", "show", shard); strings.Contains(st.stdout, "in flight") {
+					t.Errorf("%s: a batch is still in flight:\n%s", shard, st.stdout)
+				}
+			}
+			mustRun(t, dir, 0, nil, "verify", "orders")
+		})
+	}
+}
+
+// TestShardsChangeRefused: changing shards on a sink with a checkpoint is
+// refused by plan and apply, naming the checkpoints, and nothing is written.
+func TestShardsChangeRefused(t *testing.T) {
+	t.Parallel()
+	cfg := strings.Replace(localConfig(3, 1500, 500), "sink \"orders\" {", "sink \"orders\" {\n  shards = 2", 1)
+	dir := writeConfig(t, cfg)
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	for _, to := range []string{"shards = 3", "shards = 1"} {
+		if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(strings.Replace(cfg, "shards = 2", to, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, cmd := range [][]string{{"plan", "-no-color"}, {"apply", "-auto-approve", "-no-color"}} {
+			r := mustRun(t, dir, 1, nil, cmd...)
+			if !strings.Contains(r.stdout+r.stderr, "its number of shards changed") || !strings.Contains(r.stdout+r.stderr, "orders/shard-0, orders/shard-1") || !strings.Contains(r.stdout+r.stderr, "set shards = 2 back") {
+				t.Errorf("%s with %s:\n%s", cmd[0], to, r)
+			}
+		}
+	}
 }
