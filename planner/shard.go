@@ -1,9 +1,6 @@
 package planner
 
 import (
-	"hash/fnv"
-	"strconv"
-
 	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/state"
 )
@@ -12,23 +9,9 @@ import (
 // and commits only the source partitions ShardOf gives it.
 type Shard = state.Shard
 
-// ShardOf is the shard of count that partition belongs to. A partition
-// whose ID is a decimal number (Kafka partitions, generate) goes to ID mod
-// count, so that consecutive partitions spread evenly; any other ID (a file
-// path) to the 32-bit FNV-1a hash of its bytes mod count. Both depend on the
-// partition alone, so that a partition added later lands in a shard without
-// moving any other.
-func ShardOf(partition string, count int) int {
-	if count <= 1 {
-		return 0
-	}
-	if n, err := strconv.ParseUint(partition, 10, 63); err == nil && strconv.FormatUint(n, 10) == partition {
-		return int(n % uint64(count))
-	}
-	h := fnv.New32a()
-	h.Write([]byte(partition))
-	return int(h.Sum32() % uint32(count))
-}
+// ShardOf is the shard of count that partition belongs to: see
+// state.ShardOf.
+func ShardOf(partition string, count int) int { return state.ShardOf(partition, count) }
 
 // owns reports whether partition belongs to shard s (nil: every one does).
 func owns(s *Shard, partition string) bool {

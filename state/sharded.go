@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
+	"github.com/streamctl/streamctl/internal/fault"
 	"github.com/streamctl/streamctl/providers"
 )
 
@@ -286,7 +288,7 @@ func (sh *shards) writeSink(ctx context.Context, name string, sink *Sink, lineag
 
 // rootDoc renders the root document of a sharded state.
 func rootDoc(s *State, serial int64) ([]byte, error) {
-	doc := stateDoc{Version: ShardedVersion, Lineage: s.Lineage, Serial: serial, StreamctlVersion: s.StreamctlVersion, Sinks: map[string]*sinkDoc{}}
+	doc := stateDoc{Version: ShardedVersion, Lineage: s.Lineage, Serial: serial, StreamctlVersion: s.StreamctlVersion, Sinks: map[string]*sinkDoc{}, Reshards: s.Reshards}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
@@ -400,6 +402,7 @@ func (m *Manager) updateSharded(ctx context.Context, change func(*State) error) 
 			return fmt.Errorf("write state %s: %w", m.backend.Describe(), err)
 		}
 		sh.sinks[name] = ss
+		fault.Point("after-sink-document")
 	}
 	rootSerial := sh.rootSerial
 	for _, name := range removed {
@@ -408,6 +411,10 @@ func (m *Manager) updateSharded(ctx context.Context, change func(*State) error) 
 			// state's serial still grows.
 			rootSerial += sh.sinks[name].serial + 1
 		}
+	}
+	if !sameReshards(next.Reshards, m.state.Reshards) && rootSerial == sh.rootSerial {
+		// The root holds the changes of shards in progress.
+		rootSerial++
 	}
 	if sh.legacy || rootSerial != sh.rootSerial {
 		data, err := rootDoc(next, rootSerial)
@@ -558,4 +565,8 @@ func (m *Manager) ReloadSink(ctx context.Context, name string) error {
 	next.Serial = m.shard.serial()
 	m.state = &next
 	return nil
+}
+
+func sameReshards(a, b map[string]*Reshard) bool {
+	return len(a) == 0 && len(b) == 0 || reflect.DeepEqual(a, b)
 }

@@ -44,6 +44,9 @@ type State struct {
 	Serial           int64            `json:"serial"`  // incremented on every write
 	StreamctlVersion string           `json:"streamctl_version"`
 	Sinks            map[string]*Sink `json:"sinks"`
+	// Reshards are the changes of sinks' numbers of shards in progress, by
+	// sink: see Reshard.
+	Reshards map[string]*Reshard `json:"reshards,omitempty"`
 
 	// retired are the history segments the write of this state stopped
 	// naming: only its backup names them, and the next write removes them.
@@ -169,6 +172,12 @@ func (s *State) SinkNames() []string {
 func (s *State) Clone() *State {
 	c := *s
 	c.retired = slices.Clone(s.retired)
+	if s.Reshards != nil {
+		c.Reshards = make(map[string]*Reshard, len(s.Reshards))
+		for n, r := range s.Reshards {
+			c.Reshards[n] = r.clone()
+		}
+	}
 	c.Sinks = make(map[string]*Sink, len(s.Sinks))
 	for name, sink := range s.Sinks {
 		c.Sinks[name] = sink.clone()
@@ -220,6 +229,7 @@ type stateDoc struct {
 	Serial           int64               `json:"serial"`
 	StreamctlVersion string              `json:"streamctl_version"`
 	Sinks            map[string]*sinkDoc `json:"sinks"`
+	Reshards         map[string]*Reshard `json:"reshards,omitempty"`
 	Retired          []string            `json:"retired_history_segments,omitempty"`
 }
 
@@ -249,7 +259,7 @@ func Encode(s *State) ([]byte, error) {
 // encodeDoc renders the state document: each sink's history past what its
 // segments hold. The format is Version unless a sink has segments.
 func encodeDoc(s *State) ([]byte, error) {
-	doc := stateDoc{Version: s.docVersion(), Lineage: s.Lineage, Serial: s.Serial, StreamctlVersion: s.StreamctlVersion, Sinks: make(map[string]*sinkDoc, len(s.Sinks)), Retired: s.retired}
+	doc := stateDoc{Version: s.docVersion(), Lineage: s.Lineage, Serial: s.Serial, StreamctlVersion: s.StreamctlVersion, Sinks: make(map[string]*sinkDoc, len(s.Sinks)), Reshards: s.Reshards, Retired: s.retired}
 	for name, sink := range s.Sinks {
 		if sink == nil {
 			doc.Sinks[name] = nil
@@ -308,7 +318,15 @@ func Decode(data []byte) (*State, error) {
 	if err := dec.Decode(&doc); err != nil {
 		return nil, &DecodeError{Reason: fmt.Sprintf("it does not match the state format: %v", err)}
 	}
-	s := State{Version: doc.Version, Lineage: doc.Lineage, Serial: doc.Serial, StreamctlVersion: doc.StreamctlVersion, retired: doc.Retired}
+	s := State{Version: doc.Version, Lineage: doc.Lineage, Serial: doc.Serial, StreamctlVersion: doc.StreamctlVersion, Reshards: doc.Reshards, retired: doc.Retired}
+	for name, r := range s.Reshards {
+		if r == nil || r.From < 1 || r.To < 1 || r.From == r.To || r.NextBatch < 0 || r.NextBatch > MaxBatch {
+			return nil, &DecodeError{Reason: fmt.Sprintf("the change of shards of sink %q in progress is not one", name)}
+		}
+		if r.Offsets == nil {
+			r.Offsets = map[string]int64{}
+		}
+	}
 	if doc.Sinks != nil {
 		s.Sinks = make(map[string]*Sink, len(doc.Sinks))
 	}

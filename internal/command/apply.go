@@ -226,6 +226,8 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 			for _, m := range cfg.Moved {
 				pending = pending || peek.State().Sinks[m.From] != nil
 			}
+			// So does a change of a sink's number of shards.
+			pending = pending || workspace.Resharding(cfg, peek.State())
 			shared = saved == nil && !pending && (peek.Sharded() || !peek.Exists())
 		}
 		switch {

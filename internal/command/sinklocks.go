@@ -224,6 +224,12 @@ func (c *sinkClaims) claim(ctx context.Context, sp *planner.SinkPlan) (*planner.
 	if len(errs) > 0 {
 		return fail(errors.Join(errs...))
 	}
+	if len(p.Reshards) > 0 {
+		// Another process changed the sink's shards since this one looked:
+		// the change is a whole-state command's, not a sink applier's.
+		r := p.Reshards[0]
+		return fail(fmt.Errorf("its sink %s is to be split from %d into %d shards, which is done under the run-wide lock; run apply again to do it", r.Sink, r.From, r.To))
+	}
 	if len(p.Sinks) != 1 || !p.Sinks[0].Changes() {
 		// Applied by another process since this one planned it.
 		return fail(nil)

@@ -100,6 +100,15 @@ func (s *Sink) ownerName() string {
 	return s.observedName()
 }
 
+// declared is the sink's name in the configuration: the sharded sink's for
+// one of its shards.
+func (s *Sink) declared() string {
+	if s.Shard != nil {
+		return s.Shard.Sink
+	}
+	return s.Name
+}
+
 // fileShard is what the names of the shard's files start with ("s3"); ""
 // for a sink not sharded.
 func (s *Sink) fileShard() string {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -78,28 +79,40 @@ func Verify(ctx context.Context, sink *Sink, deep bool) (Verification, error) {
 func VerifyShards(ctx context.Context, shards []*Sink, deep bool) (Verification, error) {
 	var v Verification
 	first := shards[0]
-	perBatch := make([]map[int64]map[string]int64, len(shards)) // shard → batch → destination → records
-	for k := range shards {
-		perBatch[k] = map[int64]map[string]int64{}
-	}
+	perBatch := map[string]map[int64]map[string]int64{} // checkpoint → batch → destination → records
+	var order []string
 	for di, d := range first.Destinations {
 		listed := map[string]bool{}
 		inBatch := map[string]int64{}
-		for k, sink := range shards {
-			if err := verifyManifests(ctx, sink, sink.Destinations[di], deep, &v, listed, inBatch, perBatch[k]); err != nil {
+		// The shards of the sink's former layouts, if its number of shards
+		// changed, committed files there too.
+		names, err := ManifestFolders(ctx, d.Storage, first.declared())
+		if err != nil {
+			return v, fmt.Errorf("verify %s of sink %s: %w", d.Name, first.declared(), err)
+		}
+		for _, sink := range shards {
+			names = append(names, sink.Name)
+		}
+		slices.Sort(names)
+		for _, name := range slices.Compact(names) {
+			if perBatch[name] == nil {
+				perBatch[name] = map[int64]map[string]int64{}
+				order = append(order, name)
+			}
+			if err := verifyManifests(ctx, name, first.Destinations[di], deep, &v, listed, inBatch, perBatch[name]); err != nil {
 				return v, err
 			}
 		}
-		err := d.Storage.List(ctx, "", func(info providers.ObjectInfo) error {
+		err = d.Storage.List(ctx, "", func(info providers.ObjectInfo) error {
 			if strings.HasPrefix(info.Key, MetadataDir+"/") || strings.HasPrefix(info.Key, TemporaryDir+"/") || listed[info.Key] {
 				return nil
 			}
-			v.Findings = append(v.Findings, Finding{Sink: first.ownerName(), Destination: d.Name, Path: info.Key, Problem: ProblemUnlisted,
+			v.Findings = append(v.Findings, Finding{Sink: first.declared(), Destination: d.Name, Path: info.Key, Problem: ProblemUnlisted,
 				Detail: "no manifest names this file: readers that honour manifests ignore it"})
 			return nil
 		})
 		if err != nil {
-			return v, fmt.Errorf("verify %s of sink %s: %w", d.Name, first.ownerName(), err)
+			return v, fmt.Errorf("verify %s of sink %s: %w", d.Name, first.declared(), err)
 		}
 		if tr, ok := d.Table.(TableReader); ok {
 			found, err := verifyTable(ctx, first.Name, d, tr, inBatch)
@@ -110,8 +123,8 @@ func VerifyShards(ctx context.Context, shards []*Sink, deep bool) (Verification,
 		}
 	}
 	if deep && first.Layout.RouteBy == "" && len(first.Destinations) > 1 {
-		for k, sink := range shards {
-			v.Findings = append(v.Findings, unequalBatches(sink.Name, perBatch[k])...)
+		for _, name := range order {
+			v.Findings = append(v.Findings, unequalBatches(name, perBatch[name])...)
 		}
 	}
 	return v, nil
@@ -119,10 +132,10 @@ func VerifyShards(ctx context.Context, shards []*Sink, deep bool) (Verification,
 
 // verifyManifests checks the files d's manifests of sink list, noting them
 // in listed, inBatch and perBatch.
-func verifyManifests(ctx context.Context, sink *Sink, d Destination, deep bool, v *Verification, listed map[string]bool, inBatch map[string]int64, perBatch map[int64]map[string]int64) error {
-	manifests, err := ReadManifests(ctx, d.Storage, sink.Name, 0)
+func verifyManifests(ctx context.Context, sink string, d Destination, deep bool, v *Verification, listed map[string]bool, inBatch map[string]int64, perBatch map[int64]map[string]int64) error {
+	manifests, err := ReadManifests(ctx, d.Storage, sink, 0)
 	if err != nil {
-		return fmt.Errorf("verify %s of sink %s: %w", d.Name, sink.Name, err)
+		return fmt.Errorf("verify %s of sink %s: %w", d.Name, sink, err)
 	}
 	for _, m := range manifests {
 		v.Manifests++
@@ -137,7 +150,7 @@ func verifyManifests(ctx context.Context, sink *Sink, d Destination, deep bool, 
 				inBatch[fe.Path] = m.Batch
 			}
 			if f := checkFile(ctx, d.Storage, fe, deep); f != nil {
-				f.Sink, f.Destination, f.Batch = sink.Name, d.Name, m.Batch
+				f.Sink, f.Destination, f.Batch = sink, d.Name, m.Batch
 				v.Findings = append(v.Findings, *f)
 			}
 		}

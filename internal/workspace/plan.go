@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -57,16 +56,17 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 			}
 		}
 	}
-	resplit := checkShards(w.Config, st)
+	changes := shardChanges(w.Config, st)
 	var wg sync.WaitGroup
 	for i, es := range w.Sinks {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			cs := w.Config.Sinks[i]
-			if err := resplit[cs.Declared()]; err != nil {
+			change := changes[cs.Declared()]
+			if change != nil && change.err != nil {
 				if cs.Shard == nil || cs.Shard.Index == 0 {
-					errs[i] = err // once per sink, not per shard
+					errs[i] = change.err // once per sink, not per shard
 				}
 				return
 			}
@@ -84,6 +84,10 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 			sinkState := st.Sinks[es.Name]
 			if from != "" {
 				sinkState = st.Sinks[from]
+			}
+			if change != nil {
+				// Planned as apply leaves it once the change is made.
+				sinkState = change.derived[es.Name]
 			}
 			var observed map[string]*planner.Observation
 			if o.Refresh {
@@ -133,57 +137,84 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 		MaxBatches:       o.MaxBatches,
 		Sinks:            plans,
 	}
+	replaced := map[string]bool{}
+	for _, name := range sortedKeys(changes) {
+		c := changes[name]
+		if c.err != nil {
+			continue
+		}
+		for _, f := range c.former {
+			replaced[f] = true
+		}
+		p.Reshards = append(p.Reshards, planner.Reshard{Sink: name, From: c.r.From, To: c.r.To, InProgress: c.inProgress, Partitions: len(c.r.Offsets), Moves: c.r.Moves(name)})
+	}
 	if !o.Targeted {
-		p.Removed = removedSinks(w.Config, st, movedFrom)
+		p.Removed = removedSinks(w.Config, st, movedFrom, replaced)
 	}
 	return p, failed
 }
 
-// checkShards refuses, by declared sink, a sink whose checkpoints in st are
-// split into another number of shards than it declares: the committed
-// offsets of each partition are in one shard's checkpoint, and splitting
-// them again is not planned.
-func checkShards(cfg *config.Config, st *state.State) map[string]error {
-	have := map[string]map[int][]string{} // sink → shards → checkpoints
-	for _, name := range st.SinkNames() {
-		ss := st.Sinks[name]
-		sink, count := name, 1
-		if ss.Shard != nil {
-			sink, count = ss.Shard.Sink, ss.Shard.Count
-		}
-		if have[sink] == nil {
-			have[sink] = map[int][]string{}
-		}
-		have[sink][count] = append(have[sink][count], name)
-	}
-	out := map[string]error{}
+// shardChange is what a sink's checkpoints need before its batches: split
+// again into the number of shards it declares (r, and the checkpoints it
+// derives), or nothing it can be planned with (err).
+type shardChange struct {
+	r          *state.Reshard
+	inProgress bool
+	former     []string // the checkpoints the change replaces
+	derived    map[string]*state.Sink
+	err        error
+}
+
+// shardChanges finds, by declared sink, the sinks whose checkpoints in st
+// are split into another number of shards than they declare, or whose
+// change of shards a run that died left in progress.
+func shardChanges(cfg *config.Config, st *state.State) map[string]*shardChange {
+	out := map[string]*shardChange{}
 	for _, s := range cfg.Sinks {
-		want := max(s.Shards, 1)
-		for count, names := range have[s.Declared()] {
-			if count == want || out[s.Declared()] != nil {
-				continue
-			}
-			split := fmt.Sprintf("split into %d shards (%s)", count, strings.Join(names, ", "))
-			if count == 1 {
-				split = "not split into shards"
-			}
-			out[s.Declared()] = &planner.Error{Sink: s.Declared(), Summary: "its number of shards changed",
-				Detail: fmt.Sprintf("the configuration says shards = %d, but the sink's checkpoint in the state is %s. Each partition's committed offset is in the checkpoint of the shard that owned it, and streamctl does not split committed offsets again: set shards = %d back to go on. To split the stream differently, declare a new sink with the shards wanted and new destination prefixes (it reads the source from its start).", want, split, count)}
+		name := s.Declared()
+		if out[name] != nil {
+			continue
 		}
+		want := max(s.Shards, 1)
+		former, count := st.Checkpoints(name)
+		if r := st.Reshards[name]; r != nil {
+			c := &shardChange{r: r, inProgress: true, former: former, derived: r.Shards(name)}
+			if r.To != want {
+				c.err = &planner.Error{Sink: name, Summary: "a change of its number of shards is in progress",
+					Detail: fmt.Sprintf("a run that died was changing the sink from %d to %d shards, and the configuration now says shards = %d. Set shards = %d and apply to finish that change; then change shards again.", r.From, r.To, want, r.To)}
+			}
+			out[name] = c
+			continue
+		}
+		if count == 0 || count == want {
+			continue
+		}
+		r, err := state.NewReshard(st, name, want)
+		if err != nil {
+			out[name] = &shardChange{err: &planner.Error{Sink: name, Summary: "its number of shards cannot change now", Detail: err.Error() + "."}}
+			continue
+		}
+		out[name] = &shardChange{r: r, former: former, derived: r.Shards(name)}
 	}
 	return out
 }
 
+// Resharding reports whether applying cfg over st changes a sink's number
+// of shards: a change of the whole state, under the run-wide lock.
+func Resharding(cfg *config.Config, st *state.State) bool {
+	return len(shardChanges(cfg, st)) > 0 || len(st.Reshards) > 0
+}
+
 // removedSinks lists the sinks the state holds that the configuration does
 // not declare (nor renames with a moved block).
-func removedSinks(cfg *config.Config, st *state.State, movedFrom map[string]string) []planner.RemovedSink {
+func removedSinks(cfg *config.Config, st *state.State, movedFrom map[string]string, replaced map[string]bool) []planner.RemovedSink {
 	moving := map[string]bool{}
 	for _, from := range movedFrom {
 		moving[from] = true
 	}
 	var out []planner.RemovedSink
 	for _, name := range st.SinkNames() {
-		if cfg.Sink(name) != nil || moving[name] {
+		if cfg.Sink(name) != nil || moving[name] || replaced[name] {
 			continue
 		}
 		ss := st.Sinks[name]
@@ -199,6 +230,15 @@ func removedSinks(cfg *config.Config, st *state.State, movedFrom map[string]stri
 		out = append(out, r)
 	}
 	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // snapshotOnce snapshots a source shared by several sinks once.
