@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -285,22 +286,171 @@ func TestShardsCrashAtEveryFaultPoint(t *testing.T) {
 	}
 }
 
-// TestShardsChangeRefused: changing shards on a sink with a checkpoint is
-// refused by plan and apply, naming the checkpoints, and nothing is written.
-func TestShardsChangeRefused(t *testing.T) {
+// TestShardsChangeRefusedInFlight: a change of shards while a shard has a
+// batch in flight is refused by plan and apply, naming the batch and the
+// way out, and nothing is written; once the batch is finished with the
+// former shards, the change goes through.
+func TestShardsChangeRefusedInFlight(t *testing.T) {
 	t.Parallel()
 	cfg := strings.Replace(localConfig(3, 1500, 500), "sink \"orders\" {", "sink \"orders\" {\n  shards = 2", 1)
 	dir := writeConfig(t, cfg)
-	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
-	for _, to := range []string{"shards = 3", "shards = 1"} {
-		if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(strings.Replace(cfg, "shards = 2", to, 1)), 0o644); err != nil {
+	if r := run(t, dir, []string{"STREAMCTL_FAULT=after-intent"}, "apply", "-auto-approve", "-no-color", "-parallelism=1"); !r.killed {
+		t.Fatalf("the fault was not reached: %s", r)
+	}
+	write := func(text string) {
+		if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		for _, cmd := range [][]string{{"plan", "-no-color"}, {"apply", "-auto-approve", "-no-color"}} {
-			r := mustRun(t, dir, 1, nil, cmd...)
-			if !strings.Contains(r.stdout+r.stderr, "its number of shards changed") || !strings.Contains(r.stdout+r.stderr, "orders/shard-0, orders/shard-1") || !strings.Contains(r.stdout+r.stderr, "set shards = 2 back") {
-				t.Errorf("%s with %s:\n%s", cmd[0], to, r)
-			}
+	}
+	before := readLocalState(t, dir)
+	write(strings.Replace(cfg, "shards = 2", "shards = 3", 1))
+	for _, cmd := range [][]string{{"plan", "-no-color"}, {"apply", "-auto-approve", "-no-color"}} {
+		r := mustRun(t, dir, 1, nil, cmd...)
+		out := r.stdout + r.stderr
+		if !strings.Contains(out, "its number of shards cannot change now") || !strings.Contains(out, "in flight") || !strings.Contains(out, "set shards = 2 back") {
+			t.Errorf("%s:\n%s", cmd[0], r)
+		}
+	}
+	if after := readLocalState(t, dir); after.Serial != before.Serial {
+		t.Errorf("the refused change wrote the state: serial %d → %d", before.Serial, after.Serial)
+	}
+	write(cfg)
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	write(strings.Replace(cfg, "shards = 2", "shards = 3", 1))
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+	for _, d := range []string{"a", "b"} {
+		assertExactlyOnce(t, local.New(filepath.Join(dir, "out", d)), expectedIDs(3, 2000))
+	}
+}
+
+// reshardConfig is sink "big" of shards over 8 generated partitions of
+// records each, its state and destination in bucket.
+func reshardConfig(stateBlock, dest string, shards int, records int64) string {
+	return stateBlock + fmt.Sprintf(`
+source "generate" "orders" {
+  partitions            = 8
+  records_per_partition = %d
+  payload_bytes         = 8
+}
+
+sink "big" {
+  source = source.generate.orders
+  shards = %d
+  batch {
+    max_records = 400
+  }
+%s}
+`, records, shards, dest)
+}
+
+// The points a change of shards can die at: after its intent, after each
+// checkpoint document it rewrites (S3), after the rewrite.
+var reshardFaults = []reshardCase{
+	{4, 8, "after-reshard-intent"},
+	{4, 8, "after-sink-document:1"},
+	{4, 8, "after-sink-document:8"}, // every document, not the root
+	{4, 8, "after-reshard-rewrite"},
+	{8, 3, "after-sink-document:2"},
+	{1, 4, "after-sink-document:3"},
+	{4, 1, "after-reshard-intent"},
+}
+
+type reshardCase struct {
+	from, to int
+	fault    string
+}
+
+// TestS3ReshardKilledAtEveryStep: a sink applied in one number of shards is
+// changed to another while its source grows, and the apply that splits its
+// checkpoints again is killed at each step of the change. The next apply
+// finishes the change and the batches: every record once, every partition
+// committed to its end in the shard that now owns it, no change left in
+// the state's root.
+func TestS3ReshardKilledAtEveryStep(t *testing.T) {
+	t.Parallel()
+	srv := testenv.S3(t)
+	for _, c := range reshardFaults {
+		t.Run(fmt.Sprintf("%d_to_%d_%s", c.from, c.to, strings.ReplaceAll(c.fault, ":", "_")), func(t *testing.T) {
+			t.Parallel()
+			bucket := bucketName("reshard-", c.from, "-", c.to, "-", c.fault)
+			srv.CreateBucket(t, bucket)
+			reshardKilled(t, c, s3StateBlock(srv, bucket), s3Destination(srv, "lake", bucket, "lake/big"), srv.Env(),
+				func(string) providers.Storage { return s3Storage(t, srv, bucket, "lake/big") },
+				func(string) *state.State {
+					mgr, err := state.Load(context.Background(), state.NewRemote(s3Storage(t, srv, bucket, ""), remoteStateKey), "test")
+					if err != nil {
+						t.Fatal(err)
+					}
+					return mgr.State()
+				})
+		})
+	}
+}
+
+// TestReshardKilledLocal: the same on a local state, written in one
+// document: its steps are the intent and the rewrite.
+func TestReshardKilledLocal(t *testing.T) {
+	for _, c := range []reshardCase{{4, 8, "after-reshard-intent"}, {8, 3, "after-reshard-rewrite"}} {
+		t.Run(fmt.Sprintf("%d_to_%d_%s", c.from, c.to, c.fault), func(t *testing.T) {
+			t.Parallel()
+			reshardKilled(t, c, "", "  destination \"local\" \"lake\" {\n    path = \"lake\"\n  }\n", nil,
+				func(dir string) providers.Storage { return local.New(filepath.Join(dir, "lake")) },
+				func(dir string) *state.State { return readLocalState(t, dir) })
+		})
+	}
+}
+
+func reshardKilled(t *testing.T, c reshardCase, stateBlock, dest string, env []string, openLake func(dir string) providers.Storage, loadState func(dir string) *state.State) {
+	t.Helper()
+	dir := writeConfig(t, reshardConfig(stateBlock, dest, c.from, 600))
+	mustRun(t, dir, 0, env, "apply", "-auto-approve", "-no-color")
+	write := func(text string) {
+		if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(reshardConfig(stateBlock, dest, c.to, 1000))
+	plan := mustRun(t, dir, 2, env, "plan", "-detailed-exitcode", "-no-color")
+	if !strings.Contains(plan.stdout, fmt.Sprintf("~ reshard sink.big %d → %d", c.from, c.to)) {
+		t.Fatalf("the plan shows no reshard:\n%s", plan.stdout)
+	}
+	r := run(t, dir, append(slices.Clone(env), "STREAMCTL_FAULT="+c.fault), "apply", "-auto-approve", "-no-color")
+	if !r.killed {
+		t.Fatalf("the fault %s was not reached: %s", c.fault, r)
+	}
+	if c.fault != "after-reshard-rewrite" {
+		// The change is logged: plan says so, and an apply with the former
+		// shards is refused.
+		plan = mustRun(t, dir, 2, env, "plan", "-detailed-exitcode", "-no-color")
+		if !strings.Contains(plan.stdout, "finishing a change a run that died began") {
+			t.Errorf("the plan after the kill does not finish the change:\n%s", plan.stdout)
+		}
+		write(reshardConfig(stateBlock, dest, c.from, 1000))
+		// The killed run's lock is taken over once its lease expired.
+		back := mustRun(t, dir, 1, env, "apply", "-auto-approve", "-no-color", "-lock-timeout=30s")
+		if !strings.Contains(back.stdout+back.stderr, "a change of its number of shards is in progress") {
+			t.Errorf("an apply with the former shards:\n%s", back)
+		}
+		write(reshardConfig(stateBlock, dest, c.to, 1000))
+	}
+	mustRun(t, dir, 0, env, "apply", "-auto-approve", "-no-color", "-lock-timeout=30s")
+	mustRun(t, dir, 0, env, "plan", "-detailed-exitcode", "-no-color")
+
+	assertExactlyOnce(t, openLake(dir), expectedIDs(8, 1000))
+	mustRun(t, dir, 0, env, "verify", "big")
+	st := loadState(dir)
+	if len(st.Reshards) > 0 {
+		t.Errorf("a change is left in the state: %+v", st.Reshards)
+	}
+	names, count := st.Checkpoints("big")
+	if count != c.to || len(st.Sinks) != c.to {
+		t.Fatalf("checkpoints %v (%d shards), state %v", names, count, st.SinkNames())
+	}
+	for p := range 8 {
+		name := state.CheckpointName("big", state.ShardOf(fmt.Sprint(p), c.to), c.to)
+		if off := st.Sinks[name].Offsets[fmt.Sprint(p)]; off != 1000 {
+			t.Errorf("partition %d: committed to %d in %s", p, off, name)
 		}
 	}
 }
