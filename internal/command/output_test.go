@@ -26,7 +26,7 @@ func jsonLines(t *testing.T, out string) []map[string]any {
 		}
 		msgs = append(msgs, m)
 	}
-	if len(msgs) == 0 || msgs[0]["type"] != "version" || msgs[0]["ui"] != "1.1" {
+	if len(msgs) == 0 || msgs[0]["type"] != "version" || msgs[0]["ui"] != "1.2" {
 		t.Fatalf("the first message is not the version:\n%s", out)
 	}
 	return msgs

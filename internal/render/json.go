@@ -17,7 +17,7 @@ import (
 // minor version; removing or changing one bumps the major version. Consumers
 // must ignore types and fields they do not know. docs/json-output.md is the
 // reference.
-const UIVersion = "1.1"
+const UIVersion = "1.2"
 
 // TimestampFormat is the format of every message's @timestamp.
 const TimestampFormat = "2006-01-02T15:04:05.000000Z07:00"
@@ -262,6 +262,12 @@ type PlanSummary struct {
 // diagnostics; then the plan_summary.
 func (v *JSONView) Plan(p *planner.Plan, operation string) {
 	cleanups := 0
+	for _, r := range p.Reshards {
+		if r.Moves == nil {
+			r.Moves = []state.Move{}
+		}
+		v.emit("info", "reshard", fmt.Sprintf("sink %q: %s", r.Sink, ReshardText(r)), "reshard", r)
+	}
 	for _, s := range p.Sinks {
 		v.emit("info", "sink_plan", fmt.Sprintf("sink %q: %s", s.Name, sinkSummary(s)), "sink", sinkPlanInfo(s))
 		if b := s.Resume; b != nil {
