@@ -169,6 +169,19 @@ type shardChange struct {
 // are split into another number of shards than they declare, or whose
 // change of shards a run that died left in progress.
 func shardChanges(cfg *config.Config, st *state.State) map[string]*shardChange {
+	// The numbers of shards each sink's checkpoints have, in one pass: a
+	// state may hold thousands of sinks.
+	counts := map[string]map[int]bool{}
+	for name, ss := range st.Sinks {
+		sink, count := name, 1
+		if ss.Shard != nil {
+			sink, count = ss.Shard.Sink, ss.Shard.Count
+		}
+		if counts[sink] == nil {
+			counts[sink] = map[int]bool{}
+		}
+		counts[sink][count] = true
+	}
 	out := map[string]*shardChange{}
 	for _, s := range cfg.Sinks {
 		name := s.Declared()
@@ -176,17 +189,18 @@ func shardChanges(cfg *config.Config, st *state.State) map[string]*shardChange {
 			continue
 		}
 		want := max(s.Shards, 1)
-		former, count := st.Checkpoints(name)
-		if r := st.Reshards[name]; r != nil {
+		r := st.Reshards[name]
+		if r == nil && (len(counts[name]) == 0 || len(counts[name]) == 1 && counts[name][want]) {
+			continue
+		}
+		former, _ := st.Checkpoints(name)
+		if r != nil {
 			c := &shardChange{r: r, inProgress: true, former: former, derived: r.Shards(name)}
 			if r.To != want {
 				c.err = &planner.Error{Sink: name, Summary: "a change of its number of shards is in progress",
 					Detail: fmt.Sprintf("a run that died was changing the sink from %d to %d shards, and the configuration now says shards = %d. Set shards = %d and apply to finish that change; then change shards again.", r.From, r.To, want, r.To)}
 			}
 			out[name] = c
-			continue
-		}
-		if count == 0 || count == want {
 			continue
 		}
 		r, err := state.NewReshard(st, name, want)
