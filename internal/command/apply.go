@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/streamctl/streamctl/internal/config"
 	"github.com/streamctl/streamctl/internal/engine"
 	"github.com/streamctl/streamctl/internal/render"
 	"github.com/streamctl/streamctl/internal/workspace"
@@ -254,6 +255,13 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 			for _, s := range cfg.Sinks {
 				sinks = append(sinks, s.Name)
 				sinks = append(sinks, cfg.MovedFrom(s.Name)...)
+				if sh := s.Shard; sh != nil {
+					// Under -target too, a change of shards writes every
+					// shard's checkpoint.
+					for k := range sh.Count {
+						sinks = append(sinks, config.ShardName(sh.Sink, k))
+					}
+				}
 			}
 			held, err = lockExclusive(ctx, backend, sinks, "apply", a.lockTimeout)
 			if err != nil {
