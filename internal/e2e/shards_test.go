@@ -453,3 +453,26 @@ func reshardKilled(t *testing.T, c reshardCase, stateBlock, dest string, env []s
 		}
 	}
 }
+
+// TestAzureReshardKilled: the change of shards killed after its intent and
+// after one of its checkpoint documents, with the state on Azurite.
+func TestAzureReshardKilled(t *testing.T) {
+	t.Parallel()
+	az := testenv.Azurite(t)
+	for _, c := range []reshardCase{{4, 8, "after-reshard-intent"}, {8, 3, "after-sink-document:2"}} {
+		t.Run(fmt.Sprintf("%d_to_%d_%s", c.from, c.to, strings.ReplaceAll(c.fault, ":", "_")), func(t *testing.T) {
+			t.Parallel()
+			container := bucketName("reshard-", c.from, "-", c.to, "-", c.fault)
+			az.CreateContainer(t, container)
+			reshardKilled(t, c, azStateBlock(az, container), azDestination(az, "lake", container, "lake/big"), az.Env(),
+				func(string) providers.Storage { return azStorage(t, az, container, "lake/big") },
+				func(string) *state.State {
+					mgr, err := state.Load(context.Background(), state.NewRemote(azStorage(t, az, container, ""), remoteStateKey), "test")
+					if err != nil {
+						t.Fatal(err)
+					}
+					return mgr.State()
+				})
+		})
+	}
+}
