@@ -476,3 +476,62 @@ func TestAzureReshardKilled(t *testing.T) {
 		})
 	}
 }
+
+// TestShardsOfFiles: a files source's partitions are its files, which go
+// to shards by the hash of their paths; a file added later lands in its
+// shard and moves no other, and every record is written once.
+func TestShardsOfFiles(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, `
+source "files" "in" {
+  path = "in/*.jsonl"
+}
+
+sink "events" {
+  source = source.files.in
+  shards = 3
+
+  destination "local" "a" {
+    path = "out"
+  }
+}
+`)
+	if err := os.MkdirAll(filepath.Join(dir, "in"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	want := map[int64]bool{}
+	addFile := func(name string, first int64) {
+		var b strings.Builder
+		for id := first; id < first+50; id++ {
+			fmt.Fprintf(&b, "{\"id\":%d}\n", id)
+			want[id] = true
+		}
+		if err := os.WriteFile(filepath.Join(dir, "in", name), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, name := range []string{"a.jsonl", "b.jsonl", "c.jsonl", "d.jsonl", "e.jsonl"} {
+		addFile(name, int64(i)*1000)
+	}
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	before := readLocalState(t, dir)
+	addFile("f.jsonl", 9000)
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	assertExactlyOnce(t, local.New(filepath.Join(dir, "out")), want)
+	after := readLocalState(t, dir)
+	used := map[int]bool{}
+	for name, ss := range after.Sinks {
+		for p := range ss.Offsets {
+			if k := state.ShardOf(p, 3); k != ss.Shard.Index {
+				t.Errorf("%s holds %s, of shard %d", name, p, k)
+			}
+			used[ss.Shard.Index] = true
+			if old := before.Sinks[name]; p != "in/f.jsonl" && (old == nil || old.Offsets[p] != ss.Offsets[p]) {
+				t.Errorf("%s: %s moved or changed when f.jsonl was added", name, p)
+			}
+		}
+	}
+	if len(used) < 2 {
+		t.Errorf("six files all went to one shard: %v", used)
+	}
+}
