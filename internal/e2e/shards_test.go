@@ -535,3 +535,44 @@ sink "events" {
 		t.Errorf("six files all went to one shard: %v", used)
 	}
 }
+
+// TestKafkaShards: a topic of eight partitions applied as four shards by
+// an apply killed midway, then split into eight shards while the topic
+// grows: every record once, each partition's offset in its shard.
+func TestKafkaShards(t *testing.T) {
+	t.Parallel()
+	broker := testenv.Kafka(t)
+	conf := kafkaConf{Brokers: broker.Addr, Topic: kafkaTopic(t, broker, 8), MaxRecords: 500}
+	withShards := func(n int) string {
+		return strings.Replace(conf.hcl(), "sink \""+kafkaSinkName+"\" {", fmt.Sprintf("sink %q {\n  shards = %d", kafkaSinkName, n), 1)
+	}
+	dir := writeConfig(t, withShards(4))
+	p := newProducedIDs()
+	produceIDs(t, broker, conf.Topic, p, 1, 4000, 8)
+	if r := run(t, dir, []string{"STREAMCTL_FAULT=after-manifest:3"}, "apply", "-auto-approve", "-no-color", "-parallelism=2"); !r.killed {
+		t.Fatalf("the fault was not reached: %s", r)
+	}
+	produceIDs(t, broker, conf.Topic, p, 10_001, 2000, 8)
+	applyAndSettle(t, dir, nil)
+	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(withShards(8)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	produceIDs(t, broker, conf.Topic, p, 20_001, 2000, 8)
+	plan := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
+	if !strings.Contains(plan.stdout, "~ reshard sink.events 4 → 8") || !strings.Contains(plan.stdout, "partition 4: events/shard-0 → events/shard-4") {
+		t.Errorf("plan:\n%s", plan.stdout)
+	}
+	applyAndSettle(t, dir, nil)
+	assertExactlyOnce(t, local.New(filepath.Join(dir, "out", "disk")), p.want())
+	st := kafkaStateFile(t, dir)
+	if names, count := st.Checkpoints(kafkaSinkName); count != 8 {
+		t.Fatalf("checkpoints %v", names)
+	}
+	for name, ss := range st.Sinks {
+		for part := range ss.Offsets {
+			if state.ShardOf(part, 8) != ss.Shard.Index {
+				t.Errorf("%s holds partition %s", name, part)
+			}
+		}
+	}
+}
