@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -574,5 +575,37 @@ func TestKafkaShards(t *testing.T) {
 				t.Errorf("%s holds partition %s", name, part)
 			}
 		}
+	}
+}
+
+// TestS3ShardsWallTime reports the wall time of 1, 2, 4 and 8 workers over
+// one sink of eight shards (STREAMCTL_WORKERS_BENCH=1, with the latency of
+// STREAMCTL_WORKERS_LATENCY_MS as TestS3WorkersWallTime): one stream that
+// more workers apply faster.
+func TestS3ShardsWallTime(t *testing.T) {
+	if os.Getenv("STREAMCTL_WORKERS_BENCH") == "" {
+		t.Skip("set STREAMCTL_WORKERS_BENCH=1 to measure")
+	}
+	srv := testenv.S3(t)
+	var latency time.Duration
+	if ms, err := strconv.Atoi(os.Getenv("STREAMCTL_WORKERS_LATENCY_MS")); err == nil && ms > 0 {
+		latency = time.Duration(ms) * time.Millisecond
+	}
+	for _, n := range []int{1, 2, 4, 8} {
+		bucket := bucketName("shards-wall-", n)
+		srv.CreateBucket(t, bucket)
+		endpoint := srv.Endpoint
+		if latency > 0 {
+			proxy := testenv.StartFaultProxy(t, srv.Endpoint)
+			proxy.Randomly(1, []testenv.Fault{testenv.Slow}, latency, nil)
+			endpoint = proxy.Endpoint
+		}
+		dest := func(prefix string) string { return s3Destination(srv, "lake", bucket, prefix) }
+		cfg := shardedConfig(s3StateBlock(srv, bucket), dest)
+		dir := writeConfig(t, strings.ReplaceAll(cfg, srv.Endpoint, endpoint))
+		spans, wall := runWorkers(t, dir, withLease(srv.Env()), n, 0, 1)
+		checkExclusive(t, spans)
+		assertExactlyOnce(t, s3Storage(t, srv, bucket, "lake/big"), expectedIDs(shardPartitions, shardRecords))
+		t.Logf("%d worker(s), 1 sink of %d shards × %d batches, latency %s: %s", n, shardCount, shardRecords*shardPartitions/shardCount/shardMaxRecords, latency, wall.Round(time.Millisecond))
 	}
 }
