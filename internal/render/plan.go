@@ -209,6 +209,9 @@ func SummaryLine(p *planner.Plan) string {
 	if cleanups > 0 {
 		line += fmt.Sprintf(" %d orphan %s to remove.", cleanups, plural(int64(cleanups), "temporary", "temporaries"))
 	}
+	for _, r := range p.Reshards {
+		line += fmt.Sprintf(" Sink %s goes from %d to %d shards.", r.Sink, r.From, r.To)
+	}
 	return line
 }
 
