@@ -2,7 +2,7 @@ package e2e
 
 // The proof of issue 21: eight `streamctl apply` processes over one remote
 // state, SIGKILLed at random and restarted, share a hundred sinks, and the
-// eight shards of one sink reading a topic of sixteen partitions. They
+// eight shards of one sink reading a stream of sixteen partitions. They
 // converge with every record exactly once; no sink or shard is applied by
 // two workers at once, which is checked twice: from the workers' own events
 // (checkExclusive), and from the manifests, each of which records the lock
@@ -66,10 +66,10 @@ sink "big" {
 
 // checkManifestHolders reads the manifests of each of sinks (a sink or a
 // shard) in dest and fails when its batches are not one chain of ranges
-// from 0 (no offset read twice), when a partition is
-// outside the shard, or when the locks they were committed under
-// interleave: a lock ID (one worker process's hold of the sink) that gives
-// way to another never comes back, as a killed worker never does.
+// from 0 (no offset read twice), when a partition is outside the shard, or
+// when the locks they were committed under interleave: a lock ID (one
+// worker process's hold of the sink) that gives way to another never comes
+// back, as a killed worker never does.
 func checkManifestHolders(t *testing.T, dest providers.Storage, sinks []string, shard func(sink string) *planner.Shard) (holders int) {
 	t.Helper()
 	ctx := context.Background()
