@@ -98,6 +98,7 @@ func NewReshard(s *State, sink string, to int) (*Reshard, error) {
 	}
 	r := &Reshard{From: max(from, 1), To: max(to, 1), Offsets: map[string]int64{}}
 	held := map[string]int{}
+	active := 0 // the checkpoints that committed a batch: the others hold no destination yet
 	for _, name := range names {
 		ss := s.Sinks[name]
 		if b := ss.InFlight; b != nil {
@@ -112,6 +113,9 @@ func NewReshard(s *State, sink string, to int) (*Reshard, error) {
 			r.Offsets[p] = max(r.Offsets[p], off)
 		}
 		r.NextBatch = max(r.NextBatch, ss.NextBatch)
+		if ss.NextBatch > 0 {
+			active++
+		}
 		for d, dest := range ss.Destinations {
 			if dest.LastBatch != ss.NextBatch-1 && dest.From < ss.NextBatch {
 				return nil, fmt.Errorf("destination %s of %s misses committed batches (it holds up to batch %d of %d): set shards = %d back and apply to repair it, then change shards", d, name, dest.LastBatch, ss.NextBatch-1, r.From)
@@ -124,7 +128,7 @@ func NewReshard(s *State, sink string, to int) (*Reshard, error) {
 		}
 	}
 	for d, n := range held {
-		if n == len(names) {
+		if n >= active {
 			r.Destinations = append(r.Destinations, d)
 		}
 	}

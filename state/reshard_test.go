@@ -101,3 +101,18 @@ func TestReshardEncoded(t *testing.T) {
 		t.Fatal("a change from 2 to 2 shards was decoded")
 	}
 }
+
+// A checkpoint that committed no batch yet (it recorded where it starts)
+// holds no destination: the others' still carry over.
+func TestReshardWithIdleShard(t *testing.T) {
+	s := shardedState()
+	idle := s.Sinks["orders/shard-1"]
+	idle.NextBatch, idle.Destinations = 0, map[string]*Destination{}
+	r, err := NewReshard(s, "orders", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(r.Destinations, ",") != "lake" || r.NextBatch != 3 {
+		t.Fatalf("reshard %+v", r)
+	}
+}

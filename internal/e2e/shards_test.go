@@ -322,6 +322,15 @@ func TestShardsChangeRefusedInFlight(t *testing.T) {
 	for _, d := range []string{"a", "b"} {
 		assertExactlyOnce(t, local.New(filepath.Join(dir, "out", d)), expectedIDs(3, 2000))
 	}
+	// A destination added in the same change would miss its backfill.
+	three := strings.Replace(cfg, "shards = 2", "shards = 3", 1)
+	added := strings.Replace(three, "shards = 3", "shards = 4", 1)
+	added = strings.Replace(added, "  destination \"local\" \"b\" {", "  destination \"local\" \"c\" {\n    path = \"out/c\"\n  }\n  destination \"local\" \"b\" {", 1)
+	write(added)
+	r := mustRun(t, dir, 1, nil, "plan", "-no-color")
+	if !strings.Contains(r.stdout+r.stderr, "destination c is new") || !strings.Contains(r.stdout+r.stderr, "apply it with shards = 3 first") {
+		t.Errorf("a destination added with a change of shards:\n%s", r)
+	}
 }
 
 // reshardConfig is sink "big" of shards over 8 generated partitions of

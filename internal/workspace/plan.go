@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -204,6 +205,16 @@ func shardChanges(cfg *config.Config, st *state.State) map[string]*shardChange {
 			continue
 		}
 		r, err := state.NewReshard(st, name, want)
+		if err == nil && r.NextBatch > 0 {
+			// A destination added now would be backfilled from the
+			// checkpoints' history, which the new ones do not carry.
+			for _, d := range s.Destinations {
+				if !slices.Contains(r.Destinations, d.Name) {
+					err = fmt.Errorf("destination %s is new, and is backfilled from the history of the checkpoints the change replaces: apply it with shards = %d first, then change shards", d.Name, r.From)
+					break
+				}
+			}
+		}
 		if err != nil {
 			out[name] = &shardChange{err: &planner.Error{Sink: name, Summary: "its number of shards cannot change now", Detail: err.Error() + "."}}
 			continue
