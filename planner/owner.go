@@ -58,6 +58,9 @@ func checkOwners(in SinkInput) error {
 			continue
 		}
 		want := Owner{Lineage: in.Lineage, Sink: in.Name, Destination: d}
+		if in.Shard != nil {
+			want.Sink = in.Shard.Sink // its shards share the sink's destinations
+		}
 		switch {
 		case obs.Owner != nil:
 			have := *obs.Owner

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/streamctl/streamctl/state"
 )
 
 // FormatVersion is the version of saved plan files.
@@ -31,6 +33,23 @@ type Plan struct {
 	// Removed are sinks the state holds that the configuration no longer
 	// declares: nothing is done to them, and nothing of theirs is deleted.
 	Removed []RemovedSink `json:"removed_sinks,omitempty"`
+	// Reshards are the sinks whose checkpoints apply splits again into
+	// another number of shards, before any of their batches.
+	Reshards []Reshard `json:"reshards,omitempty"`
+}
+
+// Reshard is a change of a sink's number of shards: its committed offsets
+// are split again between the new layout's checkpoints (state.Reshard).
+type Reshard struct {
+	Sink string `json:"sink"`
+	From int    `json:"from"`
+	To   int    `json:"to"`
+	// InProgress: a run that died logged the change; apply finishes it.
+	InProgress bool `json:"in_progress,omitempty"`
+	// Partitions counts the partitions with a committed offset.
+	Partitions int `json:"partitions"`
+	// Moves are the partitions whose offset goes to another checkpoint.
+	Moves []state.Move `json:"moves"`
 }
 
 // RemovedSink is a sink the state holds and the configuration does not.
@@ -45,6 +64,9 @@ type RemovedSink struct {
 
 // Changes reports whether applying the plan would do anything.
 func (p *Plan) Changes() bool {
+	if len(p.Reshards) > 0 {
+		return true
+	}
 	for _, s := range p.Sinks {
 		if s.Changes() {
 			return true
@@ -57,25 +79,30 @@ func (p *Plan) Changes() bool {
 func (p *Plan) Totals() (batches, records int64, destinations int) {
 	dests := map[string]bool{}
 	for _, s := range p.Sinks {
+		// The shards of a sink share its destinations.
+		name := s.Name
+		if s.Shard != nil {
+			name = s.Shard.Sink
+		}
 		if s.Resume != nil {
 			batches++
 			records += s.Resume.Records
 			for _, d := range s.Resume.Pending {
-				dests[s.Name+"."+d] = true
+				dests[name+"."+d] = true
 			}
 		}
 		for _, b := range append(append([]Batch(nil), s.Adopt...), s.Repairs...) {
 			batches++
 			records += b.Records
 			for _, d := range b.Pending {
-				dests[s.Name+"."+d] = true
+				dests[name+"."+d] = true
 			}
 		}
 		batches += s.New.Batches
 		records += s.New.Records
 		if s.New.Batches > 0 {
 			for _, d := range s.New.Destinations {
-				dests[s.Name+"."+d] = true
+				dests[name+"."+d] = true
 			}
 		}
 	}

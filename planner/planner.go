@@ -16,7 +16,10 @@ import (
 
 // SinkInput is everything the planner needs to know about one sink.
 type SinkInput struct {
-	Name       string
+	Name string
+	// Shard is set on a shard of a sharded sink: Snapshot holds only its
+	// partitions, and the destinations belong to the sharded sink.
+	Shard      *Shard
 	SourceType string
 	SourceName string
 	MaxRecords int64
@@ -92,7 +95,9 @@ func (o *Observation) hasManifest(id int64) bool {
 
 // SinkPlan is what apply will do for one sink.
 type SinkPlan struct {
-	Name     string             `json:"name"`
+	Name string `json:"name"`
+	// Shard is set on a shard of a sharded sink.
+	Shard    *Shard             `json:"shard,omitempty"`
 	Snapshot providers.Snapshot `json:"source"`
 	// MovedFrom is the sink's former name (a moved block): apply first moves
 	// its checkpoint, manifests and ownership to Name.
@@ -272,7 +277,7 @@ func (e *Error) Error() string {
 
 // PlanSink plans one sink.
 func PlanSink(in SinkInput) (*SinkPlan, error) {
-	p := &SinkPlan{Name: in.Name, Snapshot: in.Snapshot, RouteBy: in.RouteBy, MovedFrom: in.MovedFrom}
+	p := &SinkPlan{Name: in.Name, Shard: in.Shard, Snapshot: in.Snapshot, RouteBy: in.RouteBy, MovedFrom: in.MovedFrom}
 	if err := checkOwners(in); err != nil {
 		return nil, err
 	}

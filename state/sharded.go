@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
+	"github.com/streamctl/streamctl/internal/fault"
 	"github.com/streamctl/streamctl/providers"
 )
 
@@ -45,6 +47,21 @@ type ShardedBackend interface {
 
 // SinksPrefix is where the sink documents of the state key are kept.
 func SinksPrefix(key string) string { return key + ".d/sinks/" }
+
+// docSinkName reports whether name, from a document's key, names a sink: a
+// sink ("orders") or a shard of one ("orders/shard-3"); history segments
+// ("orders.json.history/…") do not.
+func docSinkName(name string) bool {
+	base, shard, sharded := strings.Cut(name, "/")
+	if base == "" || strings.Contains(base, ".json.history") {
+		return false
+	}
+	if !sharded {
+		return true
+	}
+	digits, ok := strings.CutPrefix(shard, "shard-")
+	return ok && digits != "" && strings.Trim(digits, "0123456789") == ""
+}
 
 func sinkDocName(key, sink string) string { return SinksPrefix(key) + sink + ".json" }
 
@@ -117,7 +134,7 @@ func loadSharded(ctx context.Context, docs *Docs, key string, root *State) (*sha
 	var names []string
 	err := docs.Storage().List(ctx, prefix, func(info providers.ObjectInfo) error {
 		rest := info.Key[len(prefix):]
-		if name, ok := strings.CutSuffix(rest, ".json"); ok && name != "" && !strings.Contains(name, "/") {
+		if name, ok := strings.CutSuffix(rest, ".json"); ok && docSinkName(name) {
 			names = append(names, name)
 		}
 		return nil
@@ -271,7 +288,7 @@ func (sh *shards) writeSink(ctx context.Context, name string, sink *Sink, lineag
 
 // rootDoc renders the root document of a sharded state.
 func rootDoc(s *State, serial int64) ([]byte, error) {
-	doc := stateDoc{Version: ShardedVersion, Lineage: s.Lineage, Serial: serial, StreamctlVersion: s.StreamctlVersion, Sinks: map[string]*sinkDoc{}}
+	doc := stateDoc{Version: ShardedVersion, Lineage: s.Lineage, Serial: serial, StreamctlVersion: s.StreamctlVersion, Sinks: map[string]*sinkDoc{}, Reshards: s.Reshards}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
@@ -385,6 +402,7 @@ func (m *Manager) updateSharded(ctx context.Context, change func(*State) error) 
 			return fmt.Errorf("write state %s: %w", m.backend.Describe(), err)
 		}
 		sh.sinks[name] = ss
+		fault.Point("after-sink-document")
 	}
 	rootSerial := sh.rootSerial
 	for _, name := range removed {
@@ -393,6 +411,10 @@ func (m *Manager) updateSharded(ctx context.Context, change func(*State) error) 
 			// state's serial still grows.
 			rootSerial += sh.sinks[name].serial + 1
 		}
+	}
+	if !sameReshards(next.Reshards, m.state.Reshards) && rootSerial == sh.rootSerial {
+		// The root holds the changes of shards in progress.
+		rootSerial++
 	}
 	if sh.legacy || rootSerial != sh.rootSerial {
 		data, err := rootDoc(next, rootSerial)
@@ -543,4 +565,8 @@ func (m *Manager) ReloadSink(ctx context.Context, name string) error {
 	next.Serial = m.shard.serial()
 	m.state = &next
 	return nil
+}
+
+func sameReshards(a, b map[string]*Reshard) bool {
+	return len(a) == 0 && len(b) == 0 || reflect.DeepEqual(a, b)
 }

@@ -13,6 +13,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/google/uuid"
@@ -43,6 +44,9 @@ type State struct {
 	Serial           int64            `json:"serial"`  // incremented on every write
 	StreamctlVersion string           `json:"streamctl_version"`
 	Sinks            map[string]*Sink `json:"sinks"`
+	// Reshards are the changes of sinks' numbers of shards in progress, by
+	// sink: see Reshard.
+	Reshards map[string]*Reshard `json:"reshards,omitempty"`
 
 	// retired are the history segments the write of this state stopped
 	// naming: only its backup names them, and the next write removes them.
@@ -52,6 +56,9 @@ type State struct {
 // Sink is the checkpoint of one sink.
 type Sink struct {
 	Source SourceRef `json:"source"`
+	// Shard is set on the checkpoint of a shard of a sharded sink, named
+	// "<sink>/shard-<index>".
+	Shard *Shard `json:"shard,omitempty"`
 	// NextBatch is the number the next new batch gets.
 	NextBatch int64 `json:"next_batch"`
 	// Offsets are the committed offsets: per partition, the next offset to read.
@@ -74,6 +81,19 @@ type Sink struct {
 	segments  []segmentRef
 	skip      int
 	sealedLen int
+}
+
+// Shard is shard Index of Count of the sharded sink Sink: it holds the
+// partitions whose shard of Count is Index (planner.ShardOf).
+type Shard struct {
+	Sink  string `json:"sink"`
+	Index int    `json:"index"`
+	Count int    `json:"count"`
+}
+
+// ShardName is the checkpoint name of shard index of sink.
+func ShardName(sink string, index int) string {
+	return sink + "/shard-" + strconv.Itoa(index)
 }
 
 // SourceRef says which stream a sink's offsets belong to.
@@ -152,6 +172,12 @@ func (s *State) SinkNames() []string {
 func (s *State) Clone() *State {
 	c := *s
 	c.retired = slices.Clone(s.retired)
+	if s.Reshards != nil {
+		c.Reshards = make(map[string]*Reshard, len(s.Reshards))
+		for n, r := range s.Reshards {
+			c.Reshards[n] = r.clone()
+		}
+	}
 	c.Sinks = make(map[string]*Sink, len(s.Sinks))
 	for name, sink := range s.Sinks {
 		c.Sinks[name] = sink.clone()
@@ -180,6 +206,10 @@ func (s *Sink) clone() *Sink {
 		b := s.InFlight.clone()
 		c.InFlight = &b
 	}
+	if s.Shard != nil {
+		sh := *s.Shard
+		c.Shard = &sh
+	}
 	c.segments = slices.Clone(s.segments)
 	return &c
 }
@@ -199,6 +229,7 @@ type stateDoc struct {
 	Serial           int64               `json:"serial"`
 	StreamctlVersion string              `json:"streamctl_version"`
 	Sinks            map[string]*sinkDoc `json:"sinks"`
+	Reshards         map[string]*Reshard `json:"reshards,omitempty"`
 	Retired          []string            `json:"retired_history_segments,omitempty"`
 }
 
@@ -228,7 +259,7 @@ func Encode(s *State) ([]byte, error) {
 // encodeDoc renders the state document: each sink's history past what its
 // segments hold. The format is Version unless a sink has segments.
 func encodeDoc(s *State) ([]byte, error) {
-	doc := stateDoc{Version: s.docVersion(), Lineage: s.Lineage, Serial: s.Serial, StreamctlVersion: s.StreamctlVersion, Sinks: make(map[string]*sinkDoc, len(s.Sinks)), Retired: s.retired}
+	doc := stateDoc{Version: s.docVersion(), Lineage: s.Lineage, Serial: s.Serial, StreamctlVersion: s.StreamctlVersion, Sinks: make(map[string]*sinkDoc, len(s.Sinks)), Reshards: s.Reshards, Retired: s.retired}
 	for name, sink := range s.Sinks {
 		if sink == nil {
 			doc.Sinks[name] = nil
@@ -287,7 +318,15 @@ func Decode(data []byte) (*State, error) {
 	if err := dec.Decode(&doc); err != nil {
 		return nil, &DecodeError{Reason: fmt.Sprintf("it does not match the state format: %v", err)}
 	}
-	s := State{Version: doc.Version, Lineage: doc.Lineage, Serial: doc.Serial, StreamctlVersion: doc.StreamctlVersion, retired: doc.Retired}
+	s := State{Version: doc.Version, Lineage: doc.Lineage, Serial: doc.Serial, StreamctlVersion: doc.StreamctlVersion, Reshards: doc.Reshards, retired: doc.Retired}
+	for name, r := range s.Reshards {
+		if r == nil || r.From < 1 || r.To < 1 || r.From == r.To || r.NextBatch < 0 || r.NextBatch > MaxBatch {
+			return nil, &DecodeError{Reason: fmt.Sprintf("the change of shards of sink %q in progress is not one", name)}
+		}
+		if r.Offsets == nil {
+			r.Offsets = map[string]int64{}
+		}
+	}
 	if doc.Sinks != nil {
 		s.Sinks = make(map[string]*Sink, len(doc.Sinks))
 	}
@@ -358,6 +397,9 @@ func (s *Sink) check() string {
 	}
 	if s.CommittedBatches < 0 || s.CommittedRecords < 0 {
 		return "the committed batch or record count is negative"
+	}
+	if sh := s.Shard; sh != nil && (sh.Count < 2 || sh.Index < 0 || sh.Index >= sh.Count || sh.Sink == "") {
+		return fmt.Sprintf("shard %d of %d of sink %q is not a shard", sh.Index, sh.Count, sh.Sink)
 	}
 	return ""
 }

@@ -25,8 +25,11 @@ source "kafka" "shipments" {
   topic   = "shipments"
 }
 
+# The largest topic: its partitions are split into four shards, each with its
+# own checkpoint and lock, so that four pods write it at once.
 sink "orders" {
   source = source.kafka.orders
+  shards = 4
 
   destination "s3" "lake" {
     bucket = "lake"

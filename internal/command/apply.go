@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/streamctl/streamctl/internal/config"
 	"github.com/streamctl/streamctl/internal/crash"
 	"github.com/streamctl/streamctl/internal/engine"
 	"github.com/streamctl/streamctl/internal/render"
@@ -195,8 +196,9 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 		return failf(v, "%v", err)
 	}
 	var (
-		claims *sinkClaims
-		mgr    *state.Manager
+		claims  *sinkClaims
+		mgr     *state.Manager
+		runLock *state.LockInfo // the run-wide lock, when this run holds it
 	)
 	if a.lock {
 		var (
@@ -226,6 +228,8 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 			for _, m := range cfg.Moved {
 				pending = pending || peek.State().Sinks[m.From] != nil
 			}
+			// So does a change of a sink's number of shards.
+			pending = pending || workspace.Resharding(cfg, peek.State())
 			shared = saved == nil && !pending && (peek.Sharded() || !peek.Exists())
 		}
 		switch {
@@ -252,12 +256,20 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 			for _, s := range cfg.Sinks {
 				sinks = append(sinks, s.Name)
 				sinks = append(sinks, cfg.MovedFrom(s.Name)...)
+				if sh := s.Shard; sh != nil {
+					// Under -target too, a change of shards writes every
+					// shard's checkpoint.
+					for k := range sh.Count {
+						sinks = append(sinks, config.ShardName(sh.Sink, k))
+					}
+				}
 			}
 			held, err = lockExclusive(ctx, backend, sinks, "apply", a.lockTimeout)
 			if err != nil {
 				return lockFailed(v, err)
 			}
 			info = held.infos[0]
+			runLock = info
 		}
 		tookOverAll(v, held)
 		defer func() {
@@ -343,7 +355,15 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 	if claims != nil {
 		claims.v, claims.ws, claims.mgr, claims.a = v, ws, mgr, a
 	}
-	return c.run(ctx, v, ws, mgr, p, a, met, claims)
+	lockID := func(string) string { return "" }
+	switch {
+	case claims != nil:
+		lockID = claims.lockID
+	case runLock != nil:
+		id := runLock.ID
+		lockID = func(string) string { return id }
+	}
+	return c.run(ctx, v, ws, mgr, p, a, met, claims, lockID)
 }
 
 // approve asks on the terminal. Ctrl-C (or SIGTERM) while it waits cancels at
@@ -368,7 +388,7 @@ func (c *ApplyCommand) approve(ctx context.Context) bool {
 
 // run applies the sinks, up to -parallelism at once, and reports progress and
 // the summary. A failing sink does not stop the others.
-func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace.Workspace, mgr *state.Manager, p *planner.Plan, a *applyArgs, met *applyMetrics, claims *sinkClaims) int {
+func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace.Workspace, mgr *state.Manager, p *planner.Plan, a *applyArgs, met *applyMetrics, claims *sinkClaims, lockID func(string) string) int {
 	v.running(workspace.Totals(p, a.maxBatches))
 	defer v.stopped()
 	eng := &engine.Engine{
@@ -376,6 +396,7 @@ func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace.Works
 		Version: Version,
 		Now:     c.Now,
 		OnEvent: func(ev engine.Event) { v.event(ev, ws.DestinationNames(ev.Sink)) },
+		LockID:  lockID,
 	}
 	start := c.now()
 	var prepare workspace.Prepare

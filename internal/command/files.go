@@ -3,6 +3,7 @@ package command
 import (
 	"flag"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/streamctl/streamctl/internal/engine"
@@ -50,7 +51,7 @@ func (c *FilesCommand) Run(args []string) int {
 		return ExitError
 	}
 	name := fs.Arg(0)
-	if cfg.Sink(name) == nil {
+	if len(cfg.Declared(name)) == 0 {
 		return failf(v, "the configuration has no sink %q", name)
 	}
 	ctx, stop := signalContext()
@@ -63,7 +64,8 @@ func (c *FilesCommand) Run(args []string) int {
 	var out []engine.CommittedFile
 	found := destination == ""
 	for _, s := range ws.Sinks {
-		if s.Name != name {
+		// A sharded sink's files are its shards', of every layout it had.
+		if s.Name != name && (s.Shard == nil || s.Shard.Sink != name || s.Shard.Index > 0) {
 			continue
 		}
 		for _, d := range s.Destinations {
@@ -71,11 +73,24 @@ func (c *FilesCommand) Run(args []string) int {
 				continue
 			}
 			found = true
-			files, err := engine.CommittedFiles(ctx, d, s.Name)
-			if err != nil {
-				return failf(v, "%v", err)
+			folders := []string{s.Name}
+			if s.Shard == nil || s.Shard.Sink == name {
+				more, err := engine.ManifestFolders(ctx, d.Storage, name)
+				if err != nil {
+					return failf(v, "list the manifests of %s: %v", d.Name, err)
+				}
+				if s.Shard != nil {
+					folders = nil
+				}
+				folders = slices.Compact(slices.Sorted(slices.Values(append(folders, more...))))
 			}
-			out = append(out, files...)
+			for _, folder := range folders {
+				files, err := engine.CommittedFiles(ctx, d, folder)
+				if err != nil {
+					return failf(v, "%v", err)
+				}
+				out = append(out, files...)
+			}
 		}
 	}
 	if !found {

@@ -115,14 +115,17 @@ func (t *targetFlags) selectSinks(cfg *config.Config) (*config.Config, error) {
 			if !ok || name == "" {
 				return nil, fmt.Errorf("-%s=%s: an address is sink.NAME, e.g. -%s=sink.orders", flagName, a, flagName)
 			}
-			if cfg.Sink(name) == nil {
+			if len(cfg.Declared(name)) == 0 {
 				var names []string
 				for _, s := range cfg.Sinks {
 					names = append(names, "sink."+s.Name)
 				}
 				return nil, fmt.Errorf("-%s=%s: the configuration has no sink %q; it has %s", flagName, a, name, strings.Join(names, ", "))
 			}
-			out[name] = true
+			// A sharded sink stands for its shards.
+			for _, s := range cfg.Declared(name) {
+				out[s.Name] = true
+			}
 		}
 		return out, nil
 	}

@@ -137,6 +137,15 @@ type sinkClaims struct {
 	// refused, with its holder.
 	claimed int
 	skipped *state.LockedError
+	// ids are the IDs of the sinks' locks held, by sink.
+	ids map[string]string
+}
+
+// lockID is the ID of the lock held on sink, or "".
+func (c *sinkClaims) lockID(sink string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ids[sink]
 }
 
 // allSkipped returns the refusal to report when every sink with changes was
@@ -174,6 +183,10 @@ func (c *sinkClaims) claim(ctx context.Context, sp *planner.SinkPlan) (*planner.
 	}
 	c.mu.Lock()
 	c.claimed++
+	if c.ids == nil {
+		c.ids = map[string]string{}
+	}
+	c.ids[sp.Name] = info.ID
 	tookOver(c.v, u)
 	c.mu.Unlock()
 	stop := make(chan struct{})
@@ -213,6 +226,12 @@ func (c *sinkClaims) claim(ctx context.Context, sp *planner.SinkPlan) (*planner.
 	p, errs := c.ws.Only(sp.Name).Plan(ctx, c.mgr.State(), workspace.PlanOptions{Refresh: c.a.refresh, MaxBatches: c.a.maxBatches, Targeted: true, Version: Version})
 	if len(errs) > 0 {
 		return fail(errors.Join(errs...))
+	}
+	if len(p.Reshards) > 0 {
+		// Another process changed the sink's shards since this one looked:
+		// the change is a whole-state command's, not a sink applier's.
+		r := p.Reshards[0]
+		return fail(fmt.Errorf("its sink %s is to be split from %d into %d shards, which is done under the run-wide lock; run apply again to do it", r.Sink, r.From, r.To))
 	}
 	if len(p.Sinks) != 1 || !p.Sinks[0].Changes() {
 		// Applied by another process since this one planned it.

@@ -220,11 +220,20 @@ func (c *StateRmCommand) Run(args []string) int {
 		return code
 	}
 	defer release()
+	var expanded []string
 	for _, name := range names {
-		if mgr.State().Sinks[name] == nil {
+		if mgr.State().Sinks[name] != nil {
+			expanded = append(expanded, name)
+			continue
+		}
+		// A sharded sink's name stands for all its shards' checkpoints.
+		shards, _ := mgr.State().Checkpoints(name)
+		if len(shards) == 0 {
 			return failf(v, "the state has no sink %q; streamctl state list shows the sinks it has. Nothing was removed", name)
 		}
+		expanded = append(expanded, shards...)
 	}
+	names = expanded
 	if !a.force {
 		fmt.Fprintf(c.Stdout, "Remove the checkpoint of %s from %s?\n  The sinks start over on their next apply; their files stay.\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ",
 			quoteList(names), backend.Describe())

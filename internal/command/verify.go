@@ -50,7 +50,7 @@ func (c *VerifyCommand) Run(args []string) int {
 	if !ok {
 		return ExitError
 	}
-	if fs.NArg() == 1 && cfg.Sink(fs.Arg(0)) == nil {
+	if fs.NArg() == 1 && len(cfg.Declared(fs.Arg(0))) == 0 {
 		return failf(v, "the configuration has no sink %q", fs.Arg(0))
 	}
 	ctx, stop := signalContext()
@@ -62,11 +62,21 @@ func (c *VerifyCommand) Run(args []string) int {
 	defer ws.Close()
 
 	var total engine.Verification
+	// The shards of a sharded sink share its destinations: they are
+	// verified together, so that each one's files count as listed.
+	var groups [][]*engine.Sink
 	for _, s := range ws.Sinks {
-		if fs.NArg() == 1 && s.Name != fs.Arg(0) {
+		if fs.NArg() == 1 && s.Name != fs.Arg(0) && (s.Shard == nil || s.Shard.Sink != fs.Arg(0)) {
 			continue
 		}
-		r, err := engine.Verify(ctx, s, deep)
+		if n := len(groups); n > 0 && s.Shard != nil && groups[n-1][0].Shard != nil && groups[n-1][0].Shard.Sink == s.Shard.Sink {
+			groups[n-1] = append(groups[n-1], s)
+			continue
+		}
+		groups = append(groups, []*engine.Sink{s})
+	}
+	for _, g := range groups {
+		r, err := engine.VerifyShards(ctx, g, deep)
 		if err != nil {
 			return failf(v, "%v", err)
 		}

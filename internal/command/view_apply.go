@@ -103,6 +103,8 @@ func (v *applyHuman) event(ev engine.Event, _ []string) {
 	case "batch_committed":
 		prog.committed(ev.Sink, ev.Batch, ev.Records)
 		prog.printf("%s: batch %d committed in %s\n", ev.Sink, ev.Batch, ev.Elapsed.Round(time.Millisecond))
+	case "resharded":
+		prog.printf("%s: checkpoints split again: %s\n", ev.Sink, ev.Message)
 	}
 }
 
@@ -168,6 +170,8 @@ func (v *applyJSON) event(ev engine.Event, destinations []string) {
 	case "batch_committed":
 		v.json.BatchCommitted(ev.Sink, ev.Batch, ev.Records, ev.Elapsed, ev.Resume)
 		v.prog.committed(ev.Sink, ev.Batch, ev.Records)
+	case "resharded":
+		v.json.Diagnostic(render.Diagnostic{Severity: render.SeverityWarning, Summary: "checkpoints split again: " + ev.Message, Address: "sink." + ev.Sink})
 	}
 }
 

@@ -7,6 +7,8 @@
 package config
 
 import (
+	"strconv"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
@@ -89,7 +91,45 @@ type Sink struct {
 	History         int
 	Columns         []Column
 	Destinations    []*Destination // in config order
-	DeclRange       hcl.Range
+	// Shards is the declared shards (1: not sharded).
+	Shards int
+	// Shard is set on each of the sinks a sink with shards > 1 stands for
+	// once loaded: Config.Sinks holds its shards, not the sink.
+	Shard     *Shard
+	DeclRange hcl.Range
+}
+
+// Shard is shard Index of Count of the declared sink Sink.
+type Shard struct {
+	Sink         string
+	Index, Count int
+}
+
+// ShardName is the name of shard k of sink: its checkpoint's name in the
+// state and the folder of its manifests, _streamctl/<sink>/shard-<k>/.
+func ShardName(sink string, k int) string {
+	return sink + "/shard-" + strconv.Itoa(k)
+}
+
+// Declared is the name of the sink block s comes from: the sink's own name,
+// or the sharded sink's for one of its shards.
+func (s *Sink) Declared() string {
+	if s.Shard != nil {
+		return s.Shard.Sink
+	}
+	return s.Name
+}
+
+// Declared lists the sinks named name: the sink, or every shard of the
+// sink declared as name with shards > 1.
+func (c *Config) Declared(name string) []*Sink {
+	var out []*Sink
+	for _, s := range c.Sinks {
+		if s.Declared() == name || s.Name == name {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // Column is a declared output column: `column "NAME" { type, nullable, from }`.

@@ -449,6 +449,10 @@ func sinkSchemaDoc(kinds providers.Kinds) *SchemaBlock {
 			Description: "When the source no longer holds offsets that were never committed (retention deleted them): `fail` is an error; `skip` skips them and the plan reports the skipped ranges."},
 		{Name: "history", Type: "number", Default: "1000", Example: "1000",
 			Description: "How many recent batches the state keeps per sink, with their ranges: what a new destination is backfilled from."},
+		{Name: "shards", Type: "number", Default: "1", Example: "8",
+			Description: "Split the source's partitions into this many fixed groups, each applied on its own: its own batch sequence, checkpoint document and lock in the state, and manifests under `_streamctl/<sink>/shard-<k>/`, so that several `apply` processes over one remote state write one large topic at once. " +
+				"A partition whose ID is a number (Kafka partitions, `generate`) goes to shard ID mod `shards`; any other (a `files` source's file paths) to the FNV-1a hash of its ID mod `shards`. " +
+				"A shard that gets no partition plans nothing. At most 1024. Changing it splits the committed offsets again, planned as `~ reshard` and logged in the state first: see [sharded sinks](concepts.md#shards)."},
 	}
 	b := &SchemaBlock{
 		Type: "sink", Labels: []string{"name"},

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/agext/levenshtein"
@@ -19,6 +20,9 @@ const (
 	DefaultMaxRecords = 100000
 	DefaultFormat     = "jsonl"
 )
+
+// MaxShards bounds a sink's shards.
+const MaxShards = 1024
 
 // Allowed values of sink attributes.
 var (
@@ -40,6 +44,7 @@ var sinkSchema = &hcl.BodySchema{
 		{Name: "on_invalid"},
 		{Name: "on_data_loss"},
 		{Name: "history"},
+		{Name: "shards"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "batch"},
@@ -76,6 +81,13 @@ func (l *loader) decodeSink(b *hcl.Block) {
 	l.optInt(content, "row_group_records", &rowGroup, 1)
 	l.optInt(content, "history", &history, 1)
 	s.RowGroupRecords, s.History = int(rowGroup), int(history)
+	shards := int64(1)
+	l.optInt(content, "shards", &shards, 1)
+	if shards > MaxShards {
+		l.errorf(content.Attributes["shards"].Expr.Range().Ptr(), "Invalid shards", "shards must be at most %d, not %d: each shard is a checkpoint document and a lock in the state, and a batch sequence in every destination.", MaxShards, shards)
+		shards = 1
+	}
+	s.Shards = int(shards)
 	if a, ok := content.Attributes["partition_by"]; ok {
 		var list []string
 		if l.evalInto(a, cty.List(cty.String), &list) {
@@ -405,4 +417,34 @@ func columnNamed(cols []Column, name string) bool {
 		}
 	}
 	return false
+}
+
+// expandShards replaces each sink declared with shards = N (N > 1) by its N
+// shards, each a sink of its own to the planner, the engine and the state,
+// named "<sink>/shard-<k>": '/' is in no declared name, so a shard's name
+// never collides with a sink's. Runs after every check of declared sinks.
+func (l *loader) expandShards() {
+	for _, m := range l.cfg.Moved {
+		for _, name := range []string{m.From, m.To} {
+			if s := l.cfg.Sink(name); s != nil && s.Shards > 1 {
+				rng := m.DeclRange
+				l.errorf(&rng, "Moved block on a sharded sink", "Sink %q has shards = %d: a moved block renames one checkpoint, and a sharded sink has one per shard. Rename it with shards = 1 first, then set shards again.", name, s.Shards)
+			}
+		}
+	}
+	var out []*Sink
+	for _, s := range l.cfg.Sinks {
+		if s.Shards <= 1 {
+			out = append(out, s)
+			continue
+		}
+		for k := range s.Shards {
+			u := *s
+			u.Name = ShardName(s.Name, k)
+			u.Shard = &Shard{Sink: s.Name, Index: k, Count: s.Shards}
+			out = append(out, &u)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	l.cfg.Sinks = out
 }

@@ -68,3 +68,18 @@ func TestTablePostgresPassword(t *testing.T) {
 		}
 	}
 }
+
+// TestTableOnShardedSinkIsRefused: the shards of one sink would commit to one
+// table each on its own, which is not built: validate says so.
+func TestTableOnShardedSinkIsRefused(t *testing.T) {
+	cfg := strings.Replace(tableConfig(`"/tmp/catalog.db"`), `format = "parquet"`, "format = \"parquet\"\n  shards = 4", 1)
+	dir := writeFiles(t, map[string]string{"main.hcl": cfg})
+	_, diags := Load(dir, all.Kinds(), Inputs{})
+	if !strings.Contains(render(diags), "Table on a sharded sink") || !strings.Contains(render(diags), "shards = 4 cannot write an Iceberg table yet") {
+		t.Fatalf("want the table on a sharded sink refused, got:\n%s", render(diags))
+	}
+	one := strings.Replace(cfg, "shards = 4", "shards = 1", 1)
+	if _, diags := Load(writeFiles(t, map[string]string{"main.hcl": one}), all.Kinds(), Inputs{}); diags.HasErrors() {
+		t.Fatalf("shards = 1 with a table: %s", render(diags))
+	}
+}

@@ -322,7 +322,7 @@ func workersShareSinks(t *testing.T, dir string, env []string, open func(prefix 
 	t.Logf("%d workers, %d sinks, %d kills: converged in %s; %d sinks were applied by more than one worker in turn", workers, sinks, kills, wall.Round(time.Millisecond), shared)
 }
 
-// TestS3WorkersWallTime reports the wall time of 1, 2 and 4 workers over
+// TestS3WorkersWallTime reports the wall time of 1, 2, 4 and 8 workers over
 // the same 20 sinks (STREAMCTL_WORKERS_BENCH=1; each run in a fresh bucket;
 // STREAMCTL_WORKERS_PARALLELISM sets each worker's -parallelism, default 2).
 // STREAMCTL_WORKERS_LATENCY_MS=N puts a proxy holding every answer back N
@@ -341,7 +341,7 @@ func TestS3WorkersWallTime(t *testing.T) {
 		latency = time.Duration(ms) * time.Millisecond
 		records = 2000
 	}
-	for _, n := range []int{1, 2, 4} {
+	for _, n := range []int{1, 2, 4, 8} {
 		bucket := bucketName("workers-wall-", n)
 		srv.CreateBucket(t, bucket)
 		endpoint := srv.Endpoint

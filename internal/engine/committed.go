@@ -3,6 +3,10 @@ package engine
 import (
 	"context"
 	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/streamctl/streamctl/providers"
 )
 
 // CommittedFile is one file a destination's manifests commit: a file an
@@ -28,4 +32,37 @@ func CommittedFiles(ctx context.Context, d Destination, sink string) ([]Committe
 		}
 	}
 	return out, nil
+}
+
+// ManifestFolders lists the checkpoints whose manifests d holds for sink:
+// the sink's own (_streamctl/<sink>/), and each shard's
+// (_streamctl/<sink>/shard-<k>/), by name ("orders", "orders/shard-3"). A
+// sink whose number of shards changed has committed batches under its
+// former layouts' folders as well as its current ones: readers read them
+// all.
+func ManifestFolders(ctx context.Context, s providers.Storage, sink string) ([]string, error) {
+	prefix := MetadataDir + "/" + sink + "/"
+	seen := map[string]bool{}
+	var out []string
+	err := s.List(ctx, prefix, func(info providers.ObjectInfo) error {
+		rest := info.Key[len(prefix):]
+		name := sink
+		if dir, file, ok := strings.Cut(rest, "/"); ok {
+			digits, isShard := strings.CutPrefix(dir, "shard-")
+			if !isShard || digits == "" || strings.Trim(digits, "0123456789") != "" || strings.Contains(file, "/") {
+				return nil
+			}
+			name, rest = sink+"/"+dir, file
+		}
+		if _, ok := parseBatchKey(rest, true); !ok && !strings.HasPrefix(rest, "index-") {
+			return nil
+		}
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out, err
 }

@@ -29,6 +29,7 @@ import (
 	"iter"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -92,7 +93,67 @@ type Sink struct {
 	// MovedFrom is the sink's former name while a moved block's rename is
 	// pending: until apply moves them, its manifests are under that name.
 	MovedFrom string
+	// Shard is set on a shard of a sharded sink: Name is then the shard's
+	// ("orders/shard-3"), which names its checkpoint and its manifests'
+	// folder, and the destinations are owned by the sharded sink, whose
+	// shards share them.
+	Shard *planner.Shard
 }
+
+// ownerName is the sink that owns the destinations: the sharded sink for
+// one of its shards.
+func (s *Sink) ownerName() string {
+	if s.Shard != nil {
+		return s.Shard.Sink
+	}
+	return s.observedName()
+}
+
+// declared is the sink's name in the configuration: the sharded sink's for
+// one of its shards.
+func (s *Sink) declared() string {
+	if s.Shard != nil {
+		return s.Shard.Sink
+	}
+	return s.Name
+}
+
+// fileShard is what the names of the shard's files start with ("s3"); ""
+// for a sink not sharded.
+func (s *Sink) fileShard() string {
+	if s.Shard == nil {
+		return ""
+	}
+	return "s" + strconv.Itoa(s.Shard.Index)
+}
+
+// temporaryPrefix is where the sink stages batch: each shard under its own
+// folder of _temporary/, as shards number their batches on their own.
+func (s *Sink) temporaryPrefix(batch int64) string {
+	if s.Shard == nil {
+		return TemporaryPrefix(batch)
+	}
+	return TemporaryDir + "/" + s.shardDir() + "/" + strconv.FormatInt(batch, 10) + "/"
+}
+
+// temporaryRoot is the folder the sink's temporaries are listed under.
+func (s *Sink) temporaryRoot() string {
+	if s.Shard == nil {
+		return TemporaryDir + "/"
+	}
+	return TemporaryDir + "/" + s.shardDir() + "/"
+}
+
+// stateShard is what the sink's checkpoint records of its shard.
+func (s *Sink) stateShard() *state.Shard {
+	if s.Shard == nil {
+		return nil
+	}
+	sh := *s.Shard
+	return &sh
+}
+
+func (s *Sink) shardDir() string { return "shard-" + strconv.Itoa(s.Shard.Index) }
 
 // observedName is the name the sink's manifests are kept under now.
 func (s *Sink) observedName() string {
@@ -120,6 +181,9 @@ type Engine struct {
 	OnEvent func(Event)
 	// Now is the clock; tests may fix it.
 	Now func() time.Time
+	// LockID, when set, gives the ID of the lock sink is applied under,
+	// recorded in its manifests.
+	LockID func(sink string) string
 
 	stateMu sync.Mutex
 	// probe checks each destination's conditional writes once per run.
@@ -190,7 +254,7 @@ func (e *Engine) ownership() Ownership {
 
 func (e *Engine) owner(sink *Sink, d *Destination) planner.Owner {
 	own := e.ownership()
-	return planner.Owner{Lineage: own.Lineage, Sink: sink.Name, Destination: d.Name, State: own.State}
+	return planner.Owner{Lineage: own.Lineage, Sink: sink.ownerName(), Destination: d.Name, State: own.State}
 }
 
 // claimAll claims every destination of the sink before anything is staged:
@@ -206,7 +270,7 @@ func (e *Engine) claimAll(ctx context.Context, sink *Sink) error {
 		if err := e.probe.Check(ctx, d.Storage, MetadataDir+"/.conditional-probe"); err != nil {
 			return fmt.Errorf("destination %s: %w", d.Name, err)
 		}
-		if err := claim(ctx, d, sink.Name, e.owner(sink, d), e.Version, e.now()); err != nil {
+		if err := claim(ctx, d, sink.ownerName(), e.owner(sink, d), e.Version, e.now()); err != nil {
 			return fmt.Errorf("destination %s (%s): %w", d.Name, d.Storage.Describe(), err)
 		}
 	}
@@ -232,7 +296,7 @@ func Observe(ctx context.Context, sink *Sink, st *state.Sink) (map[string]*plann
 	}
 	out := map[string]*planner.Observation{}
 	for _, d := range sink.Destinations {
-		obs, err := observe(ctx, sink.observedName(), d.Storage, from, next)
+		obs, err := observe(ctx, sink, d.Storage, from, next)
 		if err != nil {
 			return nil, fmt.Errorf("observe destination %s (%s): %w", d.Name, d.Storage.Describe(), err)
 		}
@@ -244,7 +308,7 @@ func Observe(ctx context.Context, sink *Sink, st *state.Sink) (map[string]*plann
 		if owner != nil {
 			id := owner.identity()
 			obs.Owner = &id
-		} else if obs.ForeignSinks, err = foreignSinks(ctx, d.Storage, sink.observedName()); err != nil {
+		} else if obs.ForeignSinks, err = foreignSinks(ctx, d.Storage, sink.ownerName()); err != nil {
 			return nil, fmt.Errorf("observe destination %s (%s): %w", d.Name, d.Storage.Describe(), err)
 		}
 		if err := observeTable(ctx, sink, d, st, obs); err != nil {
@@ -255,7 +319,8 @@ func Observe(ctx context.Context, sink *Sink, st *state.Sink) (map[string]*plann
 	return out, nil
 }
 
-func observe(ctx context.Context, sink string, s providers.Storage, from, next int64) (*planner.Observation, error) {
+func observe(ctx context.Context, es *Sink, s providers.Storage, from, next int64) (*planner.Observation, error) {
+	sink := es.observedName()
 	obs := &planner.Observation{}
 	ahead := func(m *Manifest) {
 		if m.Batch < next {
@@ -297,8 +362,9 @@ func observe(ctx context.Context, sink string, s providers.Storage, from, next i
 	}
 
 	seen := map[int64]bool{}
-	err = s.List(ctx, TemporaryDir+"/", func(info providers.ObjectInfo) error {
-		if n, ok := parseBatchKey(info.Key[len(TemporaryDir)+1:], false); ok && !seen[n] {
+	tmpRoot := es.temporaryRoot()
+	err = s.List(ctx, tmpRoot, func(info providers.ObjectInfo) error {
+		if n, ok := parseBatchKey(info.Key[len(tmpRoot):], false); ok && !seen[n] {
 			seen[n] = true
 			obs.Temporaries = append(obs.Temporaries, n)
 		}
@@ -311,8 +377,8 @@ func observe(ctx context.Context, sink string, s providers.Storage, from, next i
 	// publishing them are a batch's leftovers as well.
 	if l, ok := s.(providers.StagedLister); ok {
 		err = l.ListStaged(ctx, "", func(u providers.StagedUpload) error {
-			n, ok := pipeline.FileBatch(u.Key)
-			if !ok {
+			shard, n, ok := pipeline.FileBatch(u.Key)
+			if !ok || shard != es.fileShard() {
 				return nil
 			}
 			if !seen[n] {
@@ -383,6 +449,7 @@ func (e *Engine) ApplySink(ctx context.Context, sink *Sink, plan *planner.SinkPl
 				return fmt.Errorf("the sink already has a checkpoint: the plan is stale")
 			}
 			ss := state.NewSink(state.SourceRef{Type: sink.SourceType, Name: sink.SourceName, Identity: plan.Snapshot.Identity})
+			ss.Shard = sink.stateShard()
 			for _, r := range plan.Start {
 				ss.Offsets[r.Partition] = r.Start
 			}
@@ -398,7 +465,7 @@ func (e *Engine) ApplySink(ctx context.Context, sink *Sink, plan *planner.SinkPl
 		if d == nil {
 			continue
 		}
-		if err := clearStaging(ctx, d.Storage, c.Batch); err != nil {
+		if err := clearStaging(ctx, sink, d.Storage, c.Batch); err != nil {
 			return sum, fmt.Errorf("remove orphan %s from %s: %w", c.What(), d.Name, err)
 		}
 		e.emit(Event{Type: "cleanup", Sink: sink.Name, Batch: c.Batch, Destination: c.Destination, Files: c.StagedUploads})
@@ -508,6 +575,7 @@ func logIntent(s *state.State, sink *Sink, identity string, b planner.Batch, sta
 	ss := s.Sinks[sink.Name]
 	if ss == nil {
 		ss = state.NewSink(state.SourceRef{Type: sink.SourceType, Name: sink.SourceName, Identity: identity})
+		ss.Shard = sink.stateShard()
 		s.Sinks[sink.Name] = ss
 	}
 	if ss.InFlight != nil {
@@ -566,7 +634,7 @@ func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b pl
 				return fmt.Errorf("batch %d in %s: its manifest covers other ranges than the state's in-flight batch; the destination was written under another state", b.ID, name)
 			}
 			// Committed there; a crash may have come before its cleanup.
-			if err := clearStaging(ctx, d.Storage, b.ID); err != nil {
+			if err := clearStaging(ctx, sink, d.Storage, b.ID); err != nil {
 				return fmt.Errorf("clean up batch %d in %s: %w", b.ID, name, err)
 			}
 			continue
@@ -689,11 +757,11 @@ func readManifest(ctx context.Context, s providers.Storage, sink string, batch i
 // pending destination. It returns each destination's files (indexed like
 // b.Destinations).
 func (e *Engine) stage(ctx context.Context, sink *Sink, b planner.Batch, pending []int) (*staging, pipeline.Stats, error) {
-	tmp := TemporaryPrefix(b.ID)
+	tmp := sink.temporaryPrefix(b.ID)
 	for _, i := range pending {
 		d := sink.destination(b.Destinations[i])
 		// Leftovers of a crashed attempt are not trusted: staging starts clean.
-		if err := clearStaging(ctx, d.Storage, b.ID); err != nil {
+		if err := clearStaging(ctx, sink, d.Storage, b.ID); err != nil {
 			return nil, pipeline.Stats{}, fmt.Errorf("stage batch %d to %s: clear %s: %w", b.ID, d.Name, tmp, err)
 		}
 	}
@@ -703,6 +771,7 @@ func (e *Engine) stage(ctx context.Context, sink *Sink, b planner.Batch, pending
 	}}
 	layout := sink.Layout
 	layout.Destinations = b.Destinations
+	layout.Shard = sink.fileShard()
 	w, err := pipeline.New(layout, b.ID, pending, out)
 	if err != nil {
 		return nil, pipeline.Stats{}, fmt.Errorf("stage batch %d of sink %s: %w", b.ID, sink.Name, err)
@@ -881,7 +950,7 @@ func (e *Engine) promoteAll(ctx context.Context, sink *Sink, identity string, b 
 // promote moves one destination's staged files into place and writes its
 // manifest: the destination's commit point.
 func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b planner.Batch, d *Destination, files []FileEntry, staged []providers.Staged) error {
-	tmp := TemporaryPrefix(b.ID)
+	tmp := sink.temporaryPrefix(b.ID)
 	m := &Manifest{
 		FormatVersion: ManifestVersion,
 		Sink:          sink.Name,
@@ -891,6 +960,9 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 		Ranges:        b.Ranges,
 		Files:         files,
 		Version:       e.Version,
+	}
+	if e.LockID != nil {
+		m.LockID = e.LockID(sink.Name)
 	}
 	if m.Files == nil {
 		m.Files = []FileEntry{}
@@ -1039,8 +1111,8 @@ func promoteConcurrently[T any](ctx context.Context, items []T, promote func(con
 // clearStaging removes what an attempt at batch left staged: its
 // _temporary/<N>/ folder, and on a store whose staged uploads outlive a
 // crash, the uploads of the batch's files.
-func clearStaging(ctx context.Context, s providers.Storage, batch int64) error {
-	if err := deletePrefix(ctx, s, TemporaryPrefix(batch)); err != nil {
+func clearStaging(ctx context.Context, sink *Sink, s providers.Storage, batch int64) error {
+	if err := deletePrefix(ctx, s, sink.temporaryPrefix(batch)); err != nil {
 		return err
 	}
 	l, ok := s.(providers.StagedLister)
@@ -1049,7 +1121,7 @@ func clearStaging(ctx context.Context, s providers.Storage, batch int64) error {
 	}
 	var leftovers []providers.StagedUpload
 	err := l.ListStaged(ctx, "", func(u providers.StagedUpload) error {
-		if n, ok := pipeline.FileBatch(u.Key); ok && n == batch {
+		if shard, n, ok := pipeline.FileBatch(u.Key); ok && n == batch && shard == sink.fileShard() {
 			leftovers = append(leftovers, u)
 		}
 		return nil

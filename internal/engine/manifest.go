@@ -33,6 +33,10 @@ type Manifest struct {
 	Bytes         int64         `json:"bytes"`
 	Committed     time.Time     `json:"committed"`
 	Version       string        `json:"streamctl_version"`
+	// LockID is the lock the batch was committed under (on a remote state
+	// the sink's or shard's lease lock, else the state lock), so that who
+	// wrote each batch can be read back; "" when applied without a lock.
+	LockID string `json:"lock_id,omitempty"`
 }
 
 // FileEntry is one committed file, relative to the destination's root.

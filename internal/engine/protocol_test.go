@@ -416,7 +416,7 @@ func TestStagedOrphansArePlanned(t *testing.T) {
 	if _, err := sw.Finish(); err != nil {
 		t.Fatal(err)
 	}
-	obs, err := observe(ctx, "orders", w.stagers["b"], 0, 2)
+	obs, err := observe(ctx, &Sink{Name: "orders"}, w.stagers["b"], 0, 2)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,8 +52,9 @@ func observeTable(ctx context.Context, sink *Sink, d Destination, st *state.Sink
 		if strings.HasPrefix(info.Key, MetadataDir+"/") || strings.HasPrefix(info.Key, TemporaryDir+"/") {
 			return nil
 		}
-		n, ok := pipeline.FileBatch(info.Key)
-		if !ok || n < next || n == inFlight {
+		// Another shard's files number their batches on their own.
+		shard, n, ok := pipeline.FileBatch(info.Key)
+		if !ok || shard != sink.fileShard() || n < next || n == inFlight {
 			return nil
 		}
 		if obs.Uncommitted == nil {

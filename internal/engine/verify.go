@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -70,56 +71,92 @@ type Verification struct {
 // destination in manifest order, unlisted files after; an error reading a
 // destination's manifests or listing stops the check.
 func Verify(ctx context.Context, sink *Sink, deep bool) (Verification, error) {
+	return VerifyShards(ctx, []*Sink{sink}, deep)
+}
+
+// VerifyShards is Verify of a sink applied as several: the shards of a
+// sharded sink, which share its destinations (listed in the same order).
+// A data file is unlisted when no shard's manifest names it.
+func VerifyShards(ctx context.Context, shards []*Sink, deep bool) (Verification, error) {
 	var v Verification
-	perBatch := map[int64]map[string]int64{} // batch → destination → records
-	for _, d := range sink.Destinations {
-		manifests, err := ReadManifests(ctx, d.Storage, sink.Name, 0)
-		if err != nil {
-			return v, fmt.Errorf("verify %s of sink %s: %w", d.Name, sink.Name, err)
-		}
+	first := shards[0]
+	perBatch := map[string]map[int64]map[string]int64{} // checkpoint → batch → destination → records
+	var order []string
+	for di, d := range first.Destinations {
 		listed := map[string]bool{}
 		inBatch := map[string]int64{}
-		for _, m := range manifests {
-			v.Manifests++
-			if perBatch[m.Batch] == nil {
-				perBatch[m.Batch] = map[string]int64{}
+		// The shards of the sink's former layouts, if its number of shards
+		// changed, committed files there too.
+		names, err := ManifestFolders(ctx, d.Storage, first.declared())
+		if err != nil {
+			return v, fmt.Errorf("verify %s of sink %s: %w", d.Name, first.declared(), err)
+		}
+		for _, sink := range shards {
+			names = append(names, sink.Name)
+		}
+		slices.Sort(names)
+		for _, name := range slices.Compact(names) {
+			if perBatch[name] == nil {
+				perBatch[name] = map[int64]map[string]int64{}
+				order = append(order, name)
 			}
-			perBatch[m.Batch][d.Name] = m.Records
-			for _, fe := range m.Files {
-				v.Files++
-				listed[fe.Path] = true
-				if !strings.HasPrefix(fe.Path, MetadataDir+"/") {
-					inBatch[fe.Path] = m.Batch
-				}
-				if f := checkFile(ctx, d.Storage, fe, deep); f != nil {
-					f.Sink, f.Destination, f.Batch = sink.Name, d.Name, m.Batch
-					v.Findings = append(v.Findings, *f)
-				}
+			if err := verifyManifests(ctx, name, first.Destinations[di], deep, &v, listed, inBatch, perBatch[name]); err != nil {
+				return v, err
 			}
 		}
 		err = d.Storage.List(ctx, "", func(info providers.ObjectInfo) error {
 			if strings.HasPrefix(info.Key, MetadataDir+"/") || strings.HasPrefix(info.Key, TemporaryDir+"/") || listed[info.Key] {
 				return nil
 			}
-			v.Findings = append(v.Findings, Finding{Sink: sink.Name, Destination: d.Name, Path: info.Key, Problem: ProblemUnlisted,
+			v.Findings = append(v.Findings, Finding{Sink: first.declared(), Destination: d.Name, Path: info.Key, Problem: ProblemUnlisted,
 				Detail: "no manifest names this file: readers that honour manifests ignore it"})
 			return nil
 		})
 		if err != nil {
-			return v, fmt.Errorf("verify %s of sink %s: %w", d.Name, sink.Name, err)
+			return v, fmt.Errorf("verify %s of sink %s: %w", d.Name, first.declared(), err)
 		}
 		if tr, ok := d.Table.(TableReader); ok {
-			found, err := verifyTable(ctx, sink.Name, d, tr, inBatch)
+			found, err := verifyTable(ctx, first.Name, d, tr, inBatch)
 			if err != nil {
-				return v, fmt.Errorf("verify %s of sink %s: %w", d.Name, sink.Name, err)
+				return v, fmt.Errorf("verify %s of sink %s: %w", d.Name, first.Name, err)
 			}
 			v.Findings = append(v.Findings, found...)
 		}
 	}
-	if deep && sink.Layout.RouteBy == "" && len(sink.Destinations) > 1 {
-		v.Findings = append(v.Findings, unequalBatches(sink.Name, perBatch)...)
+	if deep && first.Layout.RouteBy == "" && len(first.Destinations) > 1 {
+		for _, name := range order {
+			v.Findings = append(v.Findings, unequalBatches(name, perBatch[name])...)
+		}
 	}
 	return v, nil
+}
+
+// verifyManifests checks the files d's manifests of sink list, noting them
+// in listed, inBatch and perBatch.
+func verifyManifests(ctx context.Context, sink string, d Destination, deep bool, v *Verification, listed map[string]bool, inBatch map[string]int64, perBatch map[int64]map[string]int64) error {
+	manifests, err := ReadManifests(ctx, d.Storage, sink, 0)
+	if err != nil {
+		return fmt.Errorf("verify %s of sink %s: %w", d.Name, sink, err)
+	}
+	for _, m := range manifests {
+		v.Manifests++
+		if perBatch[m.Batch] == nil {
+			perBatch[m.Batch] = map[string]int64{}
+		}
+		perBatch[m.Batch][d.Name] = m.Records
+		for _, fe := range m.Files {
+			v.Files++
+			listed[fe.Path] = true
+			if !strings.HasPrefix(fe.Path, MetadataDir+"/") {
+				inBatch[fe.Path] = m.Batch
+			}
+			if f := checkFile(ctx, d.Storage, fe, deep); f != nil {
+				f.Sink, f.Destination, f.Batch = sink, d.Name, m.Batch
+				v.Findings = append(v.Findings, *f)
+			}
+		}
+	}
+	return nil
 }
 
 // unequalBatches reports the batches whose destinations hold different

@@ -30,6 +30,7 @@ func (l Layout) Hash() string {
 // hashExempt are the Layout fields Hash leaves out, and why.
 var hashExempt = map[string]string{
 	"Destinations": "a batch's destinations are logged with it (state.Batch.Destinations) and checked on their own",
+	"Shard":        "a shard's files are named apart and its batches are its own: the shard is its checkpoint's, not an output setting",
 	"Sequential":   "the files are the same on one goroutine or two",
 	"budget":       "memory bounds where row groups end only within the row-group size: tests lower it",
 	"maxOpen":      "past it, targets are sorted: the same files, names and records, only row groups end elsewhere; tests lower it",

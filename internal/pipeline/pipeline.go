@@ -57,6 +57,9 @@ type Layout struct {
 	// OnInvalid is "fail" (default: Write returns an *InvalidRecordError) or
 	// "reject" (the record is written under RejectedDir and counted).
 	OnInvalid string
+	// Shard is the shard of a sharded sink ("s3" for shard 3), which names
+	// its files apart; "" for a sink not sharded.
+	Shard string
 	// Sequential encodes on the caller's goroutine instead of a second one.
 	// The files are the same either way.
 	Sequential bool
@@ -141,27 +144,40 @@ func (e *InvalidRecordError) Error() string {
 
 func (e *InvalidRecordError) Unwrap() error { return e.Err }
 
-// FileName is the deterministic name of file seq of batch.
-func FileName(batch int64, seq int, ext string) string {
+// FileName is the deterministic name of file seq of batch. A shard of a
+// sharded sink (shard "s3") prefixes its files' names with it: its batches
+// are numbered on their own and share the destination's folders.
+func FileName(shard string, batch int64, seq int, ext string) string {
+	if shard != "" {
+		return fmt.Sprintf("part-%s-%08d-%05d.%s", shard, batch, seq, ext)
+	}
 	return fmt.Sprintf("part-%08d-%05d.%s", batch, seq, ext)
 }
 
-// FileBatch is the batch whose file key (a path ending in a FileName) is.
-func FileBatch(key string) (int64, bool) {
+// FileBatch is the shard ("" for a sink not sharded) and batch whose file
+// key (a path ending in a FileName) is.
+func FileBatch(key string) (shard string, batch int64, ok bool) {
 	base := path.Base(key)
 	rest, ok := strings.CutPrefix(base, "part-")
 	if !ok {
-		return 0, false
+		return "", 0, false
+	}
+	if strings.HasPrefix(rest, "s") {
+		tag, after, found := strings.Cut(rest, "-")
+		if !found || len(tag) < 2 || strings.Trim(tag[1:], "0123456789") != "" {
+			return "", 0, false
+		}
+		shard, rest = tag, after
 	}
 	digits, tail, ok := strings.Cut(rest, "-")
 	if dot := strings.IndexByte(tail, '.'); !ok || len(digits) < 8 || dot < 5 || strings.Trim(tail[:dot], "0123456789") != "" {
-		return 0, false
+		return "", 0, false
 	}
 	n, err := strconv.ParseInt(digits, 10, 64)
 	if err != nil || n < 0 || fmt.Sprintf("%08d", n) != digits {
-		return 0, false
+		return "", 0, false
 	}
-	return n, true
+	return shard, n, true
 }
 
 // Writer encodes one batch. Write records in source order, then Close (or
@@ -788,7 +804,7 @@ func (e *encoder) bound(targets []*target) error {
 }
 
 func (e *encoder) open(t *target) error {
-	rel := path.Join(t.dir, FileName(e.w.batch, t.seq, t.ext))
+	rel := path.Join(t.dir, FileName(e.w.layout.Shard, e.w.batch, t.seq, t.ext))
 	f, err := e.w.out.Create(t.dests, rel)
 	if err != nil {
 		return fmt.Errorf("create %s: %w", rel, err)
@@ -801,7 +817,7 @@ func (e *encoder) open(t *target) error {
 }
 
 func (e *encoder) fileErr(t *target, err error) error {
-	return fmt.Errorf("write %s: %w", path.Join(t.dir, FileName(e.w.batch, t.seq-1, t.ext)), err)
+	return fmt.Errorf("write %s: %w", path.Join(t.dir, FileName(e.w.layout.Shard, e.w.batch, t.seq-1, t.ext)), err)
 }
 
 // finish completes t's open file.

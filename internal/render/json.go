@@ -325,6 +325,12 @@ type PlanSummary struct {
 // diagnostics; then the plan_summary.
 func (v *JSONView) Plan(p *planner.Plan, operation string) {
 	cleanups := 0
+	for _, r := range p.Reshards {
+		if r.Moves == nil {
+			r.Moves = []state.Move{}
+		}
+		v.emit("info", "reshard", fmt.Sprintf("sink %q: %s", r.Sink, ReshardText(r)), "reshard", r)
+	}
 	for _, s := range p.Sinks {
 		v.emit("info", "sink_plan", fmt.Sprintf("sink %q: %s", s.Name, sinkSummary(s)), "sink", sinkPlanInfo(s))
 		if b := s.Resume; b != nil {

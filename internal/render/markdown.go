@@ -40,6 +40,9 @@ func PlanMarkdown(p *planner.Plan, o MarkdownOptions) string {
 	fmt.Fprintf(&head, "**%s**\n", html.EscapeString(SummaryLine(p)))
 
 	var warnings []string
+	for _, r := range p.Reshards {
+		warnings = append(warnings, fmt.Sprintf("> - sink `%s`: reshard %d → %d: %s\n", r.Sink, r.From, r.To, html.EscapeString(ReshardText(r))))
+	}
 	for _, s := range p.Sinks {
 		for _, w := range s.Warnings {
 			warnings = append(warnings, fmt.Sprintf("> - sink `%s`: %s\n", s.Name, html.EscapeString(w)))

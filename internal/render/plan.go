@@ -57,6 +57,10 @@ func PlanText(w io.Writer, p *planner.Plan, o Options) {
 		return
 	}
 	fmt.Fprintln(w, "streamctl will perform the following actions:")
+	for _, r := range p.Reshards {
+		fmt.Fprintln(w)
+		writeReshard(w, r, o)
+	}
 	for _, s := range p.Sinks {
 		fmt.Fprintln(w)
 		if !s.Changes() {
@@ -75,6 +79,32 @@ func PlanText(w io.Writer, p *planner.Plan, o Options) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, SummaryLine(p))
+}
+
+// writeReshard shows a change of a sink's number of shards and the
+// partitions whose committed offsets it moves.
+func writeReshard(w io.Writer, r planner.Reshard, o Options) {
+	fmt.Fprintf(w, "  # sink %q: %s\n", r.Sink, ReshardText(r))
+	fmt.Fprintf(w, "  %s reshard sink.%s %d → %d\n", o.paint(yellow, "~"), r.Sink, r.From, r.To)
+	limit := len(r.Moves)
+	if !o.Verbose && limit > o.MaxBatches {
+		limit = o.MaxBatches
+	}
+	for _, m := range r.Moves[:limit] {
+		fmt.Fprintf(w, "      partition %s: %s → %s (committed offset %s)\n", m.Partition, m.From, m.To, Count(m.Offset))
+	}
+	if limit < len(r.Moves) {
+		fmt.Fprintf(w, "      … and %d more partitions (-verbose lists them)\n", len(r.Moves)-limit)
+	}
+}
+
+// ReshardText says what a change of shards does.
+func ReshardText(r planner.Reshard) string {
+	what := fmt.Sprintf("the committed offsets of %s are split again from %d into %d shards, %s moving; no data is read or written, and each shard's batches go on from the highest batch number", Plural(int64(r.Partitions), "partition", "partitions"), r.From, r.To, Plural(int64(len(r.Moves)), "partition", "partitions"))
+	if r.InProgress {
+		what = "finishing a change a run that died began: " + what
+	}
+	return what
 }
 
 // writeRemovedSinks notes the sinks the configuration no longer declares:
@@ -199,6 +229,9 @@ func SummaryLine(p *planner.Plan) string {
 	}
 	if n := orphanFiles(p); n > 0 {
 		line += fmt.Sprintf(" %d orphan %s to remove.", n, plural(int64(n), "file", "files"))
+	}
+	for _, r := range p.Reshards {
+		line += fmt.Sprintf(" Sink %s goes from %d to %d shards.", r.Sink, r.From, r.To)
 	}
 	return line
 }

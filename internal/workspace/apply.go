@@ -40,8 +40,19 @@ func (w *Workspace) ApplyEach(ctx context.Context, eng *engine.Engine, p *planne
 		sem = make(chan struct{}, parallelism)
 		mu  sync.Mutex
 	)
+	// A sink's checkpoints are split again before any of its batches, which
+	// were planned against the new ones.
+	unsplit := map[string]bool{}
+	for _, r := range p.Reshards {
+		if err := eng.Reshard(ctx, r.Sink, r.To); err != nil {
+			err = fmt.Errorf("sink %q: %w", r.Sink, err)
+			results = append(results, SinkResult{Sink: r.Sink, Err: err})
+			errs = append(errs, err)
+			unsplit[r.Sink] = true
+		}
+	}
 	for _, sp := range p.Sinks {
-		if !sp.Changes() {
+		if !sp.Changes() || sp.Shard != nil && unsplit[sp.Shard.Sink] || unsplit[sp.Name] {
 			continue
 		}
 		es := w.Sink(sp.Name)

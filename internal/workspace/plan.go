@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -57,6 +58,7 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 			}
 		}
 	}
+	changes := shardChanges(w.Config, st)
 	var wg sync.WaitGroup
 	for i, es := range w.Sinks {
 		wg.Add(1)
@@ -64,7 +66,16 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 			defer crash.Report()
 			defer wg.Done()
 			cs := w.Config.Sinks[i]
+			change := changes[cs.Declared()]
+			if change != nil && change.err != nil {
+				if cs.Shard == nil || cs.Shard.Index == 0 {
+					errs[i] = change.err // once per sink, not per shard
+				}
+				return
+			}
 			snap, err := snapshots[cs.Source].get(ctx)
+			// A shard plans only its partitions; a saved plan recorded them.
+			snap = planner.ShardSnapshot(snap, es.Shard)
 			if saved, ok := o.Snapshots[es.Name]; ok {
 				snap, err = saved, nil
 			}
@@ -76,6 +87,10 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 			sinkState := st.Sinks[es.Name]
 			if from != "" {
 				sinkState = st.Sinks[from]
+			}
+			if change != nil {
+				// Planned as apply leaves it once the change is made.
+				sinkState = change.derived[es.Name]
 			}
 			var observed map[string]*planner.Observation
 			if o.Refresh {
@@ -92,6 +107,7 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 			}
 			plans[i], errs[i] = planner.PlanSink(planner.SinkInput{
 				Name:          es.Name,
+				Shard:         es.Shard,
 				SourceType:    es.SourceType,
 				SourceName:    es.SourceName,
 				MaxRecords:    cs.MaxRecords,
@@ -124,22 +140,108 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 		MaxBatches:       o.MaxBatches,
 		Sinks:            plans,
 	}
+	replaced := map[string]bool{}
+	for _, name := range sortedKeys(changes) {
+		c := changes[name]
+		if c.err != nil {
+			continue
+		}
+		for _, f := range c.former {
+			replaced[f] = true
+		}
+		p.Reshards = append(p.Reshards, planner.Reshard{Sink: name, From: c.r.From, To: c.r.To, InProgress: c.inProgress, Partitions: len(c.r.Offsets), Moves: c.r.Moves(name)})
+	}
 	if !o.Targeted {
-		p.Removed = removedSinks(w.Config, st, movedFrom)
+		p.Removed = removedSinks(w.Config, st, movedFrom, replaced)
 	}
 	return p, failed
 }
 
+// shardChange is what a sink's checkpoints need before its batches: split
+// again into the number of shards it declares (r, and the checkpoints it
+// derives), or nothing it can be planned with (err).
+type shardChange struct {
+	r          *state.Reshard
+	inProgress bool
+	former     []string // the checkpoints the change replaces
+	derived    map[string]*state.Sink
+	err        error
+}
+
+// shardChanges finds, by declared sink, the sinks whose checkpoints in st
+// are split into another number of shards than they declare, or whose
+// change of shards a run that died left in progress.
+func shardChanges(cfg *config.Config, st *state.State) map[string]*shardChange {
+	// The numbers of shards each sink's checkpoints have, in one pass: a
+	// state may hold thousands of sinks.
+	counts := map[string]map[int]bool{}
+	for name, ss := range st.Sinks {
+		sink, count := name, 1
+		if ss.Shard != nil {
+			sink, count = ss.Shard.Sink, ss.Shard.Count
+		}
+		if counts[sink] == nil {
+			counts[sink] = map[int]bool{}
+		}
+		counts[sink][count] = true
+	}
+	out := map[string]*shardChange{}
+	for _, s := range cfg.Sinks {
+		name := s.Declared()
+		if out[name] != nil {
+			continue
+		}
+		want := max(s.Shards, 1)
+		r := st.Reshards[name]
+		if r == nil && (len(counts[name]) == 0 || len(counts[name]) == 1 && counts[name][want]) {
+			continue
+		}
+		former, _ := st.Checkpoints(name)
+		if r != nil {
+			c := &shardChange{r: r, inProgress: true, former: former, derived: r.Shards(name)}
+			if r.To != want {
+				c.err = &planner.Error{Sink: name, Summary: "a change of its number of shards is in progress",
+					Detail: fmt.Sprintf("a run that died was changing the sink from %d to %d shards, and the configuration now says shards = %d. Set shards = %d and apply to finish that change; then change shards again.", r.From, r.To, want, r.To)}
+			}
+			out[name] = c
+			continue
+		}
+		r, err := state.NewReshard(st, name, want)
+		if err == nil && r.NextBatch > 0 {
+			// A destination added now would be backfilled from the
+			// checkpoints' history, which the new ones do not carry.
+			for _, d := range s.Destinations {
+				if !slices.Contains(r.Destinations, d.Name) {
+					err = fmt.Errorf("destination %s is new, and is backfilled from the history of the checkpoints the change replaces: apply it with shards = %d first, then change shards", d.Name, r.From)
+					break
+				}
+			}
+		}
+		if err != nil {
+			out[name] = &shardChange{err: &planner.Error{Sink: name, Summary: "its number of shards cannot change now", Detail: err.Error() + "."}}
+			continue
+		}
+		out[name] = &shardChange{r: r, former: former, derived: r.Shards(name)}
+	}
+	return out
+}
+
+// Resharding reports whether applying cfg over st changes a sink's number
+// of shards: a change of the whole state, under the run-wide lock.
+func Resharding(cfg *config.Config, st *state.State) bool {
+	return len(shardChanges(cfg, st)) > 0 || len(st.Reshards) > 0
+}
+
 // removedSinks lists the sinks the state holds that the configuration does
 // not declare (nor renames with a moved block).
-func removedSinks(cfg *config.Config, st *state.State, movedFrom map[string]string) []planner.RemovedSink {
+func removedSinks(cfg *config.Config, st *state.State, movedFrom map[string]string, replaced map[string]bool) []planner.RemovedSink {
 	moving := map[string]bool{}
 	for _, from := range movedFrom {
 		moving[from] = true
 	}
 	var out []planner.RemovedSink
 	for _, name := range st.SinkNames() {
-		if cfg.Sink(name) != nil || moving[name] {
+		if cfg.Sink(name) != nil || moving[name] || replaced[name] {
 			continue
 		}
 		ss := st.Sinks[name]
@@ -155,6 +257,15 @@ func removedSinks(cfg *config.Config, st *state.State, movedFrom map[string]stri
 		out = append(out, r)
 	}
 	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // snapshotOnce snapshots a source shared by several sinks once.

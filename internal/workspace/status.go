@@ -72,23 +72,47 @@ func Status(ctx context.Context, cfg *config.Config, kinds providers.Kinds, st *
 		snapshots[s.Source] = snap
 	}
 
-	var out []SinkStatus
+	// A sink whose shards change is measured in the layout its checkpoints
+	// still have, until apply makes the change.
+	type entry struct {
+		name, source string
+		shard        *planner.Shard
+	}
+	var entries []entry
+	former := map[string]bool{}
 	for _, s := range cfg.Sinks {
-		ss := st.Sinks[s.Name]
-		status := SinkStatus{Name: s.Name, Source: s.Source, State: ss, Err: failures[s.Source]}
+		if names, count := st.Checkpoints(s.Declared()); count > 0 && count != max(s.Shards, 1) {
+			if !former[s.Declared()] {
+				former[s.Declared()] = true
+				for _, name := range names {
+					entries = append(entries, entry{name, s.Source, st.Sinks[name].Shard})
+				}
+			}
+			continue
+		}
+		e := entry{name: s.Name, source: s.Source}
+		if s.Shard != nil {
+			e.shard = &planner.Shard{Sink: s.Shard.Sink, Index: s.Shard.Index, Count: s.Shard.Count}
+		}
+		entries = append(entries, e)
+	}
+	var out []SinkStatus
+	for _, s := range entries {
+		ss := st.Sinks[s.name]
+		status := SinkStatus{Name: s.name, Source: s.source, State: ss, Err: failures[s.source]}
 		if status.Err != nil {
 			out = append(out, status)
 			continue
 		}
 		inSource := map[string]bool{}
-		for _, part := range snapshots[s.Source].Partitions {
+		for _, part := range planner.ShardSnapshot(snapshots[s.source], s.shard).Partitions {
 			inSource[part.ID] = true
 			committed := part.Earliest
 			if ss != nil {
 				if off, ok := ss.Offsets[part.ID]; ok {
 					committed = off
 				}
-			} else if StartsAtLatest(cfg.Sources[s.Source], kinds) {
+			} else if StartsAtLatest(cfg.Sources[s.source], kinds) {
 				committed = part.Latest
 			}
 			if committed > part.Latest {

@@ -13,6 +13,7 @@ import (
 	"github.com/streamctl/streamctl/internal/config"
 	"github.com/streamctl/streamctl/internal/engine"
 	"github.com/streamctl/streamctl/internal/pipeline"
+	"github.com/streamctl/streamctl/planner"
 	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/state"
 )
@@ -98,6 +99,9 @@ func Open(ctx context.Context, cfg *config.Config, kinds providers.Kinds) (*Work
 			Layout:     Layout(s),
 			LayoutHash: Layout(s).Hash(),
 			History:    s.History,
+		}
+		if s.Shard != nil {
+			es.Shard = &planner.Shard{Sink: s.Shard.Sink, Index: s.Shard.Index, Count: s.Shard.Count}
 		}
 		for _, d := range s.Destinations {
 			store, err := kinds.Lookup(d.Type).Destination.Open(ctx, d.Config)
