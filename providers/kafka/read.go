@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -87,9 +86,11 @@ type reader struct {
 	hdrs []providers.Header
 }
 
-// chunk is the decoded records of one fetch, or the error that ends the read.
+// chunk is the decoded records of one piece of a fetch, or the error that
+// ends the read.
 type chunk struct {
 	records []*kgo.Record
+	mem     held // what the records live in
 	err     error
 }
 
@@ -120,9 +121,7 @@ func (r *reader) run(ctx context.Context, start int64, fn func(*providers.Record
 			}
 		}
 		// fn is done with them: their memory decodes a later fetch.
-		for _, kr := range c.records {
-			kr.Recycle()
-		}
+		r.s.release(c.mem)
 	}
 	return nil
 }
@@ -142,15 +141,17 @@ func (r *reader) fetchLoop(ctx context.Context, pos int64, chunks chan<- chunk) 
 	}
 	var (
 		s            = r.s
+		dec          = s.decoder()
 		lastProgress = time.Now()
 		backoff      = 50 * time.Millisecond
 		opts         = kgo.ProcessFetchPartitionOpts{
 			IsolationLevel: s.isolation,
 			Topic:          s.cfg.Topic,
 			Partition:      r.p,
-			Pools:          []kgo.Pool{s.pool},
+			Pools:          []kgo.Pool{dec},
 		}
 	)
+	defer s.putDecoder(dec)
 	for pos < r.end {
 		rp, err := r.fetch(ctx, r.leader, r.topicID, pos)
 		if err == nil {
@@ -193,7 +194,8 @@ func (r *reader) fetchLoop(ctx context.Context, pos int64, chunks chan<- chunk) 
 		for _, b := range pieces {
 			sub.RecordBatches = b
 			opts.Offset = pos
-			fp, next := kgo.ProcessFetchPartition(opts, &sub, s.decomp, nil)
+			fp, next := kgo.ProcessFetchPartition(opts, &sub, dec.decomp, nil)
+			mem := dec.take()
 			if fp.Err != nil {
 				if progressed {
 					// Fetched again from pos, where it fails
@@ -205,7 +207,9 @@ func (r *reader) fetchLoop(ctx context.Context, pos int64, chunks chan<- chunk) 
 				send(chunk{err: fmt.Errorf("kafka topic %q partition %d: decode records at offset %d: %w", s.cfg.Topic, r.p, pos, fp.Err)})
 				return
 			}
-			if len(fp.Records) > 0 && !send(chunk{records: fp.Records}) {
+			if len(fp.Records) == 0 {
+				s.release(mem)
+			} else if !send(chunk{records: fp.Records, mem: mem}) {
 				return
 			}
 			if next > pos {
@@ -443,27 +447,3 @@ func appendRawValue(dst, v []byte) []byte {
 	dst = jsonstr.Append(dst, v)
 	return append(dst, '}')
 }
-
-// recordPool recycles the record slabs and decompression buffers kgo decodes
-// fetches into, sparing the garbage collector some 250 bytes per record.
-type recordPool struct {
-	recs, bufs sync.Pool
-}
-
-func (p *recordPool) GetRecords(n int) []kgo.Record {
-	if v, ok := p.recs.Get().(*[]kgo.Record); ok && cap(*v) >= n {
-		return (*v)[:n]
-	}
-	return make([]kgo.Record, n)
-}
-
-func (p *recordPool) PutRecords(rs []kgo.Record) { p.recs.Put(&rs) }
-
-func (p *recordPool) GetDecompressBytes(compressed []byte, _ kgo.CompressionCodecType) []byte {
-	if v, ok := p.bufs.Get().(*[]byte); ok && cap(*v) >= 4*len(compressed) {
-		return (*v)[:0]
-	}
-	return make([]byte, 0, 4*len(compressed))
-}
-
-func (p *recordPool) PutDecompressBytes(b []byte) { p.bufs.Put(&b) }
