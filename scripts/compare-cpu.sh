@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# compare-cpu.sh OLD NEW: the instructions and L1 data-cache misses two
-# streamctl binaries spend on the same apply, counted by valgrind's
+# compare-cpu.sh [-kafka] OLD NEW: the instructions and L1 data-cache misses
+# two streamctl binaries spend on the same apply, counted by valgrind's
 # cachegrind (apt install valgrind).
 #
 # On a shared host, timings mislead: the same apply's CPU time moves by 30%
@@ -15,10 +15,65 @@
 # to local Parquet ZSTD partitioned by country, with GOMAXPROCS=1 so that
 # goroutines do not spin. Build the binaries with `go build -o`, for two
 # commits from two worktrees.
+#
+# -kafka applies BenchmarkKafka's sink (internal/e2e/kafka_bench_test.go) to
+# 300,000 of its records, produced once by kcat (snappy, keyed over 3
+# partitions) into a kfake broker built from this checkout, with GOGC=off as
+# well: the collections of a Kafka read follow fetch timing and move the
+# count by 4%, where without them it repeats within 0.1%. Changes to
+# allocation show in the default variant, or in CPU time.
 set -euo pipefail
+kafka=
+if [ "${1:-}" = -kafka ]; then
+	kafka=1
+	shift
+fi
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cat >"$work/main.hcl" <<'HCL'
+broker=
+trap 'if [ -n "$broker" ]; then kill "$broker"; fi; rm -rf "$work"' EXIT
+run_env=(GOMAXPROCS=1)
+
+if [ -n "$kafka" ]; then
+	command -v kcat >/dev/null || { echo "-kafka needs kcat (apt install kcat)" >&2; exit 1; }
+	(cd "$(dirname "$0")/.." && go build -o "$work/kfake" ./internal/testenv/kfake)
+	port=$((20000 + RANDOM % 30000))
+	"$work/kfake" -port "$port" -partitions 3 -topics bench >"$work/kfake.out" 2>"$work/kfake.log" &
+	broker=$!
+	for _ in $(seq 100); do
+		grep -qs ready "$work/kfake.out" && break
+		kill -0 "$broker" 2>/dev/null || { cat "$work/kfake.log" >&2; exit 1; }
+		sleep 0.1
+	done
+	awk 'BEGIN {
+		split("DE FR US JP BR", c, " ")
+		for (i = 0; i < 300000; i++)
+			printf "%d:{\"id\":%d,\"country\":\"%s\",\"amount\":%d.%02d,\"note\":\"order %d of the benchmark stream\"}\n",
+				i, i, c[i % 5 + 1], i % 1000, i % 100, i
+	}' | kcat -P -q -b "127.0.0.1:$port" -t bench -K: -z snappy -X partitioner=consistent
+	run_env+=(GOGC=off)
+	cat >"$work/main.hcl" <<HCL
+source "kafka" "bench" {
+  brokers = ["127.0.0.1:$port"]
+  topic   = "bench"
+}
+
+sink "bench" {
+  source = source.kafka.bench
+  format = "parquet"
+  column "id" { type = "int64" }
+  column "country" { type = "string" }
+  column "amount" { type = "double" }
+  column "note" { type = "string" }
+  batch {
+    max_records = 100000
+  }
+  destination "local" "out" {
+    path = "out"
+  }
+}
+HCL
+else
+	cat >"$work/main.hcl" <<'HCL'
 source "generate" "g" {
   partitions            = 4
   records_per_partition = 50000
@@ -42,10 +97,11 @@ sink "lake" {
   }
 }
 HCL
+fi
 for bin in "$@"; do
 	bin=$(realpath "$bin")
 	if ! (cd "$work" && rm -rf out .streamctl &&
-		GOMAXPROCS=1 valgrind --tool=cachegrind --cache-sim=yes --cachegrind-out-file=/dev/null \
+		env "${run_env[@]}" valgrind --tool=cachegrind --cache-sim=yes --cachegrind-out-file=/dev/null \
 			"$bin" apply -auto-approve -no-color >"$work/out.log" 2>"$work/log"); then
 		echo "$bin: apply failed:" >&2
 		cat "$work/out.log" "$work/log" >&2

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -202,6 +203,7 @@ type Writer struct {
 	pin       []int             // spec field i reads vals[pin[i]]
 	pvals     []format.Value
 	folders   *folderCache // with one partition field: its recent values' targets
+	plain     []int32      // without partition_by: the target of destination d at d+1 (-1: none yet)
 	route     int          // index in vals of the route field; -1 without route_by
 	routeKind format.Kind  // its kind
 	routeCol  bool         // it is a declared column
@@ -268,6 +270,7 @@ func New(layout Layout, batch int64, active []int, out Output) (*Writer, error) 
 		w.isOn[d] = true
 	}
 	w.stats.Destinations = make([]DestStats, n)
+	w.plain = slices.Repeat([]int32{-1}, n+1)
 
 	var spec *partition.Spec
 	if len(layout.PartitionBy) > 0 {
@@ -473,6 +476,13 @@ func (w *Writer) Write(rec *providers.Record) error {
 // dataTarget returns the target of the current record's data, which goes
 // to destination dest (-1: to every active one).
 func (w *Writer) dataTarget(dest int) (int32, error) {
+	if w.spec == nil {
+		// One folder: the target is a function of dest alone, kept
+		// rather than looked up by key for every record.
+		if t := w.plain[dest+1]; t >= 0 {
+			return t, nil
+		}
+	}
 	var pv *format.Value
 	if w.folders != nil {
 		pv = &w.vals[w.pin[0]]
@@ -496,6 +506,9 @@ func (w *Writer) dataTarget(dest int) (int32, error) {
 	}
 	if pv != nil {
 		w.folders.put(dest, pv, t)
+	}
+	if w.spec == nil {
+		w.plain[dest+1] = t
 	}
 	return t, nil
 }

@@ -37,10 +37,9 @@ type Source struct {
 	isolationLevel int8
 	raw            bool
 
-	cl     *kgo.Client
-	adm    *kadm.Client
-	decomp kgo.Decompressor
-	pool   *recordPool
+	cl  *kgo.Client
+	adm *kadm.Client
+	mem mem
 }
 
 var _ providers.Source = (*Source)(nil)
@@ -81,7 +80,6 @@ func New(cfg Config) (*Source, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kafka source: client for brokers %s: %w", cfg.brokerList(), err)
 	}
-	pool := new(recordPool)
 	s := &Source{
 		cfg:       cfg,
 		timeout:   timeout,
@@ -89,9 +87,8 @@ func New(cfg Config) (*Source, error) {
 		raw:       cfg.ValueFormat == FormatRaw,
 		cl:        cl,
 		adm:       kadm.NewClient(cl),
-		decomp:    kgo.DefaultDecompressor(pool),
-		pool:      pool,
 	}
+	s.mem.slabs.min, s.mem.bufs.min = 6, 12 // 64 records, 4 KiB
 	if cfg.Isolation == ReadCommitted {
 		s.isolationLevel = 1
 	} else {

@@ -212,6 +212,39 @@ func TestReadRanges(t *testing.T) {
 	}
 }
 
+// TestReadAcrossPieces: a fetch of many record batches is delivered in
+// pieces, and a range ends exactly at its end offset wherever that falls: in
+// the first piece, at a batch boundary, in a later fetch.
+func TestReadAcrossPieces(t *testing.T) {
+	t.Parallel()
+	b := testenv.Kafka(t, "pieces")
+	const n = 40_000
+	// Values that compress little, in batches of 5,000 (some 200 kB
+	// compressed each), so that a 1 MiB fetch holds several pieces.
+	for from := 0; from < n; from += 5_000 {
+		var rs []*kgo.Record
+		for i := from; i < from+5_000; i++ {
+			rs = append(rs, &kgo.Record{Value: []byte(fmt.Sprintf(`{"i":%d,"x":"%x"}`, i, uint64(i)*0x9e3779b97f4a7c15))})
+		}
+		b.Produce(t, "pieces", rs...)
+	}
+	s := newSource(t, b.Addr, "pieces", nil)
+	for _, c := range []struct{ start, end int64 }{{0, n}, {0, 5_000}, {4_999, 5_001}, {1_234, 33_333}, {12_000, 39_999}, {39_999, n}} {
+		got := mustRead(t, s, "0", c.start, c.end)
+		if int64(len(got)) != c.end-c.start {
+			t.Errorf("Read [%d, %d) gave %d records", c.start, c.end, len(got))
+			continue
+		}
+		for j, r := range got {
+			i := c.start + int64(j)
+			if want := fmt.Sprintf(`{"i":%d,"x":"%x"}`, i, uint64(i)*0x9e3779b97f4a7c15); r.Offset != i || r.Value != want {
+				t.Errorf("Read [%d, %d): record %d is offset %d %s, want offset %d %s", c.start, c.end, j, r.Offset, r.Value, i, want)
+				break
+			}
+		}
+	}
+}
+
 // TestTransactions: under read_committed the records of aborted transactions
 // are skipped and a Read ends at the end offset even when the last offsets of
 // the range are control markers or aborted records.

@@ -2,9 +2,9 @@ package kafka
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -18,12 +18,16 @@ import (
 
 // Fetch sizing. 1 MiB per fetch (some 15,000 small records) measured faster
 // than 2, 4 or 8 MiB: decoding stays in cache and overlaps finely with fn.
-// Memory stays bounded: one fetch being delivered, fetchAhead decoded, one in
-// flight. A single record batch larger than this still comes whole (Kafka
-// always returns the first batch).
+// A fetch is decoded and delivered in pieces of about pieceBytes of record
+// batches, so that fn starts on the first piece while the next ones decode
+// (a batch's range of a partition is often one fetch). Memory stays bounded:
+// one fetch being decoded, fetchAhead pieces decoded, one being delivered. A
+// single record batch larger than this still comes whole (Kafka always
+// returns the first batch).
 const (
 	fetchMaxWait      = 500 * time.Millisecond
 	partitionMaxBytes = 1 << 20
+	pieceBytes        = 128 << 10
 	fetchAhead        = 2
 )
 
@@ -75,6 +79,7 @@ type reader struct {
 	// Fetching half.
 	leader  int32
 	topicID [16]byte
+	pieces  [][]byte
 
 	// Delivering half.
 	rec  providers.Record
@@ -82,9 +87,11 @@ type reader struct {
 	hdrs []providers.Header
 }
 
-// chunk is the decoded records of one fetch, or the error that ends the read.
+// chunk is the decoded records of one piece of a fetch, or the error that
+// ends the read.
 type chunk struct {
 	records []*kgo.Record
+	mem     held // what the records live in
 	err     error
 }
 
@@ -115,15 +122,14 @@ func (r *reader) run(ctx context.Context, start int64, fn func(*providers.Record
 			}
 		}
 		// fn is done with them: their memory decodes a later fetch.
-		for _, kr := range c.records {
-			kr.Recycle()
-		}
+		r.s.release(c.mem)
 	}
 	return nil
 }
 
-// fetchLoop fetches from start until the position reaches end, sending each
-// fetch's decoded records, then closes chunks. An error is sent last.
+// fetchLoop fetches from start until the position reaches end, sending the
+// decoded records of each piece of a fetch, then closes chunks. An error is
+// sent last.
 func (r *reader) fetchLoop(ctx context.Context, pos int64, chunks chan<- chunk) {
 	defer crash.Report() // run as a goroutine
 	defer close(chunks)
@@ -137,15 +143,17 @@ func (r *reader) fetchLoop(ctx context.Context, pos int64, chunks chan<- chunk) 
 	}
 	var (
 		s            = r.s
+		dec          = s.decoder()
 		lastProgress = time.Now()
 		backoff      = 50 * time.Millisecond
 		opts         = kgo.ProcessFetchPartitionOpts{
 			IsolationLevel: s.isolation,
 			Topic:          s.cfg.Topic,
 			Partition:      r.p,
-			Pools:          []kgo.Pool{s.pool},
+			Pools:          []kgo.Pool{dec},
 		}
 	)
+	defer s.putDecoder(dec)
 	for pos < r.end {
 		rp, err := r.fetch(ctx, r.leader, r.topicID, pos)
 		if err == nil {
@@ -176,17 +184,44 @@ func (r *reader) fetchLoop(ctx context.Context, pos int64, chunks chan<- chunk) 
 		}
 		backoff = 50 * time.Millisecond
 
-		opts.Offset = pos
-		fp, next := kgo.ProcessFetchPartition(opts, rp, s.decomp, nil)
-		if fp.Err != nil {
-			send(chunk{err: fmt.Errorf("kafka topic %q partition %d: decode records at offset %d: %w", s.cfg.Topic, r.p, pos, fp.Err)})
-			return
+		// Aborted transactions are tracked across the batches of one
+		// ProcessFetchPartition: such a fetch is decoded whole.
+		pieces, done := [][]byte{rp.RecordBatches}, false
+		if len(rp.AbortedTransactions) == 0 {
+			pieces, done = splitBatches(r.pieces[:0], rp.RecordBatches, r.end)
+			r.pieces = pieces
 		}
-		if len(fp.Records) > 0 && !send(chunk{records: fp.Records}) {
-			return
+		progressed := false
+		sub := *rp
+		for _, b := range pieces {
+			sub.RecordBatches = b
+			opts.Offset = pos
+			fp, next := kgo.ProcessFetchPartition(opts, &sub, dec.decomp, nil)
+			mem := dec.take()
+			if fp.Err != nil {
+				if progressed {
+					// Fetched again from pos, where it fails
+					// first if it fails again: kgo forgives a
+					// broken batch only after good ones.
+					done = false
+					break
+				}
+				send(chunk{err: fmt.Errorf("kafka topic %q partition %d: decode records at offset %d: %w", s.cfg.Topic, r.p, pos, fp.Err)})
+				return
+			}
+			if len(fp.Records) == 0 {
+				s.release(mem)
+			} else if !send(chunk{records: fp.Records, mem: mem}) {
+				return
+			}
+			if next > pos {
+				pos, lastProgress, progressed = next, time.Now(), true
+			}
 		}
-		if next > pos {
-			pos, lastProgress = next, time.Now()
+		if done {
+			return // the next batch starts at or after end
+		}
+		if progressed {
 			continue
 		}
 
@@ -206,6 +241,41 @@ func (r *reader) fetchLoop(ctx context.Context, pos int64, chunks chan<- chunk) 
 			return
 		}
 	}
+}
+
+// splitBatches appends to pieces the record batches of a fetch in runs of
+// about pieceBytes, cut between batches, and leaves out the batches that
+// start at or after end: done says there was one, so the range is complete
+// once the pieces are read (offsets between the last batch read and that one
+// do not exist). Message sets older than record batches (magic 0 and 1) carry
+// a wrapper's last offset rather than its first, and go whole into the last
+// piece, as does a truncated last batch, which kgo skips.
+func splitBatches(pieces [][]byte, in []byte, end int64) (_ [][]byte, done bool) {
+	start := 0 // of the current piece
+	at := 0
+	for len(in)-at > 17 && in[at+16] == 2 {
+		if int64(binary.BigEndian.Uint64(in[at:])) >= end {
+			done = true
+			break
+		}
+		n := int64(int32(binary.BigEndian.Uint32(in[at+8:]))) + 12
+		if n < 12 || n > int64(len(in)-at) {
+			at = len(in)
+			break
+		}
+		at += int(n)
+		if at-start >= pieceBytes {
+			pieces = append(pieces, in[start:at])
+			start = at
+		}
+	}
+	if !done {
+		at = len(in)
+	}
+	if at > start {
+		pieces = append(pieces, in[start:at])
+	}
+	return pieces, done
 }
 
 // locate finds the partition's leader and the topic ID (fetch v13+ names
@@ -379,27 +449,3 @@ func appendRawValue(dst, v []byte) []byte {
 	dst = jsonstr.Append(dst, v)
 	return append(dst, '}')
 }
-
-// recordPool recycles the record slabs and decompression buffers kgo decodes
-// fetches into, sparing the garbage collector some 250 bytes per record.
-type recordPool struct {
-	recs, bufs sync.Pool
-}
-
-func (p *recordPool) GetRecords(n int) []kgo.Record {
-	if v, ok := p.recs.Get().(*[]kgo.Record); ok && cap(*v) >= n {
-		return (*v)[:n]
-	}
-	return make([]kgo.Record, n)
-}
-
-func (p *recordPool) PutRecords(rs []kgo.Record) { p.recs.Put(&rs) }
-
-func (p *recordPool) GetDecompressBytes(compressed []byte, _ kgo.CompressionCodecType) []byte {
-	if v, ok := p.bufs.Get().(*[]byte); ok && cap(*v) >= 4*len(compressed) {
-		return (*v)[:0]
-	}
-	return make([]byte, 0, 4*len(compressed))
-}
-
-func (p *recordPool) PutDecompressBytes(b []byte) { p.bufs.Put(&b) }
