@@ -9,10 +9,11 @@ import (
 	"golang.org/x/term"
 
 	"github.com/streamctl/streamctl/internal/command"
+	"github.com/streamctl/streamctl/internal/crash"
 )
 
 func main() {
-	os.Exit(command.Main(os.Args[1:], command.Streams{
+	crash.Exit(command.Main(os.Args[1:], command.Streams{
 		Stdin:      os.Stdin,
 		Stdout:     os.Stdout,
 		Stderr:     os.Stderr,

@@ -206,8 +206,8 @@ func (l *remoteLock) TookOver() (*LockInfo, time.Duration) { return l.from, l.si
 // that the lease may expire before the next one: the holder then stops before
 // anyone can take the lock over.
 func (l *remoteLock) heartbeat() {
-	defer crash.Report() // run as a goroutine
 	defer l.wg.Done()
+	defer crash.Report() // run as a goroutine
 	deadline := time.Now().Add(Lease - HeartbeatInterval)
 	wait := HeartbeatInterval
 	for {

@@ -54,8 +54,8 @@ func newProgress(m *Meta, terminal bool, heartbeat func(render.Progress), batche
 }
 
 func (p *progress) tick(interval time.Duration) {
-	defer crash.Report() // run as a goroutine
 	defer p.wg.Done()
+	defer crash.Report() // run as a goroutine
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {

@@ -72,8 +72,8 @@ func (h *heldLocks) add(name string, u state.Unlocker, info *state.LockInfo) {
 	h.infos = append(h.infos, info)
 	h.watched.Add(1)
 	go func() {
-		defer crash.Report()
 		defer h.watched.Done()
+		defer crash.Report()
 		select {
 		case <-u.Lost():
 			h.once.Do(func() { close(h.lost) })
@@ -192,8 +192,8 @@ func (c *sinkClaims) claim(ctx context.Context, sp *planner.SinkPlan) (*planner.
 	stop := make(chan struct{})
 	done := make(chan struct{})
 	go func() {
-		defer crash.Report()
 		defer close(done)
+		defer crash.Report()
 		select {
 		case <-u.Lost():
 			c.lostOnce.Do(func() { close(c.lost) })

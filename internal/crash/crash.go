@@ -10,11 +10,13 @@ import (
 	"os"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 )
 
 var (
-	mu      sync.Mutex
-	handler = func(p any, stack []byte) {
+	mu       sync.Mutex
+	crashing atomic.Bool
+	handler  = func(p any, stack []byte) {
 		fmt.Fprintf(os.Stderr, "Error: internal error: %v\n\n%s", p, stack)
 		os.Exit(1)
 	}
@@ -28,14 +30,17 @@ func SetHandler(h func(p any, stack []byte)) {
 	handler = h
 }
 
-// Report is deferred first in every goroutine, as `defer crash.Report()`
-// (recover works only in the deferred function itself): it hands a panic,
-// with the goroutine's stack, to the handler, which ends the process.
+// Report is deferred in every goroutine, as `defer crash.Report()` (recover
+// works only in the deferred function itself), after the goroutine's other
+// defers, so that it runs before them: a wg.Done or a close run first would
+// let the rest of the run go on, and end, before the report. It hands a
+// panic, with the goroutine's stack, to the handler, which ends the process.
 func Report() {
 	p := recover()
 	if p == nil {
 		return
 	}
+	crashing.Store(true)
 	stack := debug.Stack()
 	mu.Lock()
 	h := handler
@@ -43,4 +48,14 @@ func Report() {
 	h(p, stack)
 	// A handler that returned: the process still must not go on.
 	os.Exit(1)
+}
+
+// Exit ends the process with code, unless a goroutine's panic is being
+// reported: then it waits for the report, which ends the process with the
+// handler's code.
+func Exit(code int) {
+	if crashing.Load() {
+		select {}
+	}
+	os.Exit(code)
 }

@@ -937,8 +937,8 @@ func (e *Engine) promoteAll(ctx context.Context, sink *Sink, identity string, b 
 	for k, i := range pending {
 		wg.Add(1)
 		go func() {
-			defer crash.Report()
 			defer wg.Done()
+			defer crash.Report()
 			d := sink.destination(b.Destinations[i])
 			errs[k] = e.promote(ctx, sink, identity, b, d, st.files[i], st.staged[i])
 		}()
@@ -1095,8 +1095,8 @@ func promoteConcurrently[T any](ctx context.Context, items []T, promote func(con
 			break
 		}
 		wg.Go(func() {
-			defer crash.Report()
 			defer func() { <-sem }()
+			defer crash.Report()
 			if key, err := promote(ctx, item); err != nil {
 				cancel(fmt.Errorf("%s: %w", key, err))
 				return

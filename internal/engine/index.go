@@ -338,8 +338,8 @@ func forEach(n int, fn func(i int) error) error {
 			break
 		}
 		wg.Go(func() {
-			defer crash.Report()
 			defer func() { <-sem }()
+			defer crash.Report()
 			if err := fn(i); err != nil {
 				mu.Lock()
 				if first == nil {

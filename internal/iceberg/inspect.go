@@ -361,7 +361,9 @@ func (in *Inspection) Orphan(rel string, mod, now time.Time) bool {
 	if !in.Exists || in.metadataDir == "" || path.Dir(rel) != in.metadataDir || in.referenced[rel] {
 		return false
 	}
-	if mod.Before(in.since) || !mod.Before(in.LastCommit) || now.Sub(mod) < OrphanMinAge {
+	// Object stores give modification times in whole seconds: a failed
+	// commit in the second the table was created would look older than it.
+	if mod.Before(in.since.Truncate(time.Second)) || !mod.Before(in.LastCommit) || now.Sub(mod) < OrphanMinAge {
 		return false
 	}
 	base := path.Base(rel)

@@ -1087,8 +1087,8 @@ func startWorker(e *encoder) *worker {
 	}
 	work := k.work // stop sets k.work to nil
 	go func() {
-		defer crash.Report()
 		defer close(k.done)
+		defer crash.Report()
 		for c := range work {
 			if k.err == nil && !k.cancel.Load() {
 				if k.err = e.encode(c); k.err != nil {

@@ -151,8 +151,8 @@ func (w *Writer) send(n int64) error {
 	w.tokens = append(w.tokens, "")
 	w.mu.Unlock()
 	w.wg.Go(func() {
-		defer crash.Report()
 		defer func() { <-w.slot }()
+		defer crash.Report()
 		token, err := w.opt.Part(w.ctx, index, body, n)
 		w.mu.Lock()
 		defer w.mu.Unlock()

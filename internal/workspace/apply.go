@@ -66,9 +66,9 @@ func (w *Workspace) ApplyEach(ctx context.Context, eng *engine.Engine, p *planne
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
-			defer crash.Report()
 			defer wg.Done()
 			defer func() { <-sem }()
+			defer crash.Report()
 			run := sp
 			if prepare != nil {
 				next, release, err := prepare(ctx, sp)

@@ -63,8 +63,8 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 	for i, es := range w.Sinks {
 		wg.Add(1)
 		go func() {
-			defer crash.Report()
 			defer wg.Done()
+			defer crash.Report()
 			cs := w.Config.Sinks[i]
 			change := changes[cs.Declared()]
 			if change != nil && change.err != nil {

@@ -88,9 +88,9 @@ func (s *Source) Read(ctx context.Context, partition string, start, end int64, f
 		}
 	}()
 	go func() {
-		defer crash.Report()
 		defer close(made)
 		defer close(blocks)
+		defer crash.Report()
 		var at position
 		at.seek(start)
 		for off := start; off < end; {

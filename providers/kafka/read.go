@@ -131,8 +131,8 @@ func (r *reader) run(ctx context.Context, start int64, fn func(*providers.Record
 // decoded records of each piece of a fetch, then closes chunks. An error is
 // sent last.
 func (r *reader) fetchLoop(ctx context.Context, pos int64, chunks chan<- chunk) {
-	defer crash.Report() // run as a goroutine
 	defer close(chunks)
+	defer crash.Report() // run as a goroutine
 	send := func(c chunk) bool {
 		select {
 		case chunks <- c:

@@ -511,8 +511,8 @@ func (s *Storage) copyParts(ctx context.Context, src, dst string, size int64, et
 		end := min(start+partSize, size) - 1
 		sem <- struct{}{}
 		wg.Go(func() {
-			defer crash.Report()
 			defer func() { <-sem }()
+			defer crash.Report()
 			out, err := s.client.UploadPartCopy(ctx, &s3.UploadPartCopyInput{
 				Bucket:            aws.String(s.bucket),
 				Key:               aws.String(dst),

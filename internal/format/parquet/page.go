@@ -186,8 +186,8 @@ func (p *pageCompressor) add(j pageJob) {
 }
 
 func (p *pageCompressor) run() {
-	defer crash.Report() // run as a goroutine
 	defer close(p.done)
+	defer crash.Report() // run as a goroutine
 	for j := range p.jobs {
 		if p.err() == nil {
 			if err := p.spool(j); err != nil {
