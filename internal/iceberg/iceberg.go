@@ -135,29 +135,40 @@ type BatchInfo struct {
 // that were not applied.
 var ErrSchemaPending = errors.New("the table's schema lacks declared columns; apply the schema changes first")
 
-// Open opens the catalog and the table, creating the namespace and the
-// table when missing. An existing table's schema is compared with the
-// columns: added nullable columns are schema changes (applied with
-// ApplySchemaChanges); anything else that differs is a *SchemaError.
-func Open(ctx context.Context, cfg Config) (*Table, error) {
+// prepare checks cfg and fills its defaults (the catalog's name, the
+// normalised location), and derives the schema and partition spec the
+// sink's columns ask for: what Open and Inspect compare the table with.
+func prepare(cfg Config) (Config, *ice.Schema, ice.PartitionSpec, []partition.Field, error) {
 	if len(cfg.Namespace) == 0 || cfg.Table == "" {
-		return nil, errors.New("iceberg: a namespace and a table name are required")
+		return cfg, nil, ice.PartitionSpec{}, nil, errors.New("iceberg: a namespace and a table name are required")
 	}
 	if cfg.CatalogName == "" {
 		cfg.CatalogName = "streamctl"
 	}
 	loc, err := normLocation(cfg.Location)
 	if err != nil {
-		return nil, err
+		return cfg, nil, ice.PartitionSpec{}, nil, err
 	}
 	cfg.Location = loc
 	want, err := newSchema(cfg.Columns)
 	if err != nil {
-		return nil, fmt.Errorf("iceberg: %w", err)
+		return cfg, nil, ice.PartitionSpec{}, nil, fmt.Errorf("iceberg: %w", err)
 	}
 	spec, parts, err := newSpec(cfg.PartitionBy, cfg.Columns, want)
 	if err != nil {
-		return nil, fmt.Errorf("iceberg: %w", err)
+		return cfg, nil, ice.PartitionSpec{}, nil, fmt.Errorf("iceberg: %w", err)
+	}
+	return cfg, want, spec, parts, nil
+}
+
+// Open opens the catalog and the table, creating the namespace and the
+// table when missing. An existing table's schema is compared with the
+// columns: added nullable columns are schema changes (applied with
+// ApplySchemaChanges); anything else that differs is a *SchemaError.
+func Open(ctx context.Context, cfg Config) (*Table, error) {
+	cfg, want, spec, parts, err := prepare(cfg)
+	if err != nil {
+		return nil, err
 	}
 	t := &Table{cfg: cfg, ident: append(slicesClone(cfg.Namespace), cfg.Table), parts: parts, kinds: map[string]format.Kind{}}
 	for _, c := range cfg.Columns {

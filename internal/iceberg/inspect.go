@@ -71,26 +71,11 @@ type Inspection struct {
 // name mapping is committed. sink names the sink whose batches are read
 // from the snapshots' summaries.
 func Inspect(ctx context.Context, cfg Config, sink string) (*Inspection, error) {
-	if len(cfg.Namespace) == 0 || cfg.Table == "" {
-		return nil, errors.New("iceberg: a namespace and a table name are required")
-	}
-	if cfg.CatalogName == "" {
-		cfg.CatalogName = "streamctl"
-	}
-	loc, err := normLocation(cfg.Location)
+	cfg, want, spec, parts, err := prepare(cfg)
 	if err != nil {
 		return nil, err
 	}
-	cfg.Location = loc
-	want, err := newSchema(cfg.Columns)
-	if err != nil {
-		return nil, fmt.Errorf("iceberg: %w", err)
-	}
-	spec, parts, err := newSpec(cfg.PartitionBy, cfg.Columns, want)
-	if err != nil {
-		return nil, fmt.Errorf("iceberg: %w", err)
-	}
-	in := &Inspection{Columns: len(cfg.Columns), location: loc}
+	in := &Inspection{Columns: len(cfg.Columns), location: cfg.Location}
 	for _, p := range parts {
 		in.PartitionBy = append(in.PartitionBy, p.Expr)
 	}
@@ -114,8 +99,8 @@ func Inspect(ctx context.Context, cfg Config, sink string) (*Inspection, error) 
 	if d := compareSpec(tbl.Spec(), have, spec, want); d != "" {
 		in.Problems = append(in.Problems, d)
 	}
-	if loc != strings.TrimRight(tbl.Location(), "/") {
-		in.Problems = append(in.Problems, fmt.Sprintf("the table's location is %s, not %s", tbl.Location(), loc))
+	if cfg.Location != strings.TrimRight(tbl.Location(), "/") {
+		in.Problems = append(in.Problems, fmt.Sprintf("the table's location is %s, not %s", tbl.Location(), cfg.Location))
 	}
 	if err := in.readHistory(t, sink); err != nil {
 		return nil, err
