@@ -14,12 +14,10 @@ build:
 tools:
 	bash scripts/install-tools.sh
 
-# The whole suite, race detector on, against the real services. The
-# end-to-end tests mostly wait (for processes, leases, servers): four at a
-# time keep both cores busy.
+# The whole suite, race detector on, against the real services.
 test: tools
 	$(GO) vet ./...
-	$(GO) test -race -count=1 -timeout 30m -parallel 4 ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
 
 # Pure-code tests only: no services.
 unit:

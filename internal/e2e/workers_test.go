@@ -577,7 +577,9 @@ func TestS3MovedBlockOnPerSinkState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := mustRun(t, dir, 0, srv.Env(), "apply", "-auto-approve", "-no-color")
+	// The test's lock is not refreshed: with the tests' 2 s lease, a slow
+	// machine would judge it dead before apply reaches it.
+	r := mustRun(t, dir, 0, append(srv.Env(), "STREAMCTL_TEST_LOCK_LEASE_MS=600000"), "apply", "-auto-approve", "-no-color")
 	if !strings.Contains(r.stdout+r.stderr, `sink "s01" is being applied by`) {
 		t.Errorf("the apply after the rename did not run per sink:\n%s", r)
 	}
