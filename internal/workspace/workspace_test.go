@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -157,6 +158,18 @@ func (f *fixture) apply(w *Workspace, mgr *state.Manager, p *planner.Plan) []Sin
 	return results
 }
 
+// memSink is the configuration of sink name reading src into one in-memory
+// destination "lake" on bucket: the sink most tests declare, spelled once.
+func memSink(name, src, bucket string) string {
+	return fmt.Sprintf(`sink %q {
+  source = %s
+  destination "mem" "lake" {
+    bucket = %q
+  }
+}
+`, name, src, bucket)
+}
+
 const ordersConfig = `
 source "generate" "orders" {
   partitions            = 2
@@ -239,19 +252,7 @@ source "counted" "orders" {
   partitions = 3
   records    = 5
 }
-sink "a" {
-  source = source.counted.orders
-  destination "mem" "lake" {
-    bucket = "a"
-  }
-}
-sink "b" {
-  source = source.counted.orders
-  destination "mem" "lake" {
-    bucket = "b"
-  }
-}
-`)
+` + memSink("a", "source.counted.orders", "a") + memSink("b", "source.counted.orders", "b"))
 	p := f.plan(f.open(cfg), f.state(cfg).State(), PlanOptions{})
 	if n := f.snapshots.Load(); n != 1 {
 		t.Errorf("the shared source was snapshotted %d times", n)
@@ -428,25 +429,7 @@ func TestSelectAndSavedSinks(t *testing.T) {
 source "generate" "orders" {
   records_per_partition = 1
 }
-sink "a" {
-  source = source.generate.orders
-  destination "mem" "lake" {
-    bucket = "a"
-  }
-}
-sink "b" {
-  source = source.generate.orders
-  destination "mem" "lake" {
-    bucket = "b"
-  }
-}
-sink "c" {
-  source = source.generate.orders
-  destination "mem" "lake" {
-    bucket = "c"
-  }
-}
-`)
+` + memSink("a", "source.generate.orders", "a") + memSink("b", "source.generate.orders", "b") + memSink("c", "source.generate.orders", "c"))
 	names := func(c *config.Config) string {
 		var n []string
 		for _, s := range c.Sinks {
@@ -517,13 +500,7 @@ func TestStatusOfAnUnreadableSource(t *testing.T) {
 	f := newFixture(t)
 	cfg := f.load(`
 source "broken" "orders" {}
-sink "orders" {
-  source = source.broken.orders
-  destination "mem" "lake" {
-    bucket = "lake"
-  }
-}
-`)
+` + memSink("orders", "source.broken.orders", "lake"))
 	got := Status(context.Background(), cfg, f.kinds, state.New("test"))
 	if len(got) != 1 || got[0].Err == nil || got[0].Err.Error() != "connection refused" {
 		t.Errorf("statuses = %+v", got)
@@ -556,13 +533,7 @@ source "counted" "orders" {
   partitions = 1
   records    = 1
 }
-sink "orders" {
-  source = source.counted.orders
-  destination "mem" "lake" {
-    bucket = "lake"
-  }
-}
-`)
+` + memSink("orders", "source.counted.orders", "lake"))
 	f.kinds = append(providers.Kinds{{
 		Type: "mem",
 		Destination: &providers.DestinationRole{
