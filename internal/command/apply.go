@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -81,10 +80,7 @@ Options:
 }
 
 func (c *ApplyCommand) flags(a *applyArgs) *flag.FlagSet {
-	fs := flag.NewFlagSet("apply", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	a.configFlags.register(fs)
-	a.targetFlags.register(fs)
+	fs := targetedFlags("apply", &a.configFlags, &a.targetFlags)
 	fs.BoolVar(&a.autoApprove, "auto-approve", false, "")
 	fs.BoolVar(&a.lock, "lock", true, "")
 	fs.DurationVar(&a.lockTimeout, "lock-timeout", 0, "")
@@ -164,16 +160,13 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 			return failf(v, "read the plan %s: %v", a.planFile, err)
 		}
 	}
-	cfg, ok := c.loadConfigView(&a.configFlags, &view{v})
+	cfg, ok := c.loadTargeted(&a.configFlags, &a.targetFlags, v)
 	if !ok {
 		return ExitError
 	}
-	cfg, err := a.selectSinks(cfg)
-	if err != nil {
-		return v.fail("Invalid -target or -exclude", err.Error())
-	}
 	if saved != nil {
 		// A plan made under -target covers only its sinks.
+		var err error
 		if cfg, err = workspace.SavedSinks(cfg, saved); err != nil {
 			return v.fail("Saved plan does not match the configuration", err.Error())
 		}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/streamctl/streamctl/internal/workspace"
 	"github.com/streamctl/streamctl/planner"
-	"github.com/streamctl/streamctl/state"
 )
 
 // PlanCommand shows what apply would do.
@@ -73,10 +72,7 @@ Options:
 }
 
 func (c *PlanCommand) flags(a *planArgs) *flag.FlagSet {
-	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	a.configFlags.register(fs)
-	a.targetFlags.register(fs)
+	fs := targetedFlags("plan", &a.configFlags, &a.targetFlags)
 	fs.StringVar(&a.out, "out", "", "")
 	fs.BoolVar(&a.detailedExitcode, "detailed-exitcode", false, "")
 	fs.BoolVar(&a.refresh, "refresh", true, "")
@@ -117,12 +113,9 @@ func (c *PlanCommand) Run(args []string) int {
 		return c.errorf("%v\n\n%s", err, c.Help())
 	}
 	v := c.newPlanView(a.json, a.markdown, a.noColor)
-	cfg, ok := c.loadConfigView(&a.configFlags, &view{v})
+	cfg, ok := c.loadTargeted(&a.configFlags, &a.targetFlags, v)
 	if !ok {
 		return ExitError
-	}
-	if cfg, err = a.selectSinks(cfg); err != nil {
-		return v.fail("Invalid -target or -exclude", err.Error())
 	}
 	if a.targetFlags.active() {
 		v.warn("Only some sinks are planned", "-target or -exclude is in effect: the plan covers only the sinks they select. Use it for exceptional situations, not routinely.")
@@ -130,11 +123,7 @@ func (c *PlanCommand) Run(args []string) int {
 	ctx, stop := signalContext()
 	defer stop()
 
-	backend, err := workspace.StateBackend(ctx, cfg, kinds())
-	if err != nil {
-		return failf(v, "%v", err)
-	}
-	mgr, err := state.Load(ctx, backend, Version)
+	mgr, err := readState(ctx, cfg)
 	if err != nil {
 		return failf(v, "%v", err)
 	}

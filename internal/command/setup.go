@@ -99,6 +99,30 @@ func (t *targetFlags) register(fs *flag.FlagSet) {
 const targetFlagsHelp = `  -target=sink.NAME  Only plan or apply this sink. Repeatable.
   -exclude=sink.NAME  Leave this sink out. Repeatable.`
 
+// targetedFlags is the flag set of a command that reads the configuration
+// and takes -target and -exclude: plan, apply and status register them alike.
+func targetedFlags(name string, cf *configFlags, tf *targetFlags) *flag.FlagSet {
+	fs := configOnlyFlags(name, cf)
+	tf.register(fs)
+	return fs
+}
+
+// loadTargeted reads the configuration, reporting to v, and keeps only the
+// sinks -target and -exclude select: plan, apply and status start so, with
+// one message for a bad selection.
+func (m *Meta) loadTargeted(cf *configFlags, tf *targetFlags, v ui) (*config.Config, bool) {
+	cfg, ok := m.loadConfigView(cf, &view{v})
+	if !ok {
+		return nil, false
+	}
+	cfg, err := tf.selectSinks(cfg)
+	if err != nil {
+		v.fail("Invalid -target or -exclude", err.Error())
+		return nil, false
+	}
+	return cfg, true
+}
+
 func (t *targetFlags) active() bool { return len(t.targets)+len(t.excludes) > 0 }
 
 // selectSinks returns cfg with only the sinks -target and -exclude select.

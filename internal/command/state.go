@@ -44,17 +44,22 @@ func (m *Meta) loadState(f *configFlags) (*config.Config, *state.Manager, bool) 
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	backend, err := workspace.StateBackend(ctx, cfg, kinds())
-	if err != nil {
-		m.errorf("%v", err)
-		return nil, nil, false
-	}
-	mgr, err := state.Load(ctx, backend, Version)
+	mgr, err := readState(ctx, cfg)
 	if err != nil {
 		m.errorf("%v", err)
 		return nil, nil, false
 	}
 	return cfg, mgr, true
+}
+
+// readState reads the state cfg points at, without the lock: what plan,
+// status and the state commands that only read it see.
+func readState(ctx context.Context, cfg *config.Config) (*state.Manager, error) {
+	backend, err := workspace.StateBackend(ctx, cfg, kinds())
+	if err != nil {
+		return nil, err
+	}
+	return state.Load(ctx, backend, Version)
 }
 
 // StateListCommand lists the sinks in the state.

@@ -2,12 +2,10 @@ package command
 
 import (
 	"flag"
-	"io"
 	"strings"
 
 	"github.com/streamctl/streamctl/internal/render"
 	"github.com/streamctl/streamctl/internal/workspace"
-	"github.com/streamctl/streamctl/state"
 )
 
 // StatusCommand shows how far each sink is behind its source.
@@ -46,10 +44,7 @@ Options:
 }
 
 func (c *StatusCommand) flags(a *statusArgs) *flag.FlagSet {
-	fs := flag.NewFlagSet("status", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	a.configFlags.register(fs)
-	a.targetFlags.register(fs)
+	fs := targetedFlags("status", &a.configFlags, &a.targetFlags)
 	fs.BoolVar(&a.json, "json", false, "")
 	fs.BoolVar(&a.detailedExitcode, "detailed-exitcode", false, "")
 	fs.Int64Var(&a.maxLag, "max-lag", 0, "")
@@ -101,21 +96,13 @@ func (c *StatusCommand) Run(args []string) int {
 		return c.errorf("-max-lag must not be negative")
 	}
 	v := c.newStatusView(a.json, a.noColor)
-	cfg, ok := c.loadConfigView(&a.configFlags, &view{v})
+	cfg, ok := c.loadTargeted(&a.configFlags, &a.targetFlags, v)
 	if !ok {
 		return ExitError
 	}
-	cfg, err := a.selectSinks(cfg)
-	if err != nil {
-		return v.fail("Invalid -target or -exclude", err.Error())
-	}
 	ctx, stop := signalContext()
 	defer stop()
-	backend, err := workspace.StateBackend(ctx, cfg, kinds())
-	if err != nil {
-		return failf(v, "%v", err)
-	}
-	mgr, err := state.Load(ctx, backend, Version)
+	mgr, err := readState(ctx, cfg)
 	if err != nil {
 		return failf(v, "%v", err)
 	}
