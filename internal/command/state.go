@@ -88,6 +88,18 @@ func configOnlyFlags(name string, f *configFlags) *flag.FlagSet {
 	return fs
 }
 
+// parseConfigOnly parses the arguments of a command that has only the
+// configuration flags, reporting a bad one with the command's help: the
+// state commands that only read start so.
+func (m *Meta) parseConfigOnly(name string, f *configFlags, args []string, help string) (*flag.FlagSet, bool) {
+	fs := configOnlyFlags(name, f)
+	if err := fs.Parse(args); err != nil {
+		m.errorf("%v\n\n%s", err, help)
+		return nil, false
+	}
+	return fs, true
+}
+
 // FlagSet lists state list's flags.
 func (c *StateListCommand) FlagSet() *flag.FlagSet {
 	return configOnlyFlags("state list", &configFlags{})
@@ -95,9 +107,8 @@ func (c *StateListCommand) FlagSet() *flag.FlagSet {
 
 func (c *StateListCommand) Run(args []string) int {
 	var f configFlags
-	fs := configOnlyFlags("state list", &f)
-	if err := fs.Parse(args); err != nil {
-		return c.errorf("%v\n\n%s", err, c.Help())
+	if _, ok := c.parseConfigOnly("state list", &f, args, c.Help()); !ok {
+		return ExitError
 	}
 	cfg, mgr, ok := c.loadState(&f)
 	if !ok {
@@ -133,9 +144,9 @@ func (c *StateShowCommand) FlagSet() *flag.FlagSet {
 
 func (c *StateShowCommand) Run(args []string) int {
 	var f configFlags
-	fs := configOnlyFlags("state show", &f)
-	if err := fs.Parse(args); err != nil {
-		return c.errorf("%v\n\n%s", err, c.Help())
+	fs, ok := c.parseConfigOnly("state show", &f, args, c.Help())
+	if !ok {
+		return ExitError
 	}
 	if fs.NArg() != 1 {
 		return c.errorf("state show needs exactly one sink name\n\n%s", c.Help())
@@ -296,9 +307,9 @@ func (c *StatePullCommand) FlagSet() *flag.FlagSet {
 
 func (c *StatePullCommand) Run(args []string) int {
 	var f configFlags
-	fs := configOnlyFlags("state pull", &f)
-	if err := fs.Parse(args); err != nil {
-		return c.errorf("%v\n\n%s", err, c.Help())
+	fs, ok := c.parseConfigOnly("state pull", &f, args, c.Help())
+	if !ok {
+		return ExitError
 	}
 	if fs.NArg() > 0 {
 		return c.errorf("state pull takes only options\n\n%s", c.Help())
