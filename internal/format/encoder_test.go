@@ -5,14 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"math"
 	"strings"
 	"testing"
 
-	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
 
+	"github.com/streamctl/streamctl/internal/format/parquettest"
 	"github.com/streamctl/streamctl/providers"
 )
 
@@ -144,40 +143,11 @@ func TestFormatOptions(t *testing.T) {
 	}
 }
 
-func openParquet(t *testing.T, data []byte) *parquet.File {
-	t.Helper()
-	f, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		t.Fatalf("open parquet: %v", err)
-	}
-	return f
-}
-
-// readRows reads a Parquet file back with parquet-go's generic reader into
-// one map per row, as a user's program would.
-func readRows(t *testing.T, data []byte) []map[string]any {
-	t.Helper()
-	f := openParquet(t, data)
-	r := parquet.NewReader(f)
-	var rows []map[string]any
-	for {
-		m := map[string]any{}
-		if err := r.Read(&m); err != nil {
-			if err == io.EOF {
-				break
-			}
-			t.Fatalf("read row %d: %v", len(rows), err)
-		}
-		rows = append(rows, m)
-	}
-	return rows
-}
-
 func TestParquet(t *testing.T) {
 	for _, comp := range Compressions {
 		t.Run(comp, func(t *testing.T) {
 			data := encodeAll(t, allTypes, Options{Format: Parquet, Compression: comp}, allTypesRecords)
-			f := openParquet(t, data)
+			f := parquettest.Open(t, data)
 			meta := f.Metadata()
 			if meta.CreatedBy != CreatedBy() {
 				t.Errorf("created_by = %q, want %q", meta.CreatedBy, CreatedBy())
@@ -205,7 +175,7 @@ func TestParquet(t *testing.T) {
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("schema:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
-			rows := readRows(t, data)
+			rows := parquettest.ReadRows(t, data)
 			r0 := rows[0]
 			checks := map[string]any{
 				"s": "plain", "i32": int32(1), "i64": int64(9007199254740993), "f": float32(1.5), "d": 0.1, "b": true,
@@ -242,11 +212,11 @@ func TestParquet(t *testing.T) {
 func TestParquetRequiredColumns(t *testing.T) {
 	cols := []Column{{Name: "id", Type: "int64", Nullable: boolp(false)}, {Name: "name", Type: "string"}}
 	data := encodeAll(t, cols, Options{Format: Parquet}, []string{`{"id":1,"name":"a"}`, `{"id":2}`})
-	f := openParquet(t, data)
+	f := parquettest.Open(t, data)
 	if id := f.Schema().Fields()[0]; !id.Required() {
 		t.Errorf("id is not required")
 	}
-	rows := readRows(t, data)
+	rows := parquettest.ReadRows(t, data)
 	if len(rows) != 2 || rows[1]["id"] != int64(2) || rows[1]["name"] != nil {
 		t.Fatalf("rows = %v", rows)
 	}
@@ -259,7 +229,7 @@ func TestParquetRowGroups(t *testing.T) {
 	}
 	cols := []Column{{Name: "id", Type: "int64"}, {Name: "note", Type: "string"}}
 	data := encodeAll(t, cols, Options{Format: Parquet, RowGroupRecords: 10}, recs)
-	f := openParquet(t, data)
+	f := parquettest.Open(t, data)
 	var sizes []int64
 	for _, rg := range f.RowGroups() {
 		sizes = append(sizes, rg.NumRows())
@@ -267,7 +237,7 @@ func TestParquetRowGroups(t *testing.T) {
 	if fmt.Sprint(sizes) != "[10 10 5]" {
 		t.Fatalf("row groups = %v, want [10 10 5]", sizes)
 	}
-	rows := readRows(t, data)
+	rows := parquettest.ReadRows(t, data)
 	for i, r := range rows {
 		if r["id"] != int64(i) || r["note"] != fmt.Sprintf("n%d", i) {
 			t.Fatalf("row %d = %v", i, r)

@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	parquetgo "github.com/parquet-go/parquet-go"
 	pq "github.com/parquet-go/parquet-go/format"
 
+	"github.com/streamctl/streamctl/internal/format/parquettest"
 	"github.com/streamctl/streamctl/internal/format/row"
 )
 
@@ -89,34 +89,6 @@ func encodeJSON(t testing.TB, cols []Column, o Options, recs []string) []byte {
 	return buf.Bytes()
 }
 
-func openParquet(t *testing.T, data []byte) *parquetgo.File {
-	t.Helper()
-	f, err := parquetgo.OpenFile(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		t.Fatalf("open parquet: %v", err)
-	}
-	return f
-}
-
-// readRows reads a file back with parquet-go's generic reader into one map
-// per row, as a user's program would.
-func readRows(t *testing.T, data []byte) []map[string]any {
-	t.Helper()
-	r := parquetgo.NewReader(openParquet(t, data))
-	var rows []map[string]any
-	for {
-		m := map[string]any{}
-		if err := r.Read(&m); err != nil {
-			if err == io.EOF {
-				break
-			}
-			t.Fatalf("read row %d: %v", len(rows), err)
-		}
-		rows = append(rows, m)
-	}
-	return rows
-}
-
 // roundTripRecords makes n records over every type: nulls in a pattern per
 // column, values that cross page boundaries, a few values larger than a
 // block, floats with NaN and both zeros.
@@ -178,7 +150,7 @@ func TestParquetRoundTrip(t *testing.T) {
 	for _, comp := range Compressions {
 		t.Run(comp, func(t *testing.T) {
 			data := encodeJSON(t, roundTripColumns, Options{Compression: comp, RowGroupRecords: 2500}, recs)
-			rows := readRows(t, data)
+			rows := parquettest.ReadRows(t, data)
 			if len(rows) != n {
 				t.Fatalf("%d rows, want %d", len(rows), n)
 			}
@@ -217,7 +189,7 @@ func TestParquetRoundTrip(t *testing.T) {
 				}
 			}
 
-			f := openParquet(t, data)
+			f := parquettest.Open(t, data)
 			meta := f.Metadata()
 			if len(meta.RowGroups) != 3 {
 				t.Fatalf("%d row groups, want 3", len(meta.RowGroups))
@@ -405,7 +377,7 @@ func TestParquetFlushAndBuffered(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sizes []int64
-	for _, rg := range openParquet(t, buf.Bytes()).RowGroups() {
+	for _, rg := range parquettest.Open(t, buf.Bytes()).RowGroups() {
 		sizes = append(sizes, rg.NumRows())
 	}
 	if fmt.Sprint(sizes) != "[10000 20000]" {
