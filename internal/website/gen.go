@@ -418,60 +418,72 @@ var exitDefaults = map[string]string{
 	"ExitError": "An error. The message on standard error says what happened, where, and what to do next.",
 }
 
-// exitCodes renders the Exit* constants of internal/command with their
-// comments.
-func (g *generator) exitCodes() (string, error) {
+// genDecls parses the Go files of the package in dir (slash-separated,
+// under the repository), tests left out, and calls fn on each declaration of
+// tok in them, in file order: the pages document constants and types from
+// the source, read one way.
+func (g *generator) genDecls(dir string, tok token.Token, fn func(*ast.GenDecl)) error {
 	fset := token.NewFileSet()
-	files, err := filepath.Glob(filepath.Join(g.root, "internal", "command", "*.go"))
+	files, err := filepath.Glob(filepath.Join(g.root, filepath.FromSlash(dir), "*.go"))
 	if err != nil {
-		return "", err
+		return err
 	}
-	type code struct {
-		name, value, doc string
-	}
-	commands := command.Commands(&command.Meta{})
-	var codes []code
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
 			continue
 		}
 		file, err := parser.ParseFile(fset, f, nil, parser.ParseComments)
 		if err != nil {
-			return "", err
+			return err
 		}
 		for _, d := range file.Decls {
-			gd, ok := d.(*ast.GenDecl)
-			if !ok || gd.Tok != token.CONST {
-				continue
-			}
-			for _, spec := range gd.Specs {
-				vs := spec.(*ast.ValueSpec)
-				for i, n := range vs.Names {
-					if !strings.HasPrefix(n.Name, "Exit") || i >= len(vs.Values) {
-						continue
-					}
-					lit, ok := vs.Values[i].(*ast.BasicLit)
-					if !ok {
-						continue
-					}
-					doc := vs.Comment.Text()
-					if doc == "" {
-						doc = vs.Doc.Text()
-					}
-					doc = strings.TrimPrefix(strings.Join(strings.Fields(doc), " "), n.Name+": ")
-					if doc == "" {
-						doc = exitDefaults[n.Name]
-					}
-					if first, rest, _ := strings.Cut(doc, " "); commands[first] != nil {
-						// A sentence that starts with a command keeps it as code.
-						doc = "`" + first + "` " + rest
-					} else if doc != "" {
-						doc = strings.ToUpper(doc[:1]) + doc[1:]
-					}
-					codes = append(codes, code{n.Name, lit.Value, doc})
-				}
+			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == tok {
+				fn(gd)
 			}
 		}
+	}
+	return nil
+}
+
+// exitCodes renders the Exit* constants of internal/command with their
+// comments.
+func (g *generator) exitCodes() (string, error) {
+	type code struct {
+		name, value, doc string
+	}
+	commands := command.Commands(&command.Meta{})
+	var codes []code
+	err := g.genDecls("internal/command", token.CONST, func(gd *ast.GenDecl) {
+		for _, spec := range gd.Specs {
+			vs := spec.(*ast.ValueSpec)
+			for i, n := range vs.Names {
+				if !strings.HasPrefix(n.Name, "Exit") || i >= len(vs.Values) {
+					continue
+				}
+				lit, ok := vs.Values[i].(*ast.BasicLit)
+				if !ok {
+					continue
+				}
+				doc := vs.Comment.Text()
+				if doc == "" {
+					doc = vs.Doc.Text()
+				}
+				doc = strings.TrimPrefix(strings.Join(strings.Fields(doc), " "), n.Name+": ")
+				if doc == "" {
+					doc = exitDefaults[n.Name]
+				}
+				if first, rest, _ := strings.Cut(doc, " "); commands[first] != nil {
+					// A sentence that starts with a command keeps it as code.
+					doc = "`" + first + "` " + rest
+				} else if doc != "" {
+					doc = strings.ToUpper(doc[:1]) + doc[1:]
+				}
+				codes = append(codes, code{n.Name, lit.Value, doc})
+			}
+		}
+	})
+	if err != nil {
+		return "", err
 	}
 	if len(codes) == 0 {
 		return "", fmt.Errorf("no Exit* constants in internal/command")
@@ -493,38 +505,23 @@ func (g *generator) exitCodes() (string, error) {
 // declared in the package directory dir, following the struct types of the
 // same package they contain.
 func (g *generator) jsonStructs(dir string, types []string) (string, error) {
-	fset := token.NewFileSet()
-	files, err := filepath.Glob(filepath.Join(g.root, filepath.FromSlash(dir), "*.go"))
-	if err != nil {
-		return "", err
-	}
 	structs := map[string]*ast.TypeSpec{}
 	docs := map[string]string{}
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		file, err := parser.ParseFile(fset, f, nil, parser.ParseComments)
-		if err != nil {
-			return "", err
-		}
-		for _, d := range file.Decls {
-			gd, ok := d.(*ast.GenDecl)
-			if !ok || gd.Tok != token.TYPE {
-				continue
-			}
-			for _, spec := range gd.Specs {
-				ts := spec.(*ast.TypeSpec)
-				if _, ok := ts.Type.(*ast.StructType); ok {
-					structs[ts.Name.Name] = ts
-					doc := ts.Doc.Text()
-					if doc == "" && len(gd.Specs) == 1 {
-						doc = gd.Doc.Text()
-					}
-					docs[ts.Name.Name] = strings.Join(strings.Fields(doc), " ")
+	err := g.genDecls(dir, token.TYPE, func(gd *ast.GenDecl) {
+		for _, spec := range gd.Specs {
+			ts := spec.(*ast.TypeSpec)
+			if _, ok := ts.Type.(*ast.StructType); ok {
+				structs[ts.Name.Name] = ts
+				doc := ts.Doc.Text()
+				if doc == "" && len(gd.Specs) == 1 {
+					doc = gd.Doc.Text()
 				}
+				docs[ts.Name.Name] = strings.Join(strings.Fields(doc), " ")
 			}
 		}
+	})
+	if err != nil {
+		return "", err
 	}
 	var b strings.Builder
 	seen := map[string]bool{}
