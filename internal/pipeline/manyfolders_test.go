@@ -58,28 +58,7 @@ func TestFewFoldersUnchanged(t *testing.T) {
 // partition folders (bucket(1250, customer_id) × 8 countries), Parquet ZSTD.
 // It reports the process's peak RSS; run it alone (-benchtime 1x).
 func BenchmarkManyFolders(b *testing.B) {
-	const n = 400_000
-	l := Layout{Format: "parquet", Compression: "zstd", Columns: formattest.Columns(true), PartitionBy: []string{"bucket(1250, customer_id)", "country"}}
-	out := &countingOutput{}
-	rec := &providers.Record{Partition: "0"}
-	for b.Loop() {
-		w, err := New(l, 0, []int{0}, out)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for i := range n {
-			rec.Offset = int64(i)
-			rec.Value = formattest.AppendRecord(rec.Value[:0], formattest.MakeRow(0, int64(i)))
-			if err := w.Write(rec); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if _, err := w.Close(); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(peakRSS(b)/(1<<20), "peak-RSS-MB")
-	b.ReportMetric(float64(out.bytes.Load())/float64(b.N)/(1<<20), "out-MB")
+	benchBatchMemory(b, Layout{Format: "parquet", Compression: "zstd", Columns: formattest.Columns(true), PartitionBy: []string{"bucket(1250, customer_id)", "country"}}, 400_000)
 }
 
 // trackOutput counts the files open at once (created, not yet finished or
