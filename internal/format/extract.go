@@ -322,10 +322,7 @@ func (x *Extractor) object(b []byte, i int, n *node, depth int) (int, error) {
 			i = skipSpace(b, i+1)
 			continue
 		}
-		if i < len(b) && b[i] == '}' {
-			return i + 1, nil
-		}
-		return i, syntaxErr(b, i, "expected ',' or '}' in an object")
+		return closeItems(b, i, '}')
 	}
 }
 

@@ -215,6 +215,25 @@ func scanValue(b []byte, i, depth int) (tok Token, end int, esc bool, err error)
 	return TokNone, i, false, syntaxErr(b, i, "expected a value")
 }
 
+// closeItems ends the items of an object or an array at b[i], after the
+// space: past the closing byte, or a syntax error. Every object and array
+// reader ends so, with one set of messages; what goes on at a ',' stays in
+// each loop, inline, as the hot path it is.
+func closeItems(b []byte, i int, closing byte) (int, error) {
+	if i < len(b) && b[i] == closing {
+		return i + 1, nil
+	}
+	return i, itemsErr(b, i, closing)
+}
+
+// itemsErr is closeItems's error, out of line.
+func itemsErr(b []byte, i int, closing byte) error {
+	if closing == '}' {
+		return syntaxErr(b, i, "expected ',' or '}' in an object")
+	}
+	return syntaxErr(b, i, "expected ',' or ']' in an array")
+}
+
 func skipObject(b []byte, i, depth int) (int, error) {
 	if depth > maxDepth {
 		return i, &SyntaxError{Offset: i, Msg: "nesting deeper than 512 levels"}
@@ -244,10 +263,7 @@ func skipObject(b []byte, i, depth int) (int, error) {
 			i = skipSpace(b, i+1)
 			continue
 		}
-		if i < len(b) && b[i] == '}' {
-			return i + 1, nil
-		}
-		return i, syntaxErr(b, i, "expected ',' or '}' in an object")
+		return closeItems(b, i, '}')
 	}
 }
 
@@ -269,10 +285,7 @@ func skipArray(b []byte, i, depth int) (int, error) {
 			i = skipSpace(b, i+1)
 			continue
 		}
-		if i < len(b) && b[i] == ']' {
-			return i + 1, nil
-		}
-		return i, syntaxErr(b, i, "expected ',' or ']' in an array")
+		return closeItems(b, i, ']')
 	}
 }
 
