@@ -148,7 +148,44 @@ type Renamer interface {
 type Stager interface {
 	// Stage returns a writer for key. Its Finish uploads every byte and returns
 	// the staged upload; key holds what it held before until Publish.
-	Stage(ctx context.Context, key string) (StagedWriter, error)
+	Stage(ctx context.Context, key string, opt StageOptions) (StagedWriter, error)
+}
+
+// StageOptions shape one staged upload.
+type StageOptions struct {
+	// Hold, when not nil, keeps the upload off the store until it is closed:
+	// the writer buffers locally, begins nothing and sends nothing, and Finish
+	// waits for Hold (or the context) before it sends what Publish will not
+	// carry in one request. The engine stages the next batch while the batch
+	// before it commits, before the next batch's intent is logged: nothing of
+	// a batch may reach a destination before then.
+	Hold <-chan struct{}
+}
+
+// Held reports whether Hold is set and still closed to the store.
+func (o StageOptions) Held() bool {
+	if o.Hold == nil {
+		return false
+	}
+	select {
+	case <-o.Hold:
+		return false
+	default:
+		return true
+	}
+}
+
+// Wait returns once Hold is open, or with ctx's error.
+func (o StageOptions) Wait(ctx context.Context) error {
+	if o.Hold == nil {
+		return nil
+	}
+	select {
+	case <-o.Hold:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
 }
 
 // StagedLister is the capability of a Stager whose staged uploads outlive a

@@ -514,7 +514,13 @@ func (e *Engine) runNew(ctx context.Context, sink *Sink, plan *planner.SinkPlan,
 	next, stop := iter.Pull(iter.Seq[planner.Batch](plan.New.Each))
 	defer stop()
 	b, ok := next()
-	logged := false // b's intent is in the state already
+	logged := false   // b's intent is in the state already
+	var staged *ahead // b, staged already
+	defer func() {
+		if staged != nil {
+			staged.drop() // the run stopped before it: nothing of it is on a store
+		}
+	}()
 	for ok {
 		if !logged {
 			if maxBatches > 0 && sum.Batches >= maxBatches {
@@ -525,11 +531,14 @@ func (e *Engine) runNew(ctx context.Context, sink *Sink, plan *planner.SinkPlan,
 			}
 		}
 		following, more := next()
-		c := &chain{logged: logged}
+		c := &chain{logged: logged, staged: staged}
+		staged = nil // runBatch's now
 		if more && (maxBatches <= 0 || sum.Batches+1 < maxBatches) {
 			c.next = &following
 		}
-		if err := e.runBatch(ctx, sink, plan.Snapshot.Identity, b, newBatch, sum, c); err != nil {
+		err := e.runBatch(ctx, sink, plan.Snapshot.Identity, b, newBatch, sum, c)
+		staged = c.ahead
+		if err != nil {
 			return err
 		}
 		b, ok, logged = following, more, c.nextLogged
@@ -537,11 +546,14 @@ func (e *Engine) runNew(ctx context.Context, sink *Sink, plan *planner.SinkPlan,
 	return nil
 }
 
-// chain links a new batch to the one after it, whose intent its commit logs.
+// chain links a new batch to the one after it, whose intent its commit logs
+// and which it may stage ahead.
 type chain struct {
 	logged     bool           // this batch's intent was logged by the previous commit
+	staged     *ahead         // this batch, staged while the previous one committed
 	next       *planner.Batch // the batch to log the intent of at commit, if any
 	nextLogged bool           // the commit logged it
+	ahead      *ahead         // next, being staged
 }
 
 // checkWritable writes and removes a small object in every destination, so
@@ -613,41 +625,48 @@ func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b pl
 	}
 	e.emit(Event{Type: "batch_start", Sink: sink.Name, Batch: b.ID, Records: b.Records, Ranges: b.Ranges, Resume: resume, Repair: m == repair})
 
-	// Destinations that already hold the manifest are done with this batch.
+	// A batch staged ahead goes on once its intent is logged.
+	var staged *ahead
+	if c != nil && c.staged != nil {
+		defer c.staged.cancel()
+		if err := c.staged.take(ctx, sink); err != nil {
+			return err
+		}
+		if !c.staged.skipped {
+			staged = c.staged
+		}
+	}
+
 	var pending []int
-	for i, name := range b.Destinations {
-		if m == repair && !slices.Contains(b.Pending, name) {
-			continue
+	if staged != nil {
+		pending = staged.pending // looked up ahead
+	} else {
+		var err error
+		if pending, err = pendingDestinations(ctx, sink, b, m); err != nil {
+			return err
 		}
-		d := sink.destination(name)
-		if d == nil {
-			return fmt.Errorf("batch %d of sink %s: destination %s is not configured", b.ID, sink.Name, name)
-		}
-		// A new batch is past every block compacted so far; a batch replayed
-		// (resumed, adopted, repaired) may sit in an indexed block.
-		have, err := lookupManifest(ctx, d.Storage, sink.Name, b.ID, m != newBatch)
-		if err != nil && !errors.Is(err, providers.ErrNotExist) {
-			return fmt.Errorf("check batch %d in %s: %w", b.ID, name, err)
-		}
-		if have != nil {
-			if !sameRanges(have, b.Ranges) {
-				return fmt.Errorf("batch %d in %s: its manifest covers other ranges than the state's in-flight batch; the destination was written under another state", b.ID, name)
-			}
-			// Committed there; a crash may have come before its cleanup.
-			if err := clearStaging(ctx, sink, d.Storage, b.ID); err != nil {
-				return fmt.Errorf("clean up batch %d in %s: %w", b.ID, name, err)
-			}
-			continue
-		}
-		pending = append(pending, i)
 	}
 
 	if len(pending) > 0 {
-		st, stats, err := e.stage(ctx, sink, b, pending)
+		var (
+			st    *staging
+			stats pipeline.Stats
+			err   error
+		)
+		if staged != nil {
+			st, stats, err = staged.st, staged.stats, staged.err
+		} else {
+			st, stats, err = e.stage(ctx, sink, b, pending)
+		}
 		if err != nil {
 			return err
 		}
 		fault.Point("after-stage")
+		if c != nil && c.next != nil && canStageAhead(sink) {
+			// Its encoding overlaps this batch's uploads; its own uploads
+			// wait for its intent (see ahead).
+			c.ahead = e.stageAhead(ctx, sink, *c.next)
+		}
 		if err := e.promoteAll(ctx, sink, identity, b, pending, st); err != nil {
 			return err
 		}
@@ -726,6 +745,40 @@ func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b pl
 	return nil
 }
 
+// pendingDestinations returns the destinations (indexed like b.Destinations)
+// that do not hold the batch's manifest yet. Those that do are done with it:
+// what a crash left staged there is cleaned up.
+func pendingDestinations(ctx context.Context, sink *Sink, b planner.Batch, m mode) ([]int, error) {
+	var pending []int
+	for i, name := range b.Destinations {
+		if m == repair && !slices.Contains(b.Pending, name) {
+			continue
+		}
+		d := sink.destination(name)
+		if d == nil {
+			return nil, fmt.Errorf("batch %d of sink %s: destination %s is not configured", b.ID, sink.Name, name)
+		}
+		// A new batch is past every block compacted so far; a batch replayed
+		// (resumed, adopted, repaired) may sit in an indexed block.
+		have, err := lookupManifest(ctx, d.Storage, sink.Name, b.ID, m != newBatch)
+		if err != nil && !errors.Is(err, providers.ErrNotExist) {
+			return nil, fmt.Errorf("check batch %d in %s: %w", b.ID, name, err)
+		}
+		if have != nil {
+			if !sameRanges(have, b.Ranges) {
+				return nil, fmt.Errorf("batch %d in %s: its manifest covers other ranges than the state's in-flight batch; the destination was written under another state", b.ID, name)
+			}
+			// Committed there; a crash may have come before its cleanup.
+			if err := clearStaging(ctx, sink, d.Storage, b.ID); err != nil {
+				return nil, fmt.Errorf("clean up batch %d in %s: %w", b.ID, name, err)
+			}
+			continue
+		}
+		pending = append(pending, i)
+	}
+	return pending, nil
+}
+
 // compact gathers the manifests of the blocks committed below next into
 // indexes, in every destination. The batches are committed already, so a
 // failure is a warning: readers read single manifests as well, and the next
@@ -765,7 +818,14 @@ func (e *Engine) stage(ctx context.Context, sink *Sink, b planner.Batch, pending
 			return nil, pipeline.Stats{}, fmt.Errorf("stage batch %d to %s: clear %s: %w", b.ID, d.Name, tmp, err)
 		}
 	}
-	out := &stagingOutput{ctx: ctx, sink: sink, batch: b, prefix: tmp, staging: staging{
+	return e.encode(ctx, sink, b, pending, nil)
+}
+
+// encode reads the batch's ranges once and writes its files to the staging
+// area of every pending destination. hold, when not nil, keeps uploads off
+// the stores until it is closed (see ahead).
+func (e *Engine) encode(ctx context.Context, sink *Sink, b planner.Batch, pending []int, hold <-chan struct{}) (*staging, pipeline.Stats, error) {
+	out := &stagingOutput{ctx: ctx, sink: sink, batch: b, prefix: sink.temporaryPrefix(b.ID), hold: hold, staging: staging{
 		files:  make([][]FileEntry, len(b.Destinations)),
 		staged: make([][]providers.Staged, len(b.Destinations)),
 	}}
@@ -808,6 +868,7 @@ type stagingOutput struct {
 	sink   *Sink
 	batch  planner.Batch
 	prefix string
+	hold   <-chan struct{} // see providers.StageOptions
 
 	mu sync.Mutex
 	staging
@@ -823,7 +884,7 @@ func (o *stagingOutput) Create(dests []int, relPath string) (pipeline.File, erro
 		)
 		if st, ok := d.Storage.(providers.Stager); ok {
 			var sw providers.StagedWriter
-			sw, err = st.Stage(o.ctx, relPath)
+			sw, err = st.Stage(o.ctx, relPath, providers.StageOptions{Hold: o.hold})
 			w = stagedWriter{sw}
 		} else {
 			var ow providers.ObjectWriter

@@ -31,8 +31,10 @@ type world struct {
 	// stagers hold the destinations when they stage uploads on their final
 	// keys (as S3 does) instead of promoting copies of _temporary/<N>.
 	stagers map[string]*mem.Staging
-	src     *generate.Source
-	fired   []string // the faults the last apply met
+	// guard, when set for a stager, stands in for it (see intentGuard).
+	guard map[string]*intentGuard
+	src   *generate.Source
+	fired []string // the faults the last apply met
 	// tables are the destinations' tables, when they commit to one.
 	tables map[string]Table
 	// maxBatches bounds the batches an apply runs (0: all).
@@ -86,6 +88,8 @@ func (w *world) apply(t *testing.T, faults map[string][]faulty.Fault) error {
 			f := faulty.WrapStaging(st, fs...)
 			wrapped = append(wrapped, f.Storage)
 			return f
+		case w.guard[name] != nil:
+			return w.guard[name]
 		case st != nil:
 			return st
 		case len(fs) > 0:
@@ -408,7 +412,7 @@ func TestStagedOrphansArePlanned(t *testing.T) {
 	if err := w.apply(t, nil); err != nil {
 		t.Fatal(err)
 	}
-	sw, err := w.stagers["b"].Stage(ctx, "part-00000000-00007.jsonl")
+	sw, err := w.stagers["b"].Stage(ctx, "part-00000000-00007.jsonl", providers.StageOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,6 +36,10 @@ type Options struct {
 	// Begin is called once, before the first part is sent: S3 creates the
 	// multipart upload there.
 	Begin func(ctx context.Context) error
+	// Hold, when not nil, keeps every request back until it is closed: the
+	// object is buffered meanwhile, and Flush waits for it (see
+	// providers.StageOptions).
+	Hold <-chan struct{}
 	// Part uploads one part.
 	Part Part
 	// Name names the object in errors, e.g. "s3://bucket/key".
@@ -110,15 +114,36 @@ func (w *Writer) Write(p []byte) (int, error) {
 	if err != nil {
 		return n, w.fail(fmt.Errorf("write %s: %w", w.opt.Name, err))
 	}
-	if w.buf.Size() <= w.opt.Threshold {
+	if w.buf.Size() <= w.opt.Threshold || w.held() {
 		return n, nil
 	}
-	for w.buf.Size()-w.sent > w.opt.PartSize {
-		if err := w.send(w.opt.PartSize); err != nil {
-			return n, w.fail(err)
-		}
+	if err := w.sendFull(); err != nil {
+		return n, w.fail(err)
 	}
 	return n, nil
+}
+
+// sendFull sends every full part that a buffered byte follows.
+func (w *Writer) sendFull() error {
+	for w.buf.Size()-w.sent > w.opt.PartSize {
+		if err := w.send(w.opt.PartSize); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// held says whether Hold still keeps the requests back.
+func (w *Writer) held() bool {
+	if w.opt.Hold == nil {
+		return false
+	}
+	select {
+	case <-w.opt.Hold:
+		return false
+	default:
+		return true
+	}
 }
 
 // send uploads the next n buffered bytes as the next part, in the background.
@@ -188,7 +213,17 @@ func (w *Writer) Flush() ([]string, error) {
 		return nil, fmt.Errorf("write %s: the object is already committed or aborted", w.opt.Name)
 	}
 	var err error
-	if rest := w.buf.Size() - w.sent; rest > 0 {
+	if w.opt.Hold != nil {
+		select {
+		case <-w.opt.Hold:
+		case <-w.ctx.Done():
+			err = fmt.Errorf("write %s: %w", w.opt.Name, w.ctx.Err())
+		}
+	}
+	if err == nil {
+		err = w.sendFull() // the parts held back
+	}
+	if rest := w.buf.Size() - w.sent; rest > 0 && err == nil {
 		err = w.send(rest)
 	}
 	w.wg.Wait()
@@ -243,8 +278,10 @@ type Budget struct {
 	bytes   int64
 }
 
-// DefaultBudget is what each storage lets wait: 64 objects, 64 MiB.
-func DefaultBudget() *Budget { return &Budget{MaxObjects: 64, MaxBytes: 64 << 20} }
+// DefaultBudget is what each storage lets wait: 64 objects, 128 MiB, so that
+// a batch of one 64 MiB object can be staged while the one before it is
+// still being published. The bytes are on disk beyond spill.MemoryLimit each.
+func DefaultBudget() *Budget { return &Budget{MaxObjects: 64, MaxBytes: 128 << 20} }
 
 // Take reserves room for an object of size bytes, or reports that there is none.
 func (b *Budget) Take(size int64) bool {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -139,4 +140,73 @@ func TestWriterFailures(t *testing.T) {
 			t.Error("a second Abort says the writer was open")
 		}
 	})
+}
+
+// TestWriterHold: a held writer sends nothing, however far past the
+// threshold, until its hold opens; Flush waits for it and then sends the
+// object in the parts an unheld writer would have sent.
+func TestWriterHold(t *testing.T) {
+	p := &parts{got: map[int][]byte{}, fail: -1}
+	hold := make(chan struct{})
+	opt := p.options(10, 20, 0)
+	opt.Hold = hold
+	w := New(t.Context(), opt)
+	data := bytes.Repeat([]byte("abcdefg"), 10)[:65]
+	if _, err := w.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock()
+	if p.begun != 0 || len(p.got) != 0 {
+		t.Fatalf("held: begun %d times, %d parts sent", p.begun, len(p.got))
+	}
+	p.mu.Unlock()
+	type flushed struct {
+		tags []string
+		err  error
+	}
+	done := make(chan flushed, 1)
+	go func() {
+		tags, err := w.Flush()
+		done <- flushed{tags, err}
+	}()
+	close(hold)
+	f := <-done
+	if f.err != nil {
+		t.Fatal(f.err)
+	}
+	if want := []string{"tag-0", "tag-1", "tag-2", "tag-3", "tag-4", "tag-5", "tag-6"}; !slices.Equal(f.tags, want) {
+		t.Errorf("tags %q, want %q", f.tags, want)
+	}
+	var got []byte
+	for i := range len(p.got) {
+		if i < 6 && len(p.got[i]) != 10 {
+			t.Errorf("part %d has %d bytes, want 10", i, len(p.got[i]))
+		}
+		got = append(got, p.got[i]...)
+	}
+	if !bytes.Equal(got, data) || p.begun != 1 {
+		t.Errorf("sent %q in %d uploads begun, want %q in 1", got, p.begun, data)
+	}
+	w.Close()
+}
+
+// TestWriterHoldCancelled: Flush of a held writer returns when its context
+// ends, having sent nothing.
+func TestWriterHoldCancelled(t *testing.T) {
+	p := &parts{got: map[int][]byte{}, fail: -1}
+	ctx, cancel := context.WithCancel(t.Context())
+	opt := p.options(10, 20, 0)
+	opt.Hold = make(chan struct{})
+	w := New(ctx, opt)
+	if _, err := w.Write(make([]byte, 50)); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if _, err := w.Flush(); !errors.Is(err, context.Canceled) {
+		t.Errorf("Flush of a cancelled held writer: %v, want context.Canceled", err)
+	}
+	if p.begun != 0 || len(p.got) != 0 {
+		t.Errorf("begun %d times, %d parts sent", p.begun, len(p.got))
+	}
+	w.Abort()
 }

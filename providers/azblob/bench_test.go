@@ -115,7 +115,7 @@ func BenchmarkBlockSize(b *testing.B) {
 			var stage, commit time.Duration
 			for i := range b.N {
 				t0 := time.Now()
-				w, err := s.Stage(b.Context(), fmt.Sprintf("blob-%d", i))
+				w, err := s.Stage(b.Context(), fmt.Sprintf("blob-%d", i), providers.StageOptions{})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -19,12 +19,12 @@ var _ providers.Stager = (*Storage)(nil)
 // the container. Nothing needs to: they are invisible to every reader, a
 // redone batch commits the same blob names (which drops them), and the
 // service deletes the rest after a week.
-func (s *Storage) Stage(ctx context.Context, key string) (providers.StagedWriter, error) {
+func (s *Storage) Stage(ctx context.Context, key string, opt providers.StageOptions) (providers.StagedWriter, error) {
 	name, err := s.blobName(key)
 	if err != nil {
 		return nil, err
 	}
-	return &stagedWriter{b: s.newBlocks(ctx, name, s.deferLimit())}, nil
+	return &stagedWriter{b: s.newBlocks(ctx, name, s.deferLimit(), opt.Hold)}, nil
 }
 
 // SingleUploadLimit is the size up to which a staged blob waits in its

@@ -27,7 +27,7 @@ type blocks struct {
 	up   *upload.Writer
 }
 
-func (s *Storage) newBlocks(ctx context.Context, name string, threshold int64) *blocks {
+func (s *Storage) newBlocks(ctx context.Context, name string, threshold int64, hold <-chan struct{}) *blocks {
 	b := &blocks{s: s, name: name, blob: s.blockBlob(name)}
 	b.up = upload.New(ctx, upload.Options{
 		PartSize:  int64(s.blockSize),
@@ -35,6 +35,7 @@ func (s *Storage) newBlocks(ctx context.Context, name string, threshold int64) *
 		MaxParts:  maxBlocks,
 		InFlight:  maxInFlight,
 		Part:      b.stage,
+		Hold:      hold,
 		Name:      s.location(name),
 		Hint:      "block_size",
 	})
@@ -80,7 +81,7 @@ type writer struct {
 }
 
 func newWriter(ctx context.Context, s *Storage, name string) *writer {
-	return &writer{b: s.newBlocks(ctx, name, int64(s.blockSize))}
+	return &writer{b: s.newBlocks(ctx, name, int64(s.blockSize), nil)}
 }
 
 // Write implements io.Writer: it buffers p and stages every full block that a

@@ -37,8 +37,8 @@ func WrapStaging(s StagingStore, faults ...Fault) *Staging {
 	return &Staging{Storage: Wrap(s, faults...), inner: s}
 }
 
-func (s *Staging) Stage(ctx context.Context, key string) (providers.StagedWriter, error) {
-	w, err := s.inner.Stage(ctx, key)
+func (s *Staging) Stage(ctx context.Context, key string, opt providers.StageOptions) (providers.StagedWriter, error) {
+	w, err := s.inner.Stage(ctx, key, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -37,17 +37,20 @@ func NewStaging(name string) *Staging {
 	return &Staging{Storage: New(name), uploads: map[string]*memUpload{}}
 }
 
-// Stage implements providers.Stager.
-func (s *Staging) Stage(_ context.Context, key string) (providers.StagedWriter, error) {
+// Stage implements providers.Stager. Every upload is listed from its Finish
+// on, which therefore waits for opt.Hold.
+func (s *Staging) Stage(ctx context.Context, key string, opt providers.StageOptions) (providers.StagedWriter, error) {
 	if err := checkKey(key); err != nil {
 		return nil, fmt.Errorf("stage %s: %w", s.Describe(), err)
 	}
-	return &stagedWriter{s: s, key: key}, nil
+	return &stagedWriter{ctx: ctx, s: s, key: key, opt: opt}, nil
 }
 
 type stagedWriter struct {
+	ctx  context.Context
 	s    *Staging
 	key  string
+	opt  providers.StageOptions
 	buf  bytes.Buffer
 	done bool
 }
@@ -64,6 +67,9 @@ func (w *stagedWriter) Finish() (providers.Staged, error) {
 		return nil, fmt.Errorf("stage %s: finish of a finished object", w.key)
 	}
 	w.done = true
+	if err := w.opt.Wait(w.ctx); err != nil {
+		return nil, fmt.Errorf("stage %s: %w", w.key, err)
+	}
 	s := w.s
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -201,7 +201,7 @@ func (s *Storage) Create(ctx context.Context, key string) (providers.ObjectWrite
 	if err != nil {
 		return nil, fmt.Errorf("put %s: %w", s.Describe(), err)
 	}
-	return &writer{m: s.newMultipart(ctx, ok, s.threshold)}, nil
+	return &writer{m: s.newMultipart(ctx, ok, s.threshold, nil)}, nil
 }
 
 // Stage implements providers.Stager: a multipart upload on the final key, its
@@ -209,12 +209,12 @@ func (s *Storage) Create(ctx context.Context, key string) (providers.ObjectWrite
 // data, where promoting a staged copy would copy every byte once more. An
 // object of at most multipart_threshold bytes waits in its buffer instead
 // and Publish sends it with one PutObject: one request instead of three.
-func (s *Storage) Stage(ctx context.Context, key string) (providers.StagedWriter, error) {
+func (s *Storage) Stage(ctx context.Context, key string, opt providers.StageOptions) (providers.StagedWriter, error) {
 	ok, err := s.objectKey(key)
 	if err != nil {
 		return nil, fmt.Errorf("stage %s: %w", s.Describe(), err)
 	}
-	return &stagedWriter{m: s.newMultipart(ctx, ok, s.threshold)}, nil
+	return &stagedWriter{m: s.newMultipart(ctx, ok, s.threshold, opt.Hold)}, nil
 }
 
 // ListStaged implements providers.Stager with ListMultipartUploads, page by

@@ -28,7 +28,7 @@ type multipart struct {
 	up       *upload.Writer
 }
 
-func (s *Storage) newMultipart(ctx context.Context, key string, threshold int64) *multipart {
+func (s *Storage) newMultipart(ctx context.Context, key string, threshold int64, hold <-chan struct{}) *multipart {
 	m := &multipart{s: s, key: key}
 	m.up = upload.New(ctx, upload.Options{
 		PartSize:  s.partSize,
@@ -36,6 +36,7 @@ func (s *Storage) newMultipart(ctx context.Context, key string, threshold int64)
 		MaxParts:  maxParts,
 		Begin:     m.begin,
 		Part:      m.part,
+		Hold:      hold,
 		Name:      s.loc(key),
 		Hint:      "part_size",
 	})

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/streamctl/streamctl/providers"
 )
@@ -22,6 +23,8 @@ func stagerTests() []test {
 		{"StagedListDiscard", testStagedListDiscard},
 		{"StagedLargeIsListed", testStagedLargeIsListed},
 		{"StageManySmall", testStageManySmall},
+		{"StageHeldSendsNothing", testStageHeld},
+		{"StageHeldCancelled", testStageHeldCancelled},
 	}
 }
 
@@ -32,7 +35,7 @@ type test struct {
 
 func stage(t *testing.T, s providers.Storage, key string, data []byte) providers.Staged {
 	t.Helper()
-	w, err := s.(providers.Stager).Stage(t.Context(), key)
+	w, err := s.(providers.Stager).Stage(t.Context(), key, providers.StageOptions{})
 	if err != nil {
 		t.Fatalf("stage %s: %v", key, err)
 	}
@@ -106,7 +109,7 @@ func testStageLarge(t *testing.T, s providers.Storage) {
 	for i := range data {
 		data[i] = byte(i*7 + i>>13)
 	}
-	w, err := s.(providers.Stager).Stage(t.Context(), "large")
+	w, err := s.(providers.Stager).Stage(t.Context(), "large", providers.StageOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +148,7 @@ func testStagePublishTwice(t *testing.T, s providers.Storage) {
 
 func testStageAbort(t *testing.T, s providers.Storage) {
 	ctx := t.Context()
-	w, err := s.(providers.Stager).Stage(ctx, "aborted")
+	w, err := s.(providers.Stager).Stage(ctx, "aborted", providers.StageOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,6 +252,109 @@ func testStagedLargeIsListed(t *testing.T, s providers.Storage) {
 	}
 	if n := countStaged(t, l, "big/"); n != 0 {
 		t.Errorf("%d uploads listed after publish, want 0", n)
+	}
+}
+
+// heldObject is past every part or block size the providers' tests
+// configure, so that a writer not held would have sent parts.
+func heldObject() []byte { return bytes.Repeat([]byte("held\n"), (6<<20+12345)/5) }
+
+// stageHeld stages data at key, held until hold is closed, with writes of
+// odd sizes.
+func stageHeld(t *testing.T, ctx context.Context, s providers.Storage, key string, data []byte, hold chan struct{}) providers.StagedWriter {
+	t.Helper()
+	w, err := s.(providers.Stager).Stage(ctx, key, providers.StageOptions{Hold: hold})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rest := data; len(rest) > 0; {
+		n := min(len(rest), 100_003)
+		if _, err := w.Write(rest[:n]); err != nil {
+			t.Fatal(err)
+		}
+		rest = rest[n:]
+	}
+	return w
+}
+
+type finished struct {
+	u   providers.Staged
+	err error
+}
+
+// testStageHeld: a held upload puts nothing on the store until its hold
+// opens (the engine stages a batch this way before its intent is logged).
+// Nothing is listed, Finish waits unless the object is kept whole locally,
+// and once released the object publishes whole.
+func testStageHeld(t *testing.T, s providers.Storage) {
+	data := heldObject()
+	hold := make(chan struct{})
+	w := stageHeld(t, t.Context(), s, "held/big", data, hold)
+	l, lists := s.(providers.StagedLister)
+	if lists {
+		if n := countStaged(t, l, "held/"); n != 0 {
+			t.Fatalf("%d uploads listed while the writer is held", n)
+		}
+	}
+	done := make(chan finished, 1)
+	go func() {
+		u, err := w.Finish()
+		done <- finished{u, err}
+	}()
+	var f finished
+	select {
+	case f = <-done:
+		if f.err == nil && f.u.Upload().ID != "" {
+			t.Fatalf("Finish returned upload %s while held", f.u.Upload().ID)
+		}
+		close(hold)
+	case <-time.After(200 * time.Millisecond):
+		if lists {
+			if n := countStaged(t, l, "held/"); n != 0 {
+				t.Fatalf("%d uploads listed while Finish waits for the hold", n)
+			}
+		}
+		close(hold)
+		f = <-done
+	}
+	if f.err != nil {
+		t.Fatalf("finish after the hold opened: %v", f.err)
+	}
+	if _, err := s.Stat(t.Context(), "held/big"); !errors.Is(err, providers.ErrNotExist) {
+		t.Errorf("a staged object is visible before it is published: %v", err)
+	}
+	if err := f.u.Publish(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(t, s, "held/big"); !bytes.Equal(got, data) {
+		t.Errorf("read back %d bytes that differ from the %d staged", len(got), len(data))
+	}
+}
+
+// testStageHeldCancelled: a held writer whose context ends fails in Finish
+// (or was kept whole locally) and leaves nothing on the store.
+func testStageHeldCancelled(t *testing.T, s providers.Storage) {
+	ctx, cancel := context.WithCancel(t.Context())
+	hold := make(chan struct{})
+	defer close(hold)
+	w := stageHeld(t, ctx, s, "cancelled/big", heldObject(), hold)
+	cancel()
+	u, err := w.Finish()
+	switch {
+	case err == nil && u.Upload().ID != "":
+		t.Fatalf("Finish returned upload %s while held and cancelled", u.Upload().ID)
+	case err == nil:
+		u.Release()
+	default:
+		w.Abort()
+	}
+	if l, ok := s.(providers.StagedLister); ok {
+		if n := countStaged(t, l, "cancelled/"); n != 0 {
+			t.Errorf("%d uploads listed after a held writer was cancelled", n)
+		}
+	}
+	if _, err := s.Stat(t.Context(), "cancelled/big"); !errors.Is(err, providers.ErrNotExist) {
+		t.Errorf("a cancelled staged object exists: %v", err)
 	}
 }
 
