@@ -46,8 +46,12 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// leaseEnv shortens the remote lock's lease and heartbeat for the tests.
-var leaseEnv = []string{"STREAMCTL_TEST_LOCK_LEASE_MS=2000", "STREAMCTL_TEST_HEARTBEAT_MS=400"}
+// leaseEnv shortens the remote lock's lease and heartbeat for the tests, so
+// that a run after a killed one takes its lock over within seconds. Four
+// seconds, not less: with several tests at once, eight processes on two
+// cores under -race have stalled a heartbeat past two seconds, and a run
+// that loses its lock rightly stops with an error.
+var leaseEnv = []string{"STREAMCTL_TEST_LOCK_LEASE_MS=4000", "STREAMCTL_TEST_HEARTBEAT_MS=500"}
 
 // result is one finished streamctl run.
 type result struct {

@@ -577,6 +577,9 @@ func TestS3ConcurrentApplies(t *testing.T) {
 func staleLock(t *testing.T, c remoteCase, records int64) {
 	t.Helper()
 	vars := fmt.Sprintf("-var=records=%d", records)
+	// A lease long enough that the apply right after the kill still finds
+	// it running on a loaded machine (it once started 3 s later).
+	c.env = append(slices.Clip(c.env), "STREAMCTL_TEST_LOCK_LEASE_MS=15000", "STREAMCTL_TEST_HEARTBEAT_MS=1000")
 	dead := startRun(t, c.dir, c.env, "apply", "-auto-approve", "-no-color", vars)
 	if !dead.waitOutput(t, 2*time.Minute, "committed in") {
 		t.Fatalf("the apply ended before its first batch committed: %s", dead.stderr.String())

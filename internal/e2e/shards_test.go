@@ -36,14 +36,6 @@ const (
 	eightWorkers, eightKills               = 8, 8
 )
 
-// eightLeaseEnv gives the eight workers' locks a longer lease than the
-// other tests' two seconds: eight processes on two cores under -race can
-// stall a heartbeat past two seconds, and a worker that loses its lock
-// rightly stops with an error.
-var eightLeaseEnv = []string{"STREAMCTL_TEST_LOCK_LEASE_MS=4000", "STREAMCTL_TEST_HEARTBEAT_MS=500"}
-
-func withLease(env []string) []string { return append(append([]string{}, env...), eightLeaseEnv...) }
-
 // shardedConfig is one sink "big" with shards = shardCount over a generated
 // stream of shardPartitions partitions.
 func shardedConfig(stateBlock string, dest func(prefix string) string) string {
@@ -135,7 +127,7 @@ func shardOfName(name string) *planner.Shard {
 func eightWorkersManySinks(t *testing.T, stateBlock string, env []string, dest func(prefix string) string, open func(prefix string) providers.Storage) {
 	dir := writeConfig(t, workersConfig(stateBlock, dest, manySinks, 1, manyRecords, manyMaxRecords))
 	start := time.Now()
-	spans, wall := runWorkers(t, dir, withLease(env), eightWorkers, eightKills, 21)
+	spans, wall := runWorkers(t, dir, env, eightWorkers, eightKills, 21)
 	perSink := checkExclusive(t, spans)
 	checkSinks(t, open, manySinks, 1, manyRecords, manyMaxRecords)
 	holders := 0
@@ -159,7 +151,7 @@ func eightWorkersManySinks(t *testing.T, stateBlock string, env []string, dest f
 func eightWorkersShardedSink(t *testing.T, stateBlock string, env []string, dest func(prefix string) string, open func(prefix string) providers.Storage) {
 	dir := writeConfig(t, shardedConfig(stateBlock, dest))
 	start := time.Now()
-	spans, wall := runWorkers(t, dir, withLease(env), eightWorkers, eightKills, 8)
+	spans, wall := runWorkers(t, dir, env, eightWorkers, eightKills, 8)
 	checkExclusive(t, spans)
 	lake := open("lake/big")
 	assertExactlyOnce(t, lake, expectedIDs(shardPartitions, shardRecords))
@@ -612,7 +604,7 @@ func TestS3ShardsWallTime(t *testing.T) {
 		dest := func(prefix string) string { return s3Destination(srv, "lake", bucket, prefix) }
 		cfg := shardedConfig(s3StateBlock(srv, bucket), dest)
 		dir := writeConfig(t, strings.ReplaceAll(cfg, srv.Endpoint, endpoint))
-		spans, wall := runWorkers(t, dir, withLease(srv.Env()), n, 0, 1)
+		spans, wall := runWorkers(t, dir, srv.Env(), n, 0, 1)
 		checkExclusive(t, spans)
 		assertExactlyOnce(t, s3Storage(t, srv, bucket, "lake/big"), expectedIDs(shardPartitions, shardRecords))
 		t.Logf("%d worker(s), 1 sink of %d shards × %d batches, latency %s: %s", n, shardCount, shardRecords*shardPartitions/shardCount/shardMaxRecords, latency, wall.Round(time.Millisecond))
