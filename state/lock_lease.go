@@ -338,23 +338,33 @@ func (b *LeaseLock) LockInfo(ctx context.Context) (*LockInfo, error) {
 // is replaced, by compare-and-swap on the version read, with a released
 // marker. A holder refreshing it at this moment finds it gone; a
 // force-unlock killed at any point leaves either the lock or a free one.
+//
+// A live holder's heartbeat changes the lock's version between the read and
+// the write: the step is taken again while the lock keeps ID id, so that
+// freeing the lock of a live holder (what force-unlock is for) does not
+// depend on falling between two heartbeats.
 func (b *LeaseLock) ForceUnlock(ctx context.Context, id string) error {
-	data, info, err := providers.ReadAll(ctx, b.store, b.lockKey())
-	if errors.Is(err, providers.ErrNotExist) || (err == nil && isReleased(data)) {
-		return fmt.Errorf("the state %s is not locked", b.where)
-	}
-	if err != nil {
-		return err
-	}
-	if holder := parseLock(data); holder.ID != id {
-		return fmt.Errorf("the lock on %s has ID %s, not %s", b.where, holder.ID, id)
-	}
-	marker, _ := json.Marshal(released{Released: true, PreviousID: id, By: "force-unlock", At: now().UTC().Truncate(time.Millisecond)})
-	if _, err := b.store.PutIfMatch(ctx, b.lockKey(), marker, info.Version); err != nil {
-		if errors.Is(err, providers.ErrPrecondition) {
-			return fmt.Errorf("force-unlock %s: the lock changed while it was being removed (its holder is alive, or another force-unlock ran); run streamctl lock to see it", b.where)
+	const attempts = 5
+	for attempt := 1; ; attempt++ {
+		data, info, err := providers.ReadAll(ctx, b.store, b.lockKey())
+		if errors.Is(err, providers.ErrNotExist) || (err == nil && isReleased(data)) {
+			return fmt.Errorf("the state %s is not locked", b.where)
 		}
-		return fmt.Errorf("force-unlock %s: %w", b.where, err)
+		if err != nil {
+			return err
+		}
+		if holder := parseLock(data); holder.ID != id {
+			return fmt.Errorf("the lock on %s has ID %s, not %s", b.where, holder.ID, id)
+		}
+		marker, _ := json.Marshal(released{Released: true, PreviousID: id, By: "force-unlock", At: now().UTC().Truncate(time.Millisecond)})
+		_, err = b.store.PutIfMatch(ctx, b.lockKey(), marker, info.Version)
+		switch {
+		case err == nil:
+			return nil
+		case !errors.Is(err, providers.ErrPrecondition):
+			return fmt.Errorf("force-unlock %s: %w", b.where, err)
+		case attempt == attempts:
+			return fmt.Errorf("force-unlock %s: the lock changed %d times while it was being removed (its holder refreshes it faster than this store answers); run streamctl lock to see it, and try again", b.where, attempts)
+		}
 	}
-	return nil
 }

@@ -226,6 +226,52 @@ func TestRemoteLockOfALiveHolderWithASkewedClock(t *testing.T) {
 	}
 }
 
+// heartbeatFirst is a store on which a heartbeat of the lock's holder lands
+// just before the first conditional write of a released marker, as a live
+// holder's does when it refreshes between force-unlock's read and write.
+type heartbeatFirst struct {
+	providers.Storage
+	lockKey string
+	landed  bool
+}
+
+func (h *heartbeatFirst) PutIfMatch(ctx context.Context, key string, data []byte, version string) (string, error) {
+	if key == h.lockKey && !h.landed && isReleased(data) {
+		h.landed = true
+		cur, info, err := providers.ReadAll(ctx, h.Storage, key)
+		if err != nil {
+			return "", err
+		}
+		lock := parseLock(cur)
+		lock.Heartbeat = lock.Heartbeat.Add(time.Second)
+		refreshed, _ := json.Marshal(lock)
+		if _, err := h.Storage.PutIfMatch(ctx, key, refreshed, info.Version); err != nil {
+			return "", err
+		}
+	}
+	return h.Storage.PutIfMatch(ctx, key, data, version)
+}
+
+// TestForceUnlockWhileTheHolderRefreshes: a heartbeat between force-unlock's
+// read and its write does not make it fail: the lock still has the ID given,
+// so it is freed.
+func TestForceUnlockWhileTheHolderRefreshes(t *testing.T) {
+	f := newRemote(t)
+	info := NewLockInfo("apply", "test")
+	putLock(t, f, info)
+	hb := &heartbeatFirst{Storage: f.store, lockKey: f.b.lockKey()}
+	b := NewRemote(hb, "orders.json")
+	if err := b.ForceUnlock(context.Background(), info.ID); err != nil {
+		t.Fatalf("force-unlock of a lock refreshed meanwhile: %v", err)
+	}
+	if !hb.landed {
+		t.Fatal("no heartbeat landed: the test proves nothing")
+	}
+	if id := holderID(t, f.b); id != "" {
+		t.Fatalf("the force-unlocked lock is still held by %q", id)
+	}
+}
+
 // TestForceUnlockIsOneStep: force-unlock frees the lock in one conditional
 // write; the old holder notices, and the next Lock takes the freed lock.
 // Locks freed by older streamctl versions' tombstones are free too.
