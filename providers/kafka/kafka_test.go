@@ -245,6 +245,46 @@ func TestReadAcrossPieces(t *testing.T) {
 	}
 }
 
+// TestReadCanceled: a context canceled during a Read fails it, also when
+// the fetching goroutine sees the cancellation while the pieces it decoded
+// before still wait to be delivered: a Read that returns nil delivered its
+// whole range.
+func TestReadCanceled(t *testing.T) {
+	t.Parallel()
+	b := testenv.Kafka(t, "cancel")
+	const n = 40_000
+	for from := 0; from < n; from += 5_000 {
+		b.Produce(t, "cancel", spreadRecords(0, from, 5_000)...)
+	}
+	s := newSource(t, b.Addr, "cancel", nil)
+	for range 3 {
+		ctx, cancel := context.WithCancel(context.Background())
+		got := 0
+		err := s.Read(ctx, "0", 0, n, func(*providers.Record) error {
+			if got++; got == 100 {
+				cancel()
+				time.Sleep(100 * time.Millisecond) // for the fetching goroutine to see it
+			}
+			return nil
+		})
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("Read canceled at record 100: %v after %d of %d records, want context.Canceled", err, got, n)
+		}
+	}
+}
+
+// spreadRecords are records of values that compress little, some 40 bytes
+// each, which a produce of a few thousand sends as batches of 200 kB: a
+// 1 MiB fetch of them holds several pieces.
+func spreadRecords(partition int32, from, n int) []*kgo.Record {
+	rs := make([]*kgo.Record, 0, n)
+	for i := from; i < from+n; i++ {
+		rs = append(rs, &kgo.Record{Partition: partition, Value: []byte(fmt.Sprintf(`{"i":%d,"x":"%x"}`, i, uint64(i)*0x9e3779b97f4a7c15))})
+	}
+	return rs
+}
+
 // TestTransactions: under read_committed the records of aborted transactions
 // are skipped and a Read ends at the end offset even when the last offsets of
 // the range are control markers or aborted records.

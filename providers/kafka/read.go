@@ -133,11 +133,15 @@ func (r *reader) run(ctx context.Context, start int64, fn func(*providers.Record
 func (r *reader) fetchLoop(ctx context.Context, pos int64, chunks chan<- chunk) {
 	defer close(chunks)
 	defer crash.Report() // run as a goroutine
+	// A cancellation ends the chunks with its error, in place of whatever
+	// chunk it interrupts, so that a canceled range never passes for read
+	// whole. The reader drains chunks until they close: that send ends.
 	send := func(c chunk) bool {
 		select {
 		case chunks <- c:
 			return true
 		case <-ctx.Done():
+			chunks <- chunk{err: fmt.Errorf("kafka topic %q partition %d: read at offset %d: %w", r.s.cfg.Topic, r.p, pos, ctx.Err())}
 			return false
 		}
 	}
