@@ -57,18 +57,22 @@ func read(t testing.TB, s *kafka.Source, partition string, start, end int64) ([]
 	defer cancel()
 	var out []rec
 	err := s.Read(ctx, partition, start, end, func(r *providers.Record) error {
-		c := rec{Partition: r.Partition, Offset: r.Offset, Key: string(r.Key), Value: string(r.Value), Timestamp: r.Timestamp}
-		for _, h := range r.Headers {
-			// nil and empty header values compare equal in tests.
-			c.Headers = append(c.Headers, providers.Header{Key: h.Key, Value: append([]byte{}, h.Value...)})
-		}
-		out = append(out, c)
+		out = append(out, copyRec(r))
 		return nil
 	})
 	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
 		t.Fatalf("Read(%s, [%d, %d)) did not end within 30s", partition, start, end)
 	}
 	return out, err
+}
+
+func copyRec(r *providers.Record) rec {
+	c := rec{Partition: r.Partition, Offset: r.Offset, Key: string(r.Key), Value: string(r.Value), Timestamp: r.Timestamp}
+	for _, h := range r.Headers {
+		// nil and empty header values compare equal in tests.
+		c.Headers = append(c.Headers, providers.Header{Key: h.Key, Value: append([]byte{}, h.Value...)})
+	}
+	return c
 }
 
 func mustRead(t testing.TB, s *kafka.Source, partition string, start, end int64) []rec {

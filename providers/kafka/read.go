@@ -53,28 +53,44 @@ var jsonNull = []byte("null")
 // value_format "json" a record with a null value (a tombstone) has Value
 // `null`; other values are passed through unchecked.
 func (s *Source) Read(ctx context.Context, partition string, start, end int64, fn func(*providers.Record) error) error {
+	r, err := s.newReader(partition, start, end)
+	if r == nil {
+		return err
+	}
+	r.start(ctx)
+	defer r.stop()
+	return r.deliver(fn)
+}
+
+// newReader checks a range and returns its reader, or nil and the error of
+// an invalid range, or nil and nil for an empty one.
+func (s *Source) newReader(partition string, start, end int64) (*reader, error) {
 	p, err := parsePartition(partition)
 	if err != nil {
-		return fmt.Errorf("kafka topic %q: %w", s.cfg.Topic, err)
+		return nil, fmt.Errorf("kafka topic %q: %w", s.cfg.Topic, err)
 	}
 	switch {
 	case start < 0 || start > end:
-		return fmt.Errorf("kafka topic %q partition %d: invalid range [%d, %d)", s.cfg.Topic, p, start, end)
+		return nil, fmt.Errorf("kafka topic %q partition %d: invalid range [%d, %d)", s.cfg.Topic, p, start, end)
 	case start == end:
-		return nil
+		return nil, nil
 	}
-	r := &reader{s: s, p: p, end: end}
+	r := &reader{s: s, p: p, from: start, end: end}
 	r.rec.Partition = partition
-	return r.run(ctx, start, fn)
+	return r, nil
 }
 
 // reader is one Read of one partition. Its fetching half (fetchLoop, locate,
-// fetch) runs in one goroutine and its delivering half (run, convert) in the
-// caller's: they share no mutable field.
+// fetch) runs in one goroutine and its delivering half (deliver, convert) in
+// the caller's: they share no mutable field.
 type reader struct {
-	s   *Source
-	p   int32
-	end int64
+	s         *Source
+	p         int32
+	from, end int64
+
+	// Set by start, for both halves.
+	chunks chan chunk
+	cancel context.CancelFunc
 
 	// Fetching half.
 	leader  int32
@@ -95,21 +111,27 @@ type chunk struct {
 	err     error
 }
 
-// run delivers the records fetchLoop decodes ahead: fetching and decoding the
-// next chunks overlaps with fn consuming this one.
-func (r *reader) run(ctx context.Context, start int64, fn func(*providers.Record) error) error {
-	if err := r.locate(ctx, false); err != nil {
-		return err
+// start begins fetching the range in a goroutine, fetchLoop, which decodes
+// ahead the chunks that deliver then takes.
+func (r *reader) start(ctx context.Context) {
+	ctx, r.cancel = context.WithCancel(ctx)
+	r.chunks = make(chan chunk, fetchAhead)
+	go r.fetchLoop(ctx, r.from, r.chunks)
+}
+
+// stop ends the fetching and waits for its goroutine: no request outlives
+// it.
+func (r *reader) stop() {
+	r.cancel()
+	for c := range r.chunks {
+		r.s.release(c.mem)
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	chunks := make(chan chunk, fetchAhead)
-	go r.fetchLoop(ctx, start, chunks)
-	defer func() {
-		cancel()
-		for range chunks { // no request outlives Read
-		}
-	}()
-	for c := range chunks {
+}
+
+// deliver passes the records fetchLoop decodes to fn: fetching and decoding
+// the next chunks overlaps with fn consuming this one.
+func (r *reader) deliver(fn func(*providers.Record) error) error {
+	for c := range r.chunks {
 		if c.err != nil {
 			return c.err
 		}
@@ -127,23 +149,30 @@ func (r *reader) run(ctx context.Context, start int64, fn func(*providers.Record
 	return nil
 }
 
-// fetchLoop fetches from start until the position reaches end, sending the
-// decoded records of each piece of a fetch, then closes chunks. An error is
-// sent last.
+// fetchLoop locates the partition's leader, then fetches from pos until the
+// position reaches end, sending the decoded records of each piece of a
+// fetch, then closes chunks. An error is sent last.
 func (r *reader) fetchLoop(ctx context.Context, pos int64, chunks chan<- chunk) {
 	defer close(chunks)
 	defer crash.Report() // run as a goroutine
 	// A cancellation ends the chunks with its error, in place of whatever
 	// chunk it interrupts, so that a canceled range never passes for read
 	// whole. The reader drains chunks until they close: that send ends.
+	canceled := func() error {
+		return fmt.Errorf("kafka topic %q partition %d: read at offset %d: %w", r.s.cfg.Topic, r.p, pos, ctx.Err())
+	}
 	send := func(c chunk) bool {
 		select {
 		case chunks <- c:
 			return true
 		case <-ctx.Done():
-			chunks <- chunk{err: fmt.Errorf("kafka topic %q partition %d: read at offset %d: %w", r.s.cfg.Topic, r.p, pos, ctx.Err())}
+			chunks <- chunk{err: canceled()}
 			return false
 		}
+	}
+	if err := r.locate(ctx, false); err != nil {
+		send(chunk{err: err})
+		return
 	}
 	var (
 		s            = r.s
@@ -165,7 +194,7 @@ func (r *reader) fetchLoop(ctx context.Context, pos int64, chunks chan<- chunk) 
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				send(chunk{err: fmt.Errorf("kafka topic %q partition %d: read at offset %d: %w", s.cfg.Topic, r.p, pos, ctx.Err())})
+				send(chunk{err: canceled()})
 				return
 			}
 			if !retriable(err) || time.Since(lastProgress) > s.timeout {
