@@ -57,9 +57,76 @@ func (s *Source) Read(ctx context.Context, partition string, start, end int64, f
 	if r == nil {
 		return err
 	}
-	r.start(ctx)
+	r.start(ctx, nil)
 	defer r.stop()
 	return r.deliver(fn)
+}
+
+// readAhead is how many ranges after the one being delivered ReadRanges
+// fetches at the same time: a batch of a topic of 4 partitions is fetched
+// whole, in 4 Reads' memory. In BenchmarkReadRanges (8 partitions, one kfake
+// broker) 1, 3 and 7 waited alike for the next range's first record: one
+// broker answers a client's fetches in turn, so a range started further
+// ahead only queues its fetch behind the others; with a range's partitions
+// on several brokers, or far ones, more of the ranges' requests overlap.
+const readAhead = 3
+
+// ReadRanges implements providers.RangeReader: fn gets the records of each
+// range in turn, as Read gives them, while the next readAhead ranges are
+// fetched and decoded: when a range's turn comes, its first pieces are ready
+// rather than a fetch away (a request to its leader, decoding). A range's
+// first fetch waits until the range before it has decoded its first piece,
+// so that ranges fetched ahead do not delay the one being delivered. Each
+// range keeps Read's retries, timeout and data-loss checks (its timeout
+// counts from its first fetch); an error is reported at its range's turn,
+// after the records of the ranges before it.
+//
+// Memory stays within readAhead+1 Reads': a started range holds at most its
+// fetchAhead decoded pieces (of about pieceBytes of record batches each),
+// one more decoded and waiting to be sent, and the fetch being decoded
+// (partitionMaxBytes, and the one before it, which the waiting pieces of
+// uncompressed batches point into); the range being delivered one piece
+// more. Every fetching goroutine has ended when ReadRanges returns.
+func (s *Source) ReadRanges(ctx context.Context, ranges []providers.Range, fn func(*providers.Record) error) error {
+	readers := make([]*reader, len(ranges)) // started, not yet delivered
+	errs := make([]error, len(ranges))
+	defer func() {
+		for _, r := range readers {
+			if r != nil {
+				r.stop()
+			}
+		}
+	}()
+	next, started := 0, 0
+	var after chan struct{} // closed when the last started range has a piece
+	for i, rg := range ranges {
+		for ; next < len(ranges) && (next <= i || started <= readAhead); next++ {
+			n := ranges[next]
+			if r, err := s.newReader(n.Partition, n.Start, n.End); r != nil {
+				r.start(ctx, after)
+				after = r.fetched
+				readers[next] = r
+				started++
+			} else {
+				errs[next] = err
+			}
+		}
+		err := errs[i]
+		if r := readers[i]; r != nil && ctx.Err() != nil {
+			// As a Read started now would fail, though the range may
+			// have been fetched whole.
+			err = fmt.Errorf("kafka topic %q partition %d: read at offset %d: %w", s.cfg.Topic, r.p, r.from, ctx.Err())
+		} else if r != nil {
+			err = r.deliver(fn)
+			r.stop()
+			readers[i] = nil
+			started--
+		}
+		if err != nil {
+			return &providers.RangeError{Range: rg, Err: err}
+		}
+	}
+	return nil
 }
 
 // newReader checks a range and returns its reader, or nil and the error of
@@ -91,6 +158,9 @@ type reader struct {
 	// Set by start, for both halves.
 	chunks chan chunk
 	cancel context.CancelFunc
+	// The first fetch waits for after to close, unless nil; fetched
+	// closes once the first piece is sent, or the fetching ends.
+	after, fetched chan struct{}
 
 	// Fetching half.
 	leader  int32
@@ -112,10 +182,13 @@ type chunk struct {
 }
 
 // start begins fetching the range in a goroutine, fetchLoop, which decodes
-// ahead the chunks that deliver then takes.
-func (r *reader) start(ctx context.Context) {
+// ahead the chunks that deliver then takes. Its first fetch waits until
+// after closes (unless nil): ranges started together get their first
+// pieces in turn.
+func (r *reader) start(ctx context.Context, after chan struct{}) {
 	ctx, r.cancel = context.WithCancel(ctx)
 	r.chunks = make(chan chunk, fetchAhead)
+	r.after, r.fetched = after, make(chan struct{})
 	go r.fetchLoop(ctx, r.from, r.chunks)
 }
 
@@ -154,6 +227,12 @@ func (r *reader) deliver(fn func(*providers.Record) error) error {
 // fetch, then closes chunks. An error is sent last.
 func (r *reader) fetchLoop(ctx context.Context, pos int64, chunks chan<- chunk) {
 	defer close(chunks)
+	fetched := false // r.fetched is closed
+	defer func() {
+		if !fetched {
+			close(r.fetched)
+		}
+	}()
 	defer crash.Report() // run as a goroutine
 	// A cancellation ends the chunks with its error, in place of whatever
 	// chunk it interrupts, so that a canceled range never passes for read
@@ -168,6 +247,14 @@ func (r *reader) fetchLoop(ctx context.Context, pos int64, chunks chan<- chunk) 
 		case <-ctx.Done():
 			chunks <- chunk{err: canceled()}
 			return false
+		}
+	}
+	if r.after != nil {
+		select {
+		case <-r.after:
+		case <-ctx.Done():
+			chunks <- chunk{err: canceled()}
+			return
 		}
 	}
 	if err := r.locate(ctx, false); err != nil {
@@ -246,6 +333,9 @@ func (r *reader) fetchLoop(ctx context.Context, pos int64, chunks chan<- chunk) 
 				s.release(mem)
 			} else if !send(chunk{records: fp.Records, mem: mem}) {
 				return
+			} else if !fetched {
+				close(r.fetched)
+				fetched = true
 			}
 			if next > pos {
 				pos, lastProgress, progressed = next, time.Now(), true
