@@ -3,6 +3,7 @@ package providers
 import (
 	"context"
 	"errors"
+	"fmt"
 )
 
 // ErrDataLoss marks a source that no longer holds offsets it is asked for: a file
@@ -56,6 +57,51 @@ type Source interface {
 
 	// Close releases connections.
 	Close() error
+}
+
+// Range is [Start, End) of one partition of a source: what a batch reads of
+// it.
+type Range struct {
+	Partition  string
+	Start, End int64
+}
+
+// RangeReader is the optional capability of a Source that reads the ranges of
+// a batch ahead of their delivery. ReadRanges calls fn for the records of each
+// range in turn, in the order given, exactly as Reads of them one after
+// another would (the same records in the same order), while the following
+// ranges are already being fetched, in bounded memory. It stops at the first
+// error, fn's included, and returns it as a *RangeError naming the range
+// being delivered; nothing it started outlives the call.
+type RangeReader interface {
+	ReadRanges(ctx context.Context, ranges []Range, fn func(*Record) error) error
+}
+
+// RangeError is an error of reading one range.
+type RangeError struct {
+	Range
+	Err error
+}
+
+func (e *RangeError) Error() string {
+	return fmt.Sprintf("read partition %s [%d, %d): %v", e.Partition, e.Start, e.End, e.Err)
+}
+
+func (e *RangeError) Unwrap() error { return e.Err }
+
+// ReadRanges reads ranges with src's ReadRanges when it has one, else with a
+// Read of each range in turn. Either way an error is a *RangeError naming the
+// range it concerns.
+func ReadRanges(ctx context.Context, src Source, ranges []Range, fn func(*Record) error) error {
+	if rr, ok := src.(RangeReader); ok {
+		return rr.ReadRanges(ctx, ranges, fn)
+	}
+	for _, r := range ranges {
+		if err := src.Read(ctx, r.Partition, r.Start, r.End, fn); err != nil {
+			return &RangeError{Range: r, Err: err}
+		}
+	}
+	return nil
 }
 
 // OffsetCommitter is the optional capability of a source that can publish the

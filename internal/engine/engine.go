@@ -836,13 +836,15 @@ func (e *Engine) encode(ctx context.Context, sink *Sink, b planner.Batch, pendin
 	if err != nil {
 		return nil, pipeline.Stats{}, fmt.Errorf("stage batch %d of sink %s: %w", b.ID, sink.Name, err)
 	}
-	for _, r := range b.Ranges {
-		err := sink.Source.Read(ctx, r.Partition, r.Start, r.End, w.Write)
-		if err != nil {
-			w.Abort()
-			out.discard(sink)
-			return nil, pipeline.Stats{}, fmt.Errorf("stage batch %d of sink %s: read partition %s [%d, %d): %w", b.ID, sink.Name, r.Partition, r.Start, r.End, err)
-		}
+	ranges := make([]providers.Range, len(b.Ranges))
+	for i, r := range b.Ranges {
+		ranges[i] = providers.Range(r)
+	}
+	// The error names its range: "read partition %s [%d, %d): ...".
+	if err := providers.ReadRanges(ctx, sink.Source, ranges, w.Write); err != nil {
+		w.Abort()
+		out.discard(sink)
+		return nil, pipeline.Stats{}, fmt.Errorf("stage batch %d of sink %s: %w", b.ID, sink.Name, err)
 	}
 	stats, err := w.Close()
 	if err != nil {

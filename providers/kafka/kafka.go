@@ -42,7 +42,10 @@ type Source struct {
 	mem mem
 }
 
-var _ providers.Source = (*Source)(nil)
+var (
+	_ providers.Source      = (*Source)(nil)
+	_ providers.RangeReader = (*Source)(nil)
+)
 
 // New validates cfg and returns a Source. It does not connect: the first
 // Snapshot or Read does, so that a down broker fails there, within timeout.

@@ -57,18 +57,22 @@ func read(t testing.TB, s *kafka.Source, partition string, start, end int64) ([]
 	defer cancel()
 	var out []rec
 	err := s.Read(ctx, partition, start, end, func(r *providers.Record) error {
-		c := rec{Partition: r.Partition, Offset: r.Offset, Key: string(r.Key), Value: string(r.Value), Timestamp: r.Timestamp}
-		for _, h := range r.Headers {
-			// nil and empty header values compare equal in tests.
-			c.Headers = append(c.Headers, providers.Header{Key: h.Key, Value: append([]byte{}, h.Value...)})
-		}
-		out = append(out, c)
+		out = append(out, copyRec(r))
 		return nil
 	})
 	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
 		t.Fatalf("Read(%s, [%d, %d)) did not end within 30s", partition, start, end)
 	}
 	return out, err
+}
+
+func copyRec(r *providers.Record) rec {
+	c := rec{Partition: r.Partition, Offset: r.Offset, Key: string(r.Key), Value: string(r.Value), Timestamp: r.Timestamp}
+	for _, h := range r.Headers {
+		// nil and empty header values compare equal in tests.
+		c.Headers = append(c.Headers, providers.Header{Key: h.Key, Value: append([]byte{}, h.Value...)})
+	}
+	return c
 }
 
 func mustRead(t testing.TB, s *kafka.Source, partition string, start, end int64) []rec {
@@ -243,6 +247,46 @@ func TestReadAcrossPieces(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestReadCanceled: a context canceled during a Read fails it, also when
+// the fetching goroutine sees the cancellation while the pieces it decoded
+// before still wait to be delivered: a Read that returns nil delivered its
+// whole range.
+func TestReadCanceled(t *testing.T) {
+	t.Parallel()
+	b := testenv.Kafka(t, "cancel")
+	const n = 40_000
+	for from := 0; from < n; from += 5_000 {
+		b.Produce(t, "cancel", spreadRecords(0, from, 5_000)...)
+	}
+	s := newSource(t, b.Addr, "cancel", nil)
+	for range 3 {
+		ctx, cancel := context.WithCancel(context.Background())
+		got := 0
+		err := s.Read(ctx, "0", 0, n, func(*providers.Record) error {
+			if got++; got == 100 {
+				cancel()
+				time.Sleep(100 * time.Millisecond) // for the fetching goroutine to see it
+			}
+			return nil
+		})
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("Read canceled at record 100: %v after %d of %d records, want context.Canceled", err, got, n)
+		}
+	}
+}
+
+// spreadRecords are records of values that compress little, some 40 bytes
+// each, which a produce of a few thousand sends as batches of 200 kB: a
+// 1 MiB fetch of them holds several pieces.
+func spreadRecords(partition int32, from, n int) []*kgo.Record {
+	rs := make([]*kgo.Record, 0, n)
+	for i := from; i < from+n; i++ {
+		rs = append(rs, &kgo.Record{Partition: partition, Value: []byte(fmt.Sprintf(`{"i":%d,"x":"%x"}`, i, uint64(i)*0x9e3779b97f4a7c15))})
+	}
+	return rs
 }
 
 // TestTransactions: under read_committed the records of aborted transactions
