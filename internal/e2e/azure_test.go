@@ -193,7 +193,7 @@ func splitCommit(t *testing.T, srv *testenv.S3Server, az *testenv.AzuriteServer,
 	dir := writeConfig(t, streamConfig("", 3, 1500, 500,
 		s3Destination(srv, "eu", name, "orders"),
 		azDestination(az, "us", name, "orders")))
-	env := append(srv.Env(), az.Env()...)
+	env := append(append(srv.Env(), az.Env()...), raceEnv)
 	dests := map[string]providers.Storage{
 		"eu": s3Storage(t, srv, name, "orders"),
 		"us": azStorage(t, az, name, "orders"),

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -131,6 +132,7 @@ func TestAzureLostAnswers(t *testing.T) {
 // faultStorm: random kills, while the network drops answers, cuts bodies
 // and slows requests; then convergence without human action.
 func faultStorm(t *testing.T, c remoteCase, proxy *testenv.FaultProxy, seed uint64) {
+	c.env = append(slices.Clip(c.env), raceEnv)
 	t.Helper()
 	proxy.Randomly(11, []testenv.Fault{testenv.DropAnswer, testenv.Slow, testenv.CutBody}, 300*time.Millisecond, func(r *http.Request) bool {
 		return r.Method != http.MethodGet || objectGet(r)
