@@ -272,7 +272,9 @@ func TestReadCanceled(t *testing.T) {
 			return nil
 		})
 		cancel()
-		if !errors.Is(err, context.Canceled) {
+		// Success is right only for a range delivered whole (its last
+		// pieces were sent before the cancellation was seen).
+		if !errors.Is(err, context.Canceled) && (err != nil || got != n) {
 			t.Fatalf("Read canceled at record 100: %v after %d of %d records, want context.Canceled", err, got, n)
 		}
 	}

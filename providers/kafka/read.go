@@ -241,6 +241,11 @@ func (r *reader) fetchLoop(ctx context.Context, pos int64, chunks chan<- chunk) 
 		return fmt.Errorf("kafka topic %q partition %d: read at offset %d: %w", r.s.cfg.Topic, r.p, pos, ctx.Err())
 	}
 	send := func(c chunk) bool {
+		// Checked first: with room in chunks, select would pick at random.
+		if ctx.Err() != nil {
+			chunks <- chunk{err: canceled()}
+			return false
+		}
 		select {
 		case chunks <- c:
 			return true
