@@ -245,13 +245,7 @@ func TestStreamedWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for rest := data; len(rest) > 0; {
-		n := min(len(rest), 100_003)
-		if _, err := w.Write(rest[:n]); err != nil {
-			t.Fatal(err)
-		}
-		rest = rest[n:]
-	}
+	storagetest.WriteOddSizes(t, w, data)
 	runtime.ReadMemStats(&after)
 	// Three blocks (one filling, two in flight) and the first small buffer.
 	alloc := after.TotalAlloc - before.TotalAlloc

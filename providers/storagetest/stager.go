@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"testing"
 	"time"
 
@@ -113,13 +114,7 @@ func testStageLarge(t *testing.T, s providers.Storage) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for rest := data; len(rest) > 0; {
-		n := min(len(rest), 100_003)
-		if _, err := w.Write(rest[:n]); err != nil {
-			t.Fatal(err)
-		}
-		rest = rest[n:]
-	}
+	WriteOddSizes(t, w, data)
 	u, err := w.Finish()
 	if err != nil {
 		t.Fatal(err)
@@ -259,21 +254,14 @@ func testStagedLargeIsListed(t *testing.T, s providers.Storage) {
 // configure, so that a writer not held would have sent parts.
 func heldObject() []byte { return bytes.Repeat([]byte("held\n"), (6<<20+12345)/5) }
 
-// stageHeld stages data at key, held until hold is closed, with writes of
-// odd sizes.
+// stageHeld stages data at key, held until hold is closed.
 func stageHeld(t *testing.T, ctx context.Context, s providers.Storage, key string, data []byte, hold chan struct{}) providers.StagedWriter {
 	t.Helper()
 	w, err := s.(providers.Stager).Stage(ctx, key, providers.StageOptions{Hold: hold})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for rest := data; len(rest) > 0; {
-		n := min(len(rest), 100_003)
-		if _, err := w.Write(rest[:n]); err != nil {
-			t.Fatal(err)
-		}
-		rest = rest[n:]
-	}
+	WriteOddSizes(t, w, data)
 	return w
 }
 
@@ -355,6 +343,19 @@ func testStageHeldCancelled(t *testing.T, s providers.Storage) {
 	}
 	if _, err := s.Stat(t.Context(), "cancelled/big"); !errors.Is(err, providers.ErrNotExist) {
 		t.Errorf("a cancelled staged object exists: %v", err)
+	}
+}
+
+// WriteOddSizes writes data to w in writes of 100,003 bytes, a size no
+// part, block or buffer boundary is a multiple of.
+func WriteOddSizes(t *testing.T, w io.Writer, data []byte) {
+	t.Helper()
+	for rest := data; len(rest) > 0; {
+		n := min(len(rest), 100_003)
+		if _, err := w.Write(rest[:n]); err != nil {
+			t.Fatal(err)
+		}
+		rest = rest[n:]
 	}
 }
 
