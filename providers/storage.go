@@ -162,19 +162,6 @@ type StageOptions struct {
 	Hold <-chan struct{}
 }
 
-// Held reports whether Hold is set and still closed to the store.
-func (o StageOptions) Held() bool {
-	if o.Hold == nil {
-		return false
-	}
-	select {
-	case <-o.Hold:
-		return false
-	default:
-		return true
-	}
-}
-
 // Wait returns once Hold is open, or with ctx's error.
 func (o StageOptions) Wait(ctx context.Context) error {
 	if o.Hold == nil {
