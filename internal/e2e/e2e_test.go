@@ -87,8 +87,18 @@ type result struct {
 	cpu    time.Duration // user and system time of the process, where measured
 }
 
+// String leads with what went wrong: stderr and the error lines of stdout
+// come before the whole stdout, which for a -json run over many sinks is
+// long enough for a CI log to cut out its middle.
 func (r result) String() string {
-	return fmt.Sprintf("exit %d (killed %v)\nstdout:\n%s\nstderr:\n%s", r.code, r.killed, r.stdout, r.stderr)
+	var errs []string
+	for line := range strings.Lines(r.stdout) {
+		if strings.Contains(line, `"@level":"error"`) || strings.HasPrefix(line, "Error:") {
+			errs = append(errs, line)
+		}
+	}
+	return fmt.Sprintf("exit %d (killed %v)\nstderr:\n%s\nerrors in stdout:\n%s\nstdout:\n%s",
+		r.code, r.killed, r.stderr, strings.Join(errs, ""), r.stdout)
 }
 
 // run runs streamctl in dir with extra environment variables.
