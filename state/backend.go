@@ -53,11 +53,20 @@ type Unlocker interface {
 	// Lost is closed when the lock is known to be lost (a heartbeat failed);
 	// a holder must then stop writing.
 	Lost() <-chan struct{}
+	// Held returns nil while the lock is surely still held, and an error
+	// wrapping ErrLockLost once it may not be. A holder calls it right before
+	// each write: Lost is closed by a goroutine, which on an overloaded or
+	// paused host may run only after the holder's next write, when the
+	// lease may belong to another run already.
+	Held() error
 }
 
 var (
 	// ErrNoState: no state has been written yet.
 	ErrNoState = errors.New("no state yet")
+	// ErrLockLost: a lock was lost (force-unlocked, or its lease ran out
+	// before a heartbeat renewed it); its holder must stop writing.
+	ErrLockLost = errors.New("the state lock was lost")
 	// ErrConflict: the state changed since it was read (another writer).
 	ErrConflict = errors.New("the state was changed by another writer since it was read")
 )

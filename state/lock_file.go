@@ -75,6 +75,9 @@ func (l *localLock) Unlock() error {
 // Lost implements Unlocker: a kernel lock is never lost while the file is open.
 func (l *localLock) Lost() <-chan struct{} { return l.lost }
 
+// Held implements Unlocker: a kernel lock is held until the file is closed.
+func (l *localLock) Held() error { return nil }
+
 // LockInfo implements Locker. The info file is only meaningful while someone
 // holds the kernel lock, which is checked first.
 func (b *FileLock) LockInfo(context.Context) (*LockInfo, error) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/streamctl/streamctl/internal/crash"
@@ -116,9 +117,10 @@ func (b *LeaseLock) Lock(ctx context.Context, info *LockInfo) (Unlocker, error) 
 	info.Created, info.Heartbeat = t, t
 	data, _ := json.Marshal(info)
 	for try := 1; ; try++ {
+		sent := time.Now()
 		version, err := b.store.PutIfAbsent(ctx, b.lockKey(), data)
 		if err == nil {
-			return b.held(info, version, nil, 0), nil
+			return b.held(info, version, nil, 0, sent), nil
 		}
 		if !errors.Is(err, providers.ErrExist) {
 			return nil, fmt.Errorf("lock state %s: %w", b.where, err)
@@ -141,9 +143,10 @@ func (b *LeaseLock) Lock(ctx context.Context, info *LockInfo) (Unlocker, error) 
 				return nil, &LockedError{Holder: holder, Path: b.where, Leased: holder != nil, Silent: silent}
 			}
 		}
+		sent = time.Now()
 		version, err = b.store.PutIfMatch(ctx, b.lockKey(), data, curInfo.Version)
 		if err == nil {
-			return b.held(info, version, holder, silent), nil
+			return b.held(info, version, holder, silent, sent), nil
 		}
 		if !errors.Is(err, providers.ErrPrecondition) && !errors.Is(err, providers.ErrNotExist) {
 			return nil, fmt.Errorf("lock state %s: take over the lock: %w", b.where, err)
@@ -176,8 +179,10 @@ func parseLock(data []byte) *LockInfo {
 	return &info
 }
 
-func (b *LeaseLock) held(info *LockInfo, version string, from *LockInfo, silent time.Duration) *remoteLock {
+// held starts the heartbeat of a lock the store took from a write sent at sent.
+func (b *LeaseLock) held(info *LockInfo, version string, from *LockInfo, silent time.Duration, sent time.Time) *remoteLock {
 	l := &remoteLock{b: b, info: *info, version: version, from: from, silent: silent, stop: make(chan struct{}), lost: make(chan struct{})}
+	l.renewed(sent)
 	l.wg.Add(1)
 	go l.heartbeat()
 	return l
@@ -195,6 +200,34 @@ type remoteLock struct {
 	isLost  bool
 	wg      sync.WaitGroup
 	mu      sync.Mutex
+	// validUntil is when the lease may first have run out, by this
+	// process's monotonic clock: Lease − HeartbeatInterval after the last
+	// write the store confirmed, so that the holder stops before anyone
+	// can take the lock over. Atomic: Held must not wait for a refresh in
+	// flight, which holds mu.
+	validUntil atomic.Pointer[time.Time]
+}
+
+// renewed records a write of the lock the store confirmed; sent is when it
+// was sent, the latest the store can have seen it.
+func (l *remoteLock) renewed(sent time.Time) {
+	until := sent.Add(Lease - HeartbeatInterval)
+	l.validUntil.Store(&until)
+}
+
+// Held implements Unlocker, by this process's clock alone, without waiting
+// for the heartbeat goroutine to run.
+func (l *remoteLock) Held() error {
+	if until := l.validUntil.Load(); !time.Now().Before(*until) {
+		return fmt.Errorf("%w: no heartbeat of it reached %s for %s, and its lease of %s may have been taken over (an overloaded or paused host?)",
+			ErrLockLost, l.b.where, (time.Since(*until) + Lease - HeartbeatInterval).Round(time.Millisecond), Lease)
+	}
+	select {
+	case <-l.lost:
+		return fmt.Errorf("%w: %s shows another holder (force-unlocked?)", ErrLockLost, l.b.where)
+	default:
+	}
+	return nil
 }
 
 // TookOver implements TakenOver.
@@ -208,9 +241,17 @@ func (l *remoteLock) TookOver() (*LockInfo, time.Duration) { return l.from, l.si
 func (l *remoteLock) heartbeat() {
 	defer l.wg.Done()
 	defer crash.Report() // run as a goroutine
-	deadline := time.Now().Add(Lease - HeartbeatInterval)
+	if stall := fault.Tunable("HEARTBEAT_STALL_MS", 0); stall > 0 {
+		// Test builds: a heartbeat starved of CPU, while the holder runs on.
+		select {
+		case <-l.stop:
+			return
+		case <-time.After(time.Duration(stall) * time.Millisecond):
+		}
+	}
 	wait := HeartbeatInterval
 	for {
+		deadline := *l.validUntil.Load()
 		select {
 		case <-l.stop:
 			return
@@ -220,13 +261,14 @@ func (l *remoteLock) heartbeat() {
 			l.markLost()
 			return
 		}
+		sent := time.Now()
 		ok, lost := l.refresh(min(HeartbeatInterval, time.Until(deadline)))
 		switch {
 		case lost:
 			l.markLost()
 			return
 		case ok:
-			deadline = time.Now().Add(Lease - HeartbeatInterval)
+			l.renewed(sent)
 			wait = HeartbeatInterval
 		default:
 			wait = min(HeartbeatInterval, time.Second)

@@ -160,6 +160,43 @@ func TestRemoteLockHeartbeatGivesUpBeforeTheLease(t *testing.T) {
 	}
 }
 
+// TestRemoteLockHeldEndsBeforeTheLease: Held, which writers ask before each
+// write, stays nil while heartbeats land, and once they stop it fails on its
+// own clock before the lease can run out: a holder whose heartbeat goroutine
+// is starved still stops writing in time.
+func TestRemoteLockHeldEndsBeforeTheLease(t *testing.T) {
+	shortLease(t)
+	f := newRemote(t)
+	start := time.Now()
+	u, _ := mustLock(t, f.b, "apply")
+	defer u.Unlock()
+	if err := u.Held(); err != nil {
+		t.Fatalf("a lock just taken is not held: %v", err)
+	}
+	// Heartbeats that land keep it, past several leases.
+	for time.Since(start) < 2*Lease {
+		if err := u.Held(); err != nil {
+			t.Fatalf("a lock whose heartbeats land was given up after %s: %v", time.Since(start), err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	f.proxy.Randomly(1, []testenv.Fault{testenv.Refuse}, 0, isLockPut)
+	cut := time.Now()
+	for u.Held() == nil {
+		if time.Since(cut) > 3*Lease {
+			t.Fatal("a holder that cannot refresh its lock holds it forever")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	err := u.Held()
+	if took := time.Since(cut); took > Lease {
+		t.Errorf("Held failed %s after the heartbeats stopped, later than the lease %s", took, Lease)
+	}
+	if !errors.Is(err, ErrLockLost) || !strings.Contains(err.Error(), "no heartbeat") {
+		t.Errorf("Held once the heartbeats stopped: %v, want ErrLockLost saying why", err)
+	}
+}
+
 // putLock writes a lock as a holder that then died would have left it.
 func putLock(t *testing.T, f remoteFixture, info *LockInfo) {
 	t.Helper()

@@ -192,10 +192,10 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 		claims  *sinkClaims
 		mgr     *state.Manager
 		runLock *state.LockInfo // the run-wide lock, when this run holds it
+		held    *heldLocks      // the locks this run holds from the start
 	)
 	if a.lock {
 		var (
-			held   *heldLocks
 			info   *state.LockInfo
 			lockOn = backend.Describe()
 		)
@@ -356,7 +356,21 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 		id := runLock.ID
 		lockID = func(string) string { return id }
 	}
-	return c.run(ctx, v, ws, mgr, p, a, met, claims, lockID)
+	// Each write of a batch checks the locks it is made under first (see
+	// state.Unlocker.Held): a heartbeat starved on a loaded host must not
+	// let this run write on after its lease could have been taken over.
+	fence := func(sink string) error {
+		if held != nil {
+			if err := held.Held(); err != nil {
+				return err
+			}
+		}
+		if claims != nil {
+			return claims.held(sink)
+		}
+		return nil
+	}
+	return c.run(ctx, v, ws, mgr, p, a, met, claims, lockID, fence)
 }
 
 // approve asks on the terminal. Ctrl-C (or SIGTERM) while it waits cancels at
@@ -381,7 +395,7 @@ func (c *ApplyCommand) approve(ctx context.Context) bool {
 
 // run applies the sinks, up to -parallelism at once, and reports progress and
 // the summary. A failing sink does not stop the others.
-func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace.Workspace, mgr *state.Manager, p *planner.Plan, a *applyArgs, met *applyMetrics, claims *sinkClaims, lockID func(string) string) int {
+func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace.Workspace, mgr *state.Manager, p *planner.Plan, a *applyArgs, met *applyMetrics, claims *sinkClaims, lockID func(string) string, fence func(string) error) int {
 	v.running(workspace.Totals(p, a.maxBatches))
 	defer v.stopped()
 	eng := &engine.Engine{
@@ -390,6 +404,7 @@ func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace.Works
 		Now:     c.Now,
 		OnEvent: func(ev engine.Event) { v.event(ev, ws.DestinationNames(ev.Sink)) },
 		LockID:  lockID,
+		Fence:   fence,
 	}
 	start := c.now()
 	var prepare workspace.Prepare

@@ -85,6 +85,19 @@ func (h *heldLocks) add(name string, u state.Unlocker, info *state.LockInfo) {
 // Lost is closed when any of the locks is lost.
 func (h *heldLocks) Lost() <-chan struct{} { return h.lost }
 
+// Held returns the first of the locks that may be lost (state.Unlocker.Held).
+func (h *heldLocks) Held() error {
+	for i, u := range h.locks {
+		if err := u.Held(); err != nil {
+			if h.names[i] != "" {
+				return fmt.Errorf("the lock of sink %q: %w", h.names[i], err)
+			}
+			return err
+		}
+	}
+	return nil
+}
+
 // sinks lists the sinks whose locks are held.
 func (h *heldLocks) sinks() []string {
 	var out []string
@@ -137,8 +150,25 @@ type sinkClaims struct {
 	// refused, with its holder.
 	claimed int
 	skipped *state.LockedError
-	// ids are the IDs of the sinks' locks held, by sink.
-	ids map[string]string
+	// ids are the IDs of the sinks' locks held, by sink, and locks the
+	// locks.
+	ids   map[string]string
+	locks map[string]state.Unlocker
+}
+
+// held says whether the lock of sink is surely still held
+// (state.Unlocker.Held); nil for a sink this run holds no lock of.
+func (c *sinkClaims) held(sink string) error {
+	c.mu.Lock()
+	u := c.locks[sink]
+	c.mu.Unlock()
+	if u == nil {
+		return nil
+	}
+	if err := u.Held(); err != nil {
+		return fmt.Errorf("the lock of sink %q: %w", sink, err)
+	}
+	return nil
 }
 
 // lockID is the ID of the lock held on sink, or "".
@@ -184,9 +214,9 @@ func (c *sinkClaims) claim(ctx context.Context, sp *planner.SinkPlan) (*planner.
 	c.mu.Lock()
 	c.claimed++
 	if c.ids == nil {
-		c.ids = map[string]string{}
+		c.ids, c.locks = map[string]string{}, map[string]state.Unlocker{}
 	}
-	c.ids[sp.Name] = info.ID
+	c.ids[sp.Name], c.locks[sp.Name] = info.ID, u
 	tookOver(c.v, u)
 	c.mu.Unlock()
 	stop := make(chan struct{})

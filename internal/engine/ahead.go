@@ -78,7 +78,11 @@ func (e *Engine) stageAhead(ctx context.Context, sink *Sink, b planner.Batch) *a
 // take lets the batch's uploads go once its intent is logged, and waits for
 // its staging to end. Leftovers of an earlier attempt are cleared first, as
 // stage does before it writes.
-func (a *ahead) take(ctx context.Context, sink *Sink) error {
+func (a *ahead) take(ctx context.Context, e *Engine, sink *Sink) error {
+	if err := e.fence(sink.Name); err != nil {
+		a.drop()
+		return fmt.Errorf("stage batch %d: %w", a.batch.ID, err)
+	}
 	for _, name := range a.batch.Destinations {
 		d := sink.destination(name)
 		if d == nil {

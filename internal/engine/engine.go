@@ -184,6 +184,10 @@ type Engine struct {
 	// LockID, when set, gives the ID of the lock sink is applied under,
 	// recorded in its manifests.
 	LockID func(sink string) string
+	// Fence, when set, is asked right before each write of sink's batches
+	// reaches a store or the state, and stops the sink with its error: the
+	// lock the sink is applied under may be gone (state.Unlocker.Held).
+	Fence func(sink string) error
 
 	stateMu sync.Mutex
 	// probe checks each destination's conditional writes once per run.
@@ -228,7 +232,26 @@ func (e *Engine) now() time.Time {
 // in parallel, here or by other processes, do not contend), and orders the
 // writes of a state kept in one document.
 func (e *Engine) update(ctx context.Context, sink string, change func(*state.State) error) error {
-	return e.State.UpdateSink(context.WithoutCancel(ctx), sink, change)
+	if err := e.fence(sink); err != nil {
+		return err
+	}
+	err := e.State.UpdateSink(context.WithoutCancel(ctx), sink, change)
+	if errors.Is(err, state.ErrConflict) {
+		// A write that waited past the lease (a stalled host) lost to the
+		// lock's next holder: say so, rather than blame "another writer".
+		if ferr := e.fence(sink); ferr != nil {
+			return fmt.Errorf("%w; %v", ferr, err)
+		}
+	}
+	return err
+}
+
+// fence returns why sink's writes must stop, or nil (see Engine.Fence).
+func (e *Engine) fence(sink string) error {
+	if e.Fence == nil {
+		return nil
+	}
+	return e.Fence(sink)
 }
 
 // ensureState writes the state if it does not exist yet, so that its lineage,
@@ -465,6 +488,9 @@ func (e *Engine) ApplySink(ctx context.Context, sink *Sink, plan *planner.SinkPl
 		if d == nil {
 			continue
 		}
+		if err := e.fence(sink.Name); err != nil {
+			return sum, fmt.Errorf("remove orphan %s from %s: %w", c.What(), d.Name, err)
+		}
 		if err := clearStaging(ctx, sink, d.Storage, c.Batch); err != nil {
 			return sum, fmt.Errorf("remove orphan %s from %s: %w", c.What(), d.Name, err)
 		}
@@ -629,7 +655,7 @@ func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b pl
 	var staged *ahead
 	if c != nil && c.staged != nil {
 		defer c.staged.cancel()
-		if err := c.staged.take(ctx, sink); err != nil {
+		if err := c.staged.take(ctx, e, sink); err != nil {
 			return err
 		}
 		if !c.staged.skipped {
@@ -642,6 +668,9 @@ func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b pl
 		pending = staged.pending // looked up ahead
 	} else {
 		var err error
+		if err = e.fence(sink.Name); err != nil { // it may clear what a crash left
+			return fmt.Errorf("batch %d of sink %s: %w", b.ID, sink.Name, err)
+		}
 		if pending, err = pendingDestinations(ctx, sink, b, m); err != nil {
 			return err
 		}
@@ -811,6 +840,9 @@ func readManifest(ctx context.Context, s providers.Storage, sink string, batch i
 // b.Destinations).
 func (e *Engine) stage(ctx context.Context, sink *Sink, b planner.Batch, pending []int) (*staging, pipeline.Stats, error) {
 	tmp := sink.temporaryPrefix(b.ID)
+	if err := e.fence(sink.Name); err != nil {
+		return nil, pipeline.Stats{}, fmt.Errorf("stage batch %d: %w", b.ID, err)
+	}
 	for _, i := range pending {
 		d := sink.destination(b.Destinations[i])
 		// Leftovers of a crashed attempt are not trusted: staging starts clean.
@@ -1044,6 +1076,12 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 	if err := checkOwner(ctx, d, e.owner(sink, d)); err != nil {
 		return fmt.Errorf("promote batch %d in %s: %w", b.ID, d.Name, err)
 	}
+	if err := e.fence(sink.Name); err != nil {
+		for _, u := range staged {
+			u.Release()
+		}
+		return fmt.Errorf("promote batch %d in %s: %w", b.ID, d.Name, err)
+	}
 	if err := promoteFiles(ctx, d.Storage, tmp, m.Files, staged); err != nil {
 		for _, u := range staged {
 			u.Release() // the batch is redone: what is not published is dropped
@@ -1051,12 +1089,18 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 		return fmt.Errorf("promote batch %d in %s: %w", b.ID, d.Name, err)
 	}
 	if d.Table != nil {
+		if err := e.fence(sink.Name); err != nil {
+			return fmt.Errorf("commit batch %d to %s in %s: %w", b.ID, d.Table.Describe(), d.Name, err)
+		}
 		if err := commitTable(ctx, d.Table, sink.Name, b, m.Files); err != nil {
 			return fmt.Errorf("commit batch %d to %s in %s: %w", b.ID, d.Table.Describe(), d.Name, err)
 		}
 	}
 	m.Committed = e.now().UTC()
 	key := ManifestKey(sink.Name, b.ID)
+	if err := e.fence(sink.Name); err != nil {
+		return fmt.Errorf("commit batch %d in %s: %w", b.ID, d.Name, err)
+	}
 	if _, err := d.Storage.PutIfAbsent(ctx, key, encodeManifest(m)); err != nil {
 		if !errors.Is(err, providers.ErrExist) {
 			return fmt.Errorf("commit batch %d in %s: write manifest: %w", b.ID, d.Name, err)

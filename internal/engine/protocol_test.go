@@ -6,8 +6,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/streamctl/streamctl/internal/pipeline"
@@ -41,6 +43,8 @@ type world struct {
 	maxBatches int64
 	// stateWrites counts the writes of the sink's state document.
 	stateWrites int
+	// fence, when set, is the engine's Fence.
+	fence func(sink string) error
 }
 
 // promotion names the two ways a destination promotes a batch.
@@ -126,7 +130,7 @@ func (w *world) apply(t *testing.T, faults map[string][]faulty.Fault) error {
 	if err != nil {
 		return err
 	}
-	eng := &Engine{State: mgr, Version: "test"}
+	eng := &Engine{State: mgr, Version: "test", Fence: w.fence}
 	_, err = eng.ApplySink(ctx, sink, plan, w.maxBatches)
 	return err
 }
@@ -312,6 +316,53 @@ func TestOneStateWritePerBatch(t *testing.T) {
 		t.Errorf("the last 7 batches wrote the sink's state %d times, want 8", w.stateWrites)
 	}
 	w.check(t)
+}
+
+// TestFenceStopsTheWrites: once the fence fails (the lock may be lost), at
+// whichever of its checks, the sink stops with its error and the state is not
+// written again; the next apply, under a lock of its own, converges.
+func TestFenceStopsTheWrites(t *testing.T) {
+	for _, p := range []promotion{byCopy, byPublish} {
+		for k := 1; ; k++ {
+			w := newWorldPromoting(p, 700) // 2 × 700 records, batches of 300: 5 batches
+			var mu sync.Mutex              // promotions check it from several goroutines
+			calls, writesAtFailure := 0, -1
+			w.fence = func(sink string) error {
+				mu.Lock()
+				defer mu.Unlock()
+				calls++
+				if calls < k {
+					return nil
+				}
+				if writesAtFailure < 0 {
+					writesAtFailure = w.stateWrites
+				}
+				return fmt.Errorf("the lock of sink %q: %w", sink, state.ErrLockLost)
+			}
+			err := w.apply(t, nil)
+			if writesAtFailure < 0 {
+				if err != nil {
+					t.Fatalf("%s: an apply whose fence passed failed: %v", p, err)
+				}
+				if k < 10 {
+					t.Fatalf("%s: the fence was checked only %d times for 5 batches", p, calls)
+				}
+				w.check(t)
+				break
+			}
+			if !errors.Is(err, state.ErrLockLost) {
+				t.Fatalf("%s: fence failing at check %d: the apply returned %v, want the lost lock", p, k, err)
+			}
+			if w.stateWrites != writesAtFailure {
+				t.Errorf("%s: fence failing at check %d: the state was written %d times after it failed", p, k, w.stateWrites-writesAtFailure)
+			}
+			w.fence = nil
+			if err := w.apply(t, nil); err != nil {
+				t.Fatalf("%s: after the fence failed at check %d: %v", p, k, err)
+			}
+			w.check(t)
+		}
+	}
 }
 
 // TestProtocolModes: a batch resumed from the state, adopted from a

@@ -19,6 +19,11 @@ const EnvVar = "STREAMCTL_FAULT"
 // a bug in the code at that point, in whatever goroutine runs it.
 const PanicEnvVar = "STREAMCTL_FAULT_PANIC"
 
+// StopEnvVar, set to 1, makes the selected fault a SIGSTOP instead of a kill:
+// the process freezes there, as a paused VM or a stalled host does, and goes
+// on from that point once it is sent SIGCONT.
+const StopEnvVar = "STREAMCTL_FAULT_STOP"
+
 // Enabled reports whether fault points are compiled in.
 const Enabled = true
 
@@ -41,7 +46,7 @@ func init() {
 }
 
 // Point kills the process with SIGKILL, so that no deferred cleanup runs, when
-// the selected fault is reached.
+// the selected fault is reached (or stops it, see StopEnvVar).
 func Point(name string) {
 	if target == "" || name != target {
 		return
@@ -52,6 +57,13 @@ func Point(name string) {
 	mu.Unlock()
 	if hit && os.Getenv(PanicEnvVar) == "1" {
 		panic("fault injected at " + name)
+	}
+	if hit && os.Getenv(StopEnvVar) == "1" {
+		syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+		// The stop lands a little after kill returns: wait here for it, so
+		// that the process is frozen at this point and not past it.
+		time.Sleep(200 * time.Millisecond)
+		return
 	}
 	if hit {
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)
