@@ -63,7 +63,7 @@ func (f *osFile) Abort() { f.Close(); os.Remove(f.Name()) }
 
 // writeBatch writes records as batch with streamctl's pipeline under root
 // and returns its data files.
-func writeBatch(t *testing.T, root string, l pipeline.Layout, batch int64, recs []map[string]any) []iceberg.DataFile {
+func writeBatch(t testing.TB, root string, l pipeline.Layout, batch int64, recs []map[string]any) []iceberg.DataFile {
 	t.Helper()
 	l.Format = "parquet"
 	var files []written

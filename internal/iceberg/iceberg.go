@@ -665,7 +665,7 @@ func (t *Table) Append(ctx context.Context, sink string, batch int64, ranges str
 			return err
 		}
 		base := t.tbl.CurrentSnapshot()
-		err = t.appendOnce(ctx, sink, batch, ranges, files)
+		err = t.appendOnce(ctx, sink, batch, ranges, files, t.follows(sink, batch))
 		if err == nil || ctx.Err() != nil {
 			return err
 		}
@@ -697,7 +697,25 @@ func (t *Table) Append(ctx context.Context, sink string, batch int64, ranges str
 	}
 }
 
-func (t *Table) appendOnce(ctx context.Context, sink string, batch int64, ranges string, files []DataFile) error {
+// follows reports whether the newest snapshot of sink in the current
+// snapshot's ancestry records batch-1. Its files then cannot be in the table
+// yet: batch's snapshot would be newer still, and snapshots expire oldest
+// first. iceberg-go's own check, which reads every manifest of the table on
+// each commit (a cost that grows with every batch ever committed), is then
+// left out; it stays for a first batch into the table and after a history
+// that lost the sink's snapshots, where it refuses rather than duplicate.
+func (t *Table) follows(sink string, batch int64) bool {
+	prev := int64(-1)
+	found := false
+	// A history that cannot be read leaves found false: the check is made.
+	_ = t.history(sink, func(b BatchInfo) bool {
+		prev, found = b.Batch, true
+		return false
+	})
+	return found && prev == batch-1
+}
+
+func (t *Table) appendOnce(ctx context.Context, sink string, batch int64, ranges string, files []DataFile, follows bool) error {
 	dfs, err := t.dataFiles(ctx, files)
 	if err != nil {
 		return err
@@ -707,7 +725,11 @@ func (t *Table) appendOnce(ctx context.Context, sink string, batch int64, ranges
 		return fmt.Errorf("iceberg: table %s: %w", t.name(), err)
 	}
 	props := ice.Properties{PropSink: sink, PropBatch: strconv.FormatInt(batch, 10), PropRanges: ranges}
-	if err := txn.AddDataFiles(ctx, dfs, props); err != nil {
+	var opts []table.WriteOption
+	if follows {
+		opts = append(opts, table.WithoutDuplicateCheck())
+	}
+	if err := txn.AddDataFiles(ctx, dfs, props, opts...); err != nil {
 		return fmt.Errorf("iceberg: table %s: batch %d of %s: %w", t.name(), batch, sink, err)
 	}
 	tbl, err := txn.Commit(ctx)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	ice "github.com/apache/iceberg-go"
+	"github.com/apache/iceberg-go/table"
 
 	"github.com/streamctl/streamctl/internal/format"
 	"github.com/streamctl/streamctl/internal/iceberg"
@@ -74,7 +75,7 @@ func config(root string, partitionBy ...string) iceberg.Config {
 	}
 }
 
-func open(t *testing.T, cfg iceberg.Config) *iceberg.Table {
+func open(t testing.TB, cfg iceberg.Config) *iceberg.Table {
 	t.Helper()
 	tb, err := iceberg.Open(context.Background(), cfg)
 	if err != nil {
@@ -614,4 +615,44 @@ func TestOpenRefuses(t *testing.T) {
 			t.Errorf("Open = %v, want an error saying %s", err, c.want)
 		}
 	}
+}
+
+// TestAppendAfterTheSinksSnapshotsExpired: once maintenance expired every
+// snapshot of the sink (another writer committed after it), the table no
+// longer says which batches it holds. A batch appended again then (a retry
+// after a crash before the state's commit) is refused, not added twice:
+// the check for files already in the table, left out while the sink's
+// previous batch is in the history, is made.
+func TestAppendAfterTheSinksSnapshotsExpired(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	layout := pipeline.Layout{Columns: columns}
+	b0 := writeBatch(t, root, layout, 0, records(0, 10))
+	b1 := writeBatch(t, root, layout, 1, records(10, 20))
+	other := writeBatch(t, root, layout, 7, records(20, 30))
+	tb := open(t, config(root))
+	for _, a := range []struct {
+		sink  string
+		batch int64
+		files []iceberg.DataFile
+	}{{"orders", 0, b0}, {"orders", 1, b1}, {"other", 0, other}} {
+		if err := tb.Append(ctx, a.sink, a.batch, `{}`, a.files); err != nil {
+			t.Fatal(err)
+		}
+	}
+	txn := tb.Iceberg().NewTransaction()
+	if err := txn.ExpireSnapshots(table.WithRetainLast(1), table.WithOlderThan(0)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := txn.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if done, err := tb.Committed(ctx, "orders", 1); err != nil || done {
+		t.Fatalf("Committed(orders, 1) after its snapshots expired = %v, %v; the test wants a table that forgot it", done, err)
+	}
+	err := tb.Append(ctx, "orders", 1, `{}`, b1)
+	if err == nil || !strings.Contains(err.Error(), "already referenced") {
+		t.Errorf("batch 1 appended again after its snapshot expired: %v, want a refusal naming its files", err)
+	}
+	checkOnce(t, scanRows(t, tb.Iceberg(), nil), 30, false)
 }
