@@ -209,7 +209,7 @@ type remoteLock struct {
 }
 
 // renewed records a write of the lock the store confirmed; sent is when it
-// was sent, the latest the store can have seen it.
+// was sent, the earliest the store can have seen it.
 func (l *remoteLock) renewed(sent time.Time) {
 	until := sent.Add(Lease - HeartbeatInterval)
 	l.validUntil.Store(&until)

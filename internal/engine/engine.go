@@ -1076,13 +1076,11 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 	if err := checkOwner(ctx, d, e.owner(sink, d)); err != nil {
 		return fmt.Errorf("promote batch %d in %s: %w", b.ID, d.Name, err)
 	}
-	if err := e.fence(sink.Name); err != nil {
-		for _, u := range staged {
-			u.Release()
-		}
-		return fmt.Errorf("promote batch %d in %s: %w", b.ID, d.Name, err)
+	err := e.fence(sink.Name)
+	if err == nil {
+		err = promoteFiles(ctx, d.Storage, tmp, m.Files, staged)
 	}
-	if err := promoteFiles(ctx, d.Storage, tmp, m.Files, staged); err != nil {
+	if err != nil {
 		for _, u := range staged {
 			u.Release() // the batch is redone: what is not published is dropped
 		}
