@@ -22,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"net/url"
 	"os"
 	"path"
@@ -290,24 +291,53 @@ func openPostgres(ctx context.Context, uri string) (*sql.DB, error) {
 // newSQLCatalog opens iceberg-go's SQL catalog on db. Its first use creates
 // the catalog's tables with CREATE TABLE IF NOT EXISTS, which neither
 // server serialises: of two writers starting at once on an empty database,
-// one can fail on the other's table (PostgreSQL) or lock (SQLite, while
-// the file turns to WAL); it tries again.
-func newSQLCatalog(name string, db *sql.DB, dialect sqlcat.SupportedDialect, props ice.Properties) (*sqlcat.Catalog, error) {
+// one can fail on the other's table or its row type (PostgreSQL) or lock
+// (SQLite, while the file turns to WAL); it tries again.
+func newSQLCatalog(ctx context.Context, name string, db *sql.DB, dialect sqlcat.SupportedDialect, props ice.Properties) (cat *sqlcat.Catalog, err error) {
+	err = retryRaced(ctx, func() error {
+		cat, err = sqlcat.NewCatalog(name, db, dialect, props)
+		return err
+	})
+	return cat, err
+}
+
+// retryRaced runs create until it succeeds, fails otherwise than by racing
+// another writer, or has raced raceAttempts times. The waits grow and are
+// jittered, so that writers which met once do not meet again.
+func retryRaced(ctx context.Context, create func() error) error {
 	for attempt := 1; ; attempt++ {
-		cat, err := sqlcat.NewCatalog(name, db, dialect, props)
-		if err == nil || attempt == 5 || !raced(err) {
-			return cat, err
+		err := create()
+		if err == nil || attempt == raceAttempts || !raced(err) {
+			return err
 		}
-		time.Sleep(time.Duration(attempt) * 50 * time.Millisecond)
+		wait := time.Duration(attempt) * 50 * time.Millisecond
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait/2 + rand.N(wait)):
+		}
 	}
 }
 
-// raced reports whether err is a concurrent creation of the catalog's
-// tables: a duplicate (PostgreSQL) or a busy database (SQLite).
+const raceAttempts = 8
+
+// raced reports whether err is a concurrent writer's doing, gone if tried
+// again: a duplicate catalog table or row type, a serialisation failure
+// or a deadlock (PostgreSQL), or a busy database (SQLite). iceberg-go
+// retries serialisation failures itself, but only three times within 30 ms,
+// which a few workers creating their tables at once exhaust.
 func raced(err error) bool {
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
-		return pgErr.Code == "23505" || pgErr.Code == "42P07"
+		switch pgErr.Code {
+		case "23505", // unique_violation: the catalog table's row in pg_type
+			"42P07", // duplicate_table
+			"42710", // duplicate_object: the catalog table's row type
+			"40001", // serialization_failure
+			"40P01": // deadlock_detected
+			return true
+		}
+		return false
 	}
 	var lite interface{ Code() int }
 	return errors.As(err, &lite) && lite.Code()&0xff == 5 // SQLITE_BUSY
@@ -321,7 +351,7 @@ func (t *Table) openCatalog(ctx context.Context) error {
 			if err != nil {
 				return fmt.Errorf("iceberg: catalog %s: %w", redactURI(t.cfg.URI), err)
 			}
-			cat, err := newSQLCatalog(t.cfg.CatalogName, db, sqlcat.Postgres, t.props())
+			cat, err := newSQLCatalog(ctx, t.cfg.CatalogName, db, sqlcat.Postgres, t.props())
 			if err != nil {
 				db.Close()
 				return fmt.Errorf("iceberg: sql catalog %s: %w", redactURI(t.cfg.URI), err)
@@ -344,7 +374,7 @@ func (t *Table) openCatalog(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("iceberg: sqlite %s: %w", uri, err)
 		}
-		cat, err := newSQLCatalog(t.cfg.CatalogName, db, sqlcat.SQLite, t.props())
+		cat, err := newSQLCatalog(ctx, t.cfg.CatalogName, db, sqlcat.SQLite, t.props())
 		if err != nil {
 			db.Close()
 			return fmt.Errorf("iceberg: sql catalog %s: %w", uri, err)
@@ -416,21 +446,38 @@ func (t *Table) Close() error {
 func (t *Table) name() string { return strings.Join(t.ident, ".") }
 
 func (t *Table) openTable(ctx context.Context, want *ice.Schema, spec ice.PartitionSpec) error {
+	var tbl *table.Table
+	// Writers creating their tables at once in one PostgreSQL catalog can
+	// fail each other's serialisable transactions. A failed CreateTable
+	// leaves only a metadata file no catalog row points to.
+	err := retryRaced(ctx, func() (err error) {
+		tbl, err = t.loadOrCreate(ctx, want, spec)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	t.tbl = tbl
+	return t.check(ctx, want, spec)
+}
+
+// loadOrCreate loads the table, creating it and its namespace if missing.
+func (t *Table) loadOrCreate(ctx context.Context, want *ice.Schema, spec ice.PartitionSpec) (*table.Table, error) {
 	ns := table.Identifier(slicesClone(t.cfg.Namespace))
 	exists, err := t.cat.CheckNamespaceExists(ctx, ns)
 	if err != nil {
-		return fmt.Errorf("iceberg: namespace %s: %w", strings.Join(ns, "."), err)
+		return nil, fmt.Errorf("iceberg: namespace %s: %w", strings.Join(ns, "."), err)
 	}
 	if !exists {
 		if err := t.cat.CreateNamespace(ctx, ns, nil); err != nil && !errors.Is(err, catalog.ErrNamespaceAlreadyExists) {
-			return fmt.Errorf("iceberg: create namespace %s: %w", strings.Join(ns, "."), err)
+			return nil, fmt.Errorf("iceberg: create namespace %s: %w", strings.Join(ns, "."), err)
 		}
 	}
 	tbl, err := t.cat.LoadTable(ctx, t.ident)
 	if errors.Is(err, catalog.ErrNoSuchTable) {
 		mapping, merr := nameMapping(want)
 		if merr != nil {
-			return merr
+			return nil, merr
 		}
 		tbl, err = t.cat.CreateTable(ctx, t.ident, want,
 			catalog.WithLocation(t.cfg.Location),
@@ -450,10 +497,9 @@ func (t *Table) openTable(ctx context.Context, want *ice.Schema, spec ice.Partit
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("iceberg: table %s: %w", t.name(), err)
+		return nil, fmt.Errorf("iceberg: table %s: %w", t.name(), err)
 	}
-	t.tbl = tbl
-	return t.check(ctx, want, spec)
+	return tbl, nil
 }
 
 // nameMapping is the name mapping of a schema, as the table property wants it.

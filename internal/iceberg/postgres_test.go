@@ -166,3 +166,47 @@ func TestInspectFreshPostgres(t *testing.T) {
 		t.Errorf("Inspect created %d tables in the database", n)
 	}
 }
+
+// Many writers open one fresh catalog at once, each for its own table,
+// over and over: every Open succeeds. iceberg-go creates the catalog's
+// tables with CREATE TABLE IF NOT EXISTS, which neither server serialises;
+// on PostgreSQL the loser of the race fails on the table's name or on its
+// row type, depending on where the two meet, and the writers' serialisable
+// inserts of their tables fail each other.
+func TestCatalogOpenedByManyAtOnce(t *testing.T) {
+	const rounds, writers = 15, 6
+	ctx := context.Background()
+	fresh := map[string]func(t *testing.T) string{
+		"sqlite":   func(t *testing.T) string { return filepath.Join(t.TempDir(), "catalog.db") },
+		"postgres": func(t *testing.T) string { return testenv.Postgres(t) },
+	}
+	for name, uri := range fresh {
+		t.Run(name, func(t *testing.T) {
+			for round := range rounds {
+				catalog := uri(t)
+				var wg sync.WaitGroup
+				errs := make([]error, writers)
+				for w := range writers {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						c := config(t.TempDir())
+						c.URI, c.Table = catalog, fmt.Sprintf("sink%d", w)
+						tb, err := iceberg.Open(ctx, c)
+						if err != nil {
+							errs[w] = err
+							return
+						}
+						errs[w] = tb.Close()
+					}()
+				}
+				wg.Wait()
+				for w, err := range errs {
+					if err != nil {
+						t.Errorf("round %d, writer %d: %v", round, w, err)
+					}
+				}
+			}
+		})
+	}
+}
