@@ -22,17 +22,19 @@ func BenchmarkManyFolders(b *testing.B) {
 	}
 	srv := testenv.S3(b)
 	srv.CreateBucket(b, "folders")
+	prefixes := 0 // one bucket for every run, -count included
 	for _, dest := range []struct{ name, block string }{
 		{"local", localDestination("lake", "out/lake")},
 		{"s3", s3Destination(srv, "lake", "folders", "lake")},
 	} {
 		b.Run(dest.name, func(b *testing.B) {
 			var peak int64
-			for i := 0; b.Loop(); i++ {
+			for b.Loop() {
 				b.StopTimer()
 				block := dest.block
 				if dest.name == "s3" { // a fresh prefix each time
-					block = s3Destination(srv, "lake", "folders", fmt.Sprintf("lake-%d", i))
+					prefixes++
+					block = s3Destination(srv, "lake", "folders", fmt.Sprintf("lake-%d", prefixes))
 				}
 				dir := b.TempDir()
 				hcl := `

@@ -7,8 +7,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -204,5 +206,68 @@ func TestSortedTargetsAsFanout(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// heapOutput keeps nothing of its files; every gcEvery-th finished file
+// it measures the live heap.
+type heapOutput struct {
+	finished atomic.Int64
+	mu       sync.Mutex
+	heap     []uint64 // live heap after the gcEvery-th, 2×gcEvery-th… file
+}
+
+const gcEvery = 1000
+
+func (o *heapOutput) Create([]int, string) (File, error) { return heapFile{o}, nil }
+
+type heapFile struct{ o *heapOutput }
+
+func (heapFile) Write(p []byte) (int, error) { return len(p), nil }
+func (heapFile) Abort()                      {}
+func (f heapFile) Finish(int64) error {
+	if f.o.finished.Add(1)%gcEvery == 0 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		f.o.mu.Lock()
+		f.o.heap = append(f.o.heap, ms.HeapAlloc)
+		f.o.mu.Unlock()
+	}
+	return nil
+}
+
+// A batch over 10,000 folders lets go of each file's encoder once the file
+// is written: what it keeps per folder is the folder's name and its count,
+// not the file's Parquet metadata, which the encoder holds until the end.
+func TestManyFoldersKeepLittlePerFolder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: measures the heap over 10,000 folders")
+	}
+	recs := genRecords(80000)
+	out := &heapOutput{}
+	w, err := New(Layout{Format: "parquet", Compression: "zstd", Columns: formattest.Columns(true), PartitionBy: manyFolders, Sequential: true}, 7, []int{0}, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	h := out.heap
+	if len(h) < 8 {
+		t.Fatalf("%d measures, want one per %d of about 10,000 files", len(h), gcEvery)
+	}
+	// From the second thousand files to the last (the first measure still
+	// holds the sorted runs being merged): the growth is what the batch
+	// keeps per folder.
+	perFolder := (int64(h[len(h)-1]) - int64(h[1])) / int64((len(h)-2)*gcEvery)
+	t.Logf("live heap %d MB after %d files, %d MB after %d: %d bytes per folder", h[1]>>20, 2*gcEvery, h[len(h)-1]>>20, len(h)*gcEvery, perFolder)
+	if perFolder > 1000 {
+		t.Errorf("the batch keeps %d bytes per folder written, want at most 1,000", perFolder)
 	}
 }

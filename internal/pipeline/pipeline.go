@@ -682,7 +682,9 @@ func (w *Writer) Abort() {
 	}
 	for _, t := range w.targets {
 		if t.file != nil {
-			t.enc.Abort()
+			if t.enc != nil { // nil once closed, its file not yet finished
+				t.enc.Abort()
+			}
 			t.file.Abort()
 			t.file, t.enc = nil, nil
 		}
@@ -1033,6 +1035,10 @@ func startFinisher() *finisher {
 				t := j.t
 				err := t.enc.Close()
 				if err == nil {
+					// A closed encoder keeps its file's metadata: over
+					// thousands of folders that is megabytes, kept until
+					// the last file is written unless let go here.
+					t.enc = nil
 					err = t.file.Finish(t.records)
 				}
 				f.mu.Lock()
