@@ -79,6 +79,15 @@ type Storage interface {
 	// Delete removes the object at key. Deleting a missing object is not an error.
 	Delete(ctx context.Context, key string) error
 
+	// DeleteIfMatch removes the object at key only if its current version is
+	// version (If-Match on DELETE), so that the holder of a lock removes its
+	// own lock and never one another holder wrote meanwhile. It returns
+	// ErrPrecondition when the object changed. A missing object is not an
+	// error: the retry of a delete whose answer was lost finds it gone. A
+	// store that cannot delete conditionally returns errors.ErrUnsupported
+	// (wrapped), for the caller to choose another way.
+	DeleteIfMatch(ctx context.Context, key, version string) error
+
 	// List calls fn for every object whose key starts with prefix, in
 	// lexicographic key order. A prefix with no objects is not an error.
 	List(ctx context.Context, prefix string, fn func(ObjectInfo) error) error

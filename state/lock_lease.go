@@ -342,9 +342,44 @@ func (l *remoteLock) Unlock() error {
 	return err
 }
 
+// release deletes the lock at the version last seen ours, so that a lock
+// another holder took over meanwhile stays. A refresh of ours whose answer
+// was lost moved the version unseen: the lock is read, and deleted at its
+// version while it still carries our ID.
 func (l *remoteLock) release() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	version := l.version
+	for range maxLockTries {
+		err := l.b.store.DeleteIfMatch(ctx, l.b.lockKey(), version)
+		switch {
+		case err == nil:
+			return nil
+		case errors.Is(err, errors.ErrUnsupported):
+			return l.releaseUnconditionally(ctx)
+		case !errors.Is(err, providers.ErrPrecondition):
+			return fmt.Errorf("unlock state %s: %w", l.b.where, err)
+		}
+		data, info, err := providers.ReadAll(ctx, l.b.store, l.b.lockKey())
+		if errors.Is(err, providers.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("unlock state %s: %w", l.b.where, err)
+		}
+		if isReleased(data) || parseLock(data).ID != l.info.ID {
+			return nil // released or taken over: not ours to delete
+		}
+		version = info.Version
+	}
+	return fmt.Errorf("unlock state %s: its version kept changing while it carried this run's ID", l.b.where)
+}
+
+// releaseUnconditionally is release on a store without conditional deletes:
+// a take-over between the read and the delete loses the new holder its
+// lock, which its heartbeat then reports, and the compare-and-swap of every
+// state write keeps its writes safe.
+func (l *remoteLock) releaseUnconditionally(ctx context.Context) error {
 	data, _, err := providers.ReadAll(ctx, l.b.store, l.b.lockKey())
 	if errors.Is(err, providers.ErrNotExist) {
 		return nil
@@ -353,7 +388,7 @@ func (l *remoteLock) release() error {
 		return fmt.Errorf("unlock state %s: %w", l.b.where, err)
 	}
 	if isReleased(data) || parseLock(data).ID != l.info.ID {
-		return nil // released or taken over: not ours to delete
+		return nil
 	}
 	if err := l.b.store.Delete(ctx, l.b.lockKey()); err != nil {
 		return fmt.Errorf("unlock state %s: %w", l.b.where, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -107,14 +108,32 @@ func TestRemoteStateCASAnswerLost(t *testing.T) {
 	}
 }
 
+// TestRemoteUnlockWithCutBody: a refresh of the lock whose answer was lost
+// moved its version unseen, so unlock reads the lock, and that read is cut
+// off: the lock is still released.
 func TestRemoteUnlockWithCutBody(t *testing.T) {
 	f := newRemote(t)
-	u, _ := mustLock(t, f.b, "apply")
+	u, info := mustLock(t, f.b, "apply")
+	// The refresh that landed unseen: the same holder, a later heartbeat.
+	_, cur, err := providers.ReadAll(context.Background(), f.store, f.b.lockKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	refreshed := *info
+	refreshed.Heartbeat = time.Now().UTC().Add(time.Second)
+	data, _ := json.Marshal(&refreshed)
+	if _, err := f.store.PutIfMatch(context.Background(), f.b.lockKey(), data, cur.Version); err != nil {
+		t.Fatal(err)
+	}
 	fired := f.proxy.CutNextBody()
 	if err := u.Unlock(); err != nil {
 		t.Fatalf("unlock whose read of the lock was cut off: %v", err)
 	}
-	<-fired
+	select {
+	case <-fired:
+	case <-time.After(5 * time.Second):
+		t.Fatal("unlock did not read the lock: the test proves nothing")
+	}
 	if id := holderID(t, f.b); id != "" {
 		t.Fatalf("the lock %q stays after unlock", id)
 	}
@@ -348,4 +367,95 @@ func TestForceUnlockIsOneStep(t *testing.T) {
 	}
 	u3, _ := mustLock(t, old.b, "apply")
 	u3.Unlock()
+}
+
+// takeOverFirst is a store on which another holder takes the lock over just
+// before its old holder's delete of it lands, as when the old holder's lease
+// ran out while it was paused between reading its lock and deleting it.
+type takeOverFirst struct {
+	providers.Storage
+	lockKey string
+	by      *LockInfo
+	landed  bool
+}
+
+func (s *takeOverFirst) takeOver(ctx context.Context, key string) error {
+	if key != s.lockKey || s.landed {
+		return nil
+	}
+	s.landed = true
+	_, info, err := providers.ReadAll(ctx, s.Storage, key)
+	if err != nil {
+		return err
+	}
+	data, _ := json.Marshal(s.by)
+	_, err = s.Storage.PutIfMatch(ctx, key, data, info.Version)
+	return err
+}
+
+func (s *takeOverFirst) Delete(ctx context.Context, key string) error {
+	if err := s.takeOver(ctx, key); err != nil {
+		return err
+	}
+	return s.Storage.Delete(ctx, key)
+}
+
+func (s *takeOverFirst) DeleteIfMatch(ctx context.Context, key, version string) error {
+	if err := s.takeOver(ctx, key); err != nil {
+		return err
+	}
+	return s.Storage.DeleteIfMatch(ctx, key, version)
+}
+
+// TestRemoteUnlockAfterATakeOver: a holder releasing its lock just after
+// another took it over leaves the new holder's lock in place.
+func TestRemoteUnlockAfterATakeOver(t *testing.T) {
+	f := newRemote(t)
+	next := NewLockInfo("apply", "the next run")
+	store := &takeOverFirst{Storage: f.store, lockKey: f.b.lockKey(), by: next}
+	u, _ := mustLock(t, NewRemote(store, "orders.json"), "apply")
+	if err := u.Unlock(); err != nil {
+		t.Fatalf("unlock: %v", err)
+	}
+	if !store.landed {
+		t.Fatal("no take-over landed: the test proves nothing")
+	}
+	if id := holderID(t, f.b); id != next.ID {
+		t.Fatalf("after the old holder's unlock the lock is held by %q, want the new holder %q", id, next.ID)
+	}
+}
+
+// noConditionalDelete is a store that cannot delete conditionally.
+type noConditionalDelete struct{ providers.Storage }
+
+func (noConditionalDelete) DeleteIfMatch(context.Context, string, string) error {
+	return fmt.Errorf("delete: no If-Match on DELETE here: %w", errors.ErrUnsupported)
+}
+
+// TestRemoteUnlockWithoutConditionalDeletes: on a store that cannot delete
+// conditionally, unlock still frees the lock, and leaves another holder's.
+func TestRemoteUnlockWithoutConditionalDeletes(t *testing.T) {
+	f := newRemote(t)
+	b := NewRemote(noConditionalDelete{f.store}, "orders.json")
+	u, _ := mustLock(t, b, "apply")
+	if err := u.Unlock(); err != nil {
+		t.Fatalf("unlock: %v", err)
+	}
+	if id := holderID(t, f.b); id != "" {
+		t.Fatalf("after unlock the lock is held by %q", id)
+	}
+	other := NewLockInfo("apply", "another run")
+	u, _ = mustLock(t, b, "apply")
+	data, _ := json.Marshal(other)
+	_, info, err := providers.ReadAll(context.Background(), f.store, f.b.lockKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.store.PutIfMatch(context.Background(), f.b.lockKey(), data, info.Version); err != nil {
+		t.Fatal(err)
+	}
+	u.Unlock()
+	if id := holderID(t, f.b); id != other.ID {
+		t.Fatalf("the unlock removed the lock another holder took over: held by %q", id)
+	}
 }

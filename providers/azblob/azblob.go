@@ -444,6 +444,44 @@ func (s *Storage) Delete(ctx context.Context, key string) error {
 	return s.fail("delete", name, err, n)
 }
 
+// DeleteIfMatch implements providers.Storage with Delete Blob and If-Match.
+func (s *Storage) DeleteIfMatch(ctx context.Context, key, ver string) error {
+	const op = "delete-if-match"
+	name, err := s.blobName(key)
+	if err != nil {
+		return err
+	}
+	stale := func(cause error, n *atomic.Int32) error {
+		// The service answers 412 whether the blob changed or is gone.
+		if _, err := s.Stat(ctx, key); errors.Is(err, providers.ErrNotExist) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		if cause == nil {
+			return &opError{op: op, loc: s.location(name), sentinel: providers.ErrPrecondition}
+		}
+		return s.failAs(op, name, cause, n, providers.ErrPrecondition)
+	}
+	if ver == "" {
+		return stale(nil, nil)
+	}
+	actx, n := withAttempts(ctx)
+	_, err = s.client.NewBlobClient(name).Delete(actx, &blob.DeleteOptions{
+		DeleteSnapshots: to.Ptr(blob.DeleteSnapshotsOptionTypeInclude),
+		AccessConditions: &blob.AccessConditions{ModifiedAccessConditions: &blob.ModifiedAccessConditions{
+			IfMatch: etagOf(ver),
+		}},
+	})
+	switch {
+	case err == nil || bloberror.HasCode(err, bloberror.BlobNotFound):
+		return nil
+	case bloberror.HasCode(err, bloberror.ConditionNotMet):
+		return stale(err, n)
+	}
+	return s.fail(op, name, err, n)
+}
+
 // List implements providers.Storage with a flat listing, page by page. The
 // service lists in key order. Directory entries of accounts with a hierarchical
 // namespace (metadata hdi_isfolder=true) are not objects and are skipped.

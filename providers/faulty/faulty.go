@@ -25,6 +25,8 @@ const (
 	Get         Op = "get"
 	Copy        Op = "copy"
 	Delete      Op = "delete"
+	// DeleteIfMatch is the conditional delete.
+	DeleteIfMatch Op = "delete-if-match"
 	List        Op = "list"
 )
 
@@ -167,6 +169,20 @@ func (s *Storage) Delete(ctx context.Context, key string) error {
 	}
 	if fail {
 		return injected(Delete, key)
+	}
+	return nil
+}
+
+func (s *Storage) DeleteIfMatch(ctx context.Context, key, version string) error {
+	fail, applied := s.hit(DeleteIfMatch, key)
+	if fail && !applied {
+		return injected(DeleteIfMatch, key)
+	}
+	if err := s.Storage.DeleteIfMatch(ctx, key, version); err != nil {
+		return err
+	}
+	if fail {
+		return injected(DeleteIfMatch, key)
 	}
 	return nil
 }

@@ -657,6 +657,48 @@ func (s *Storage) Delete(_ context.Context, key string) error {
 	return nil
 }
 
+// DeleteIfMatch implements providers.Storage under the folder's lock file,
+// as PutIfMatch: the check and the removal are one step for every writer
+// that takes the lock.
+func (s *Storage) DeleteIfMatch(_ context.Context, key, want string) error {
+	target, err := s.name(key)
+	if err != nil {
+		return err
+	}
+	r, err := s.open(false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return mapErr("delete", s.full(target), err)
+	}
+	defer r.Close()
+	lf, err := r.OpenFile(filepath.Join(filepath.Dir(target), casLock), os.O_CREATE|os.O_RDWR, 0o666)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return nil // no folder: no object
+	}
+	if err != nil {
+		return s.fail(r, "delete", target, err)
+	}
+	defer lf.Close()
+	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX); err != nil {
+		return fmt.Errorf("delete %s: lock: %w", s.full(target), err)
+	}
+	current, err := r.ReadFile(target)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.EISDIR):
+		return nil
+	case err != nil:
+		return s.fail(r, "delete", target, err)
+	case version(current) != want:
+		return fmt.Errorf("delete %s: %w", s.full(target), providers.ErrPrecondition)
+	}
+	if err := r.Remove(target); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return s.fail(r, "delete", target, err)
+	}
+	return s.syncDir(r, filepath.Dir(target))
+}
+
 // removeEmptyParents removes the directories above name that are left
 // empty, up to the root, so that a cleaned-up prefix leaves no trace.
 func removeEmptyParents(r *os.Root, name string) {

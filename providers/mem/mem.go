@@ -178,6 +178,24 @@ func (s *Storage) Delete(_ context.Context, key string) error {
 	return nil
 }
 
+// DeleteIfMatch implements providers.Storage.
+func (s *Storage) DeleteIfMatch(_ context.Context, key, version string) error {
+	if err := checkKey(key); err != nil {
+		return fmt.Errorf("delete %s: %w", s.Describe(), err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o, ok := s.objects[key]
+	if !ok {
+		return nil
+	}
+	if o.version != version {
+		return fmt.Errorf("delete %s/%s: %w", s.Describe(), key, providers.ErrPrecondition)
+	}
+	delete(s.objects, key)
+	return nil
+}
+
 // List implements providers.Storage: fn runs without the lock held, on a
 // snapshot of the keys, so that it may call the storage.
 func (s *Storage) List(_ context.Context, prefix string, fn func(providers.ObjectInfo) error) error {

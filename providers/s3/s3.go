@@ -592,6 +592,40 @@ func (s *Storage) Delete(ctx context.Context, key string) error {
 	return nil
 }
 
+// DeleteIfMatch implements providers.Storage with DeleteObject and If-Match:
+// <etag>. A store that answers 501 cannot delete conditionally.
+func (s *Storage) DeleteIfMatch(ctx context.Context, key, version string) error {
+	ok, err := s.objectKey(key)
+	if err != nil {
+		return fmt.Errorf("delete %s: %w", s.Describe(), err)
+	}
+	stale := func() error {
+		// The store says 412 whether the object changed or is gone.
+		if _, err := s.Stat(ctx, key); errors.Is(err, providers.ErrNotExist) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		return fmt.Errorf("delete %s: %w", s.loc(ok), providers.ErrPrecondition)
+	}
+	if version == "" {
+		return stale()
+	}
+	_, err = s.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(s.bucket), Key: aws.String(ok), IfMatch: aws.String(version)})
+	switch {
+	case err == nil:
+		return nil
+	case statusOf(err) == 412 || codeOf(err) == "PreconditionFailed" || codeOf(err) == "ConditionalRequestConflict":
+		return stale()
+	case statusOf(err) == 501 || codeOf(err) == "NotImplemented":
+		return fmt.Errorf("delete %s: the store does not support conditional deletes (If-Match): %w: %w", s.loc(ok), errors.ErrUnsupported, err)
+	}
+	if err := s.wrap("delete", ok, err); !errors.Is(err, providers.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
 // DeletePrefix implements providers.PrefixDeleter: one ListObjectsV2 page,
 // then one DeleteObjects call for its (at most 1000) keys, page after page, so
 // that a batch's staging folder goes in two requests instead of one per file.

@@ -35,6 +35,7 @@ func RunFaults(t *testing.T, newStorage func(t *testing.T) providers.Storage, ne
 		{"PutIfMatchLostAnswer", testPutIfMatchLostAnswer},
 		{"GetCutBody", testGetCutBody},
 		{"DeleteLostAnswer", testDeleteLostAnswer},
+		{"DeleteIfMatchLostAnswer", testDeleteIfMatchLostAnswer},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -120,4 +121,19 @@ func testDeleteLostAnswer(t *testing.T, s providers.Storage, net Network) {
 		t.Fatalf("Delete whose answer was lost: %v", err)
 	}
 	absent(t, s, "k")
+}
+
+func testDeleteIfMatchLostAnswer(t *testing.T, s providers.Storage, net Network) {
+	ctx := context.Background()
+	v, err := s.PutIfAbsent(ctx, "lock", []byte("ours"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := net.DropNextAnswer("DELETE")
+	err = s.DeleteIfMatch(ctx, "lock", v)
+	fired(t, ch, "drop the answer to DELETE")
+	if err != nil {
+		t.Fatalf("DeleteIfMatch whose answer was lost: %v (the retry found it gone: the delete succeeded)", err)
+	}
+	absent(t, s, "lock")
 }

@@ -42,6 +42,8 @@ func Run(t *testing.T, newStorage func(t *testing.T) providers.Storage) {
 		{"Copy", testCopy},
 		{"Rename", testRename},
 		{"Delete", testDelete},
+		{"DeleteIfMatch", testDeleteIfMatch},
+		{"DeleteIfMatchRace", testDeleteIfMatchRace},
 		{"DeletePrefix", testDeletePrefix},
 		{"SpecialKeys", testSpecialKeys},
 		{"Concurrent", testConcurrent},
@@ -644,6 +646,75 @@ func testRename(t *testing.T, s providers.Storage) {
 		}
 	}
 	sameKeys(t, s, "", "country=de/part-00000001-00000.jsonl", "country=fr/part-00000001-00000.jsonl")
+}
+
+// testDeleteIfMatch: the object goes only at the version given; another
+// version keeps it and says ErrPrecondition; a missing object is gone
+// already.
+func testDeleteIfMatch(t *testing.T, s providers.Storage) {
+	ctx := t.Context()
+	v1, err := s.PutIfAbsent(ctx, "locks/state.lock", []byte("holder 1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2, err := s.PutIfMatch(ctx, "locks/state.lock", []byte("holder 2"), v1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, version string }{{"stale", v1}, {"unknown", "not-a-version"}, {"empty", ""}} {
+		if err := s.DeleteIfMatch(ctx, "locks/state.lock", tc.version); !errors.Is(err, providers.ErrPrecondition) {
+			t.Errorf("delete at a %s version: got %v; want ErrPrecondition", tc.name, err)
+		}
+		content(t, s, "locks/state.lock", []byte("holder 2"))
+	}
+	if err := s.DeleteIfMatch(ctx, "locks/state.lock", v2); err != nil {
+		t.Fatalf("delete at the current version: %v", err)
+	}
+	absent(t, s, "locks/state.lock")
+	for _, key := range []string{"locks/state.lock", "never", "no/such"} {
+		if err := s.DeleteIfMatch(ctx, key, v2); err != nil {
+			t.Errorf("conditional delete of the missing %s: %v", key, err)
+		}
+	}
+	sameKeys(t, s, "")
+}
+
+// testDeleteIfMatchRace: of a delete and a replacement racing at one
+// version, one wins; the object is either gone or the replacement's.
+func testDeleteIfMatchRace(t *testing.T, s providers.Storage) {
+	ctx := t.Context()
+	for round := range 10 {
+		v, err := s.PutIfAbsent(ctx, "state.lock", fmt.Appendf(nil, "old holder %d", round))
+		if err != nil {
+			t.Fatal(err)
+		}
+		errs := race(2, func(i int) error {
+			if i == 0 {
+				return s.DeleteIfMatch(ctx, "state.lock", v)
+			}
+			_, err := s.PutIfMatch(ctx, "state.lock", fmt.Appendf(nil, "new holder %d", round), v)
+			return err
+		})
+		switch {
+		case errs[0] == nil && errs[1] == nil:
+			t.Fatalf("round %d: both the delete and the replacement at one version succeeded", round)
+		case errs[1] == nil:
+			if !errors.Is(errs[0], providers.ErrPrecondition) {
+				t.Fatalf("round %d: the losing delete: %v, want ErrPrecondition", round, errs[0])
+			}
+			content(t, s, "state.lock", fmt.Appendf(nil, "new holder %d", round))
+			if err := s.Delete(ctx, "state.lock"); err != nil {
+				t.Fatal(err)
+			}
+		case errs[0] == nil:
+			if !errors.Is(errs[1], providers.ErrNotExist) && !errors.Is(errs[1], providers.ErrPrecondition) {
+				t.Fatalf("round %d: the losing replacement: %v", round, errs[1])
+			}
+			absent(t, s, "state.lock")
+		default:
+			t.Fatalf("round %d: neither won: %v, %v", round, errs[0], errs[1])
+		}
+	}
 }
 
 func testDelete(t *testing.T, s providers.Storage) {
