@@ -27,7 +27,7 @@ const (
 	Delete      Op = "delete"
 	// DeleteIfMatch is the conditional delete.
 	DeleteIfMatch Op = "delete-if-match"
-	List        Op = "list"
+	List          Op = "list"
 )
 
 // ErrInjected is the error of an injected fault.
