@@ -85,6 +85,18 @@ func (b *Buffer) spill() error {
 // Size is the number of bytes written.
 func (b *Buffer) Size() int64 { return b.size }
 
+// InMemory says whether the bytes are all in memory (the buffer holds no
+// file).
+func (b *Buffer) InMemory() bool { return b.f == nil }
+
+// Compact gives back the room an in-memory buffer grew beyond its bytes, for
+// a buffer that is written no more and kept a while.
+func (b *Buffer) Compact() {
+	if b.f == nil && cap(b.mem)-len(b.mem) > len(b.mem)/8 {
+		b.mem = append([]byte(nil), b.mem...)
+	}
+}
+
 // Section returns a reader of the n bytes at off, which must be written
 // already. It can seek, as the SDKs need to compute checksums and to rewind a
 // body for a retry, and reads independently of other sections.

@@ -265,51 +265,74 @@ func (w *Writer) Abort() bool {
 var errAborted = errors.New("aborted")
 
 // Budget bounds the objects that wait in their buffers for one write later
-// (staged objects sent whole at promotion): their number, as each may hold a
-// temporary file open, and their bytes. An object the budget refuses is
-// uploaded at once instead, so a batch of ten thousand small files holds
-// neither ten thousand descriptors nor their bytes.
+// (staged objects sent whole at promotion). Those past spill.MemoryLimit
+// each hold a temporary file open: their number is bounded, and their bytes.
+// Those in memory are bounded by their bytes alone, so that a batch of ten
+// thousand small files sends each with one request (not three, as a
+// multipart upload takes) while its memory stays bounded. An object the
+// budget refuses is uploaded at once instead.
 type Budget struct {
-	MaxObjects int
-	MaxBytes   int64
+	MaxObjects int   // objects on disk
+	MaxBytes   int64 // bytes of the objects on disk and in memory
+	MaxMemory  int64 // bytes of the objects in memory
 
 	mu      sync.Mutex
 	objects int
 	bytes   int64
+	memory  int64
 }
 
-// DefaultBudget is what each storage lets wait: 64 objects, 128 MiB, so that
-// a batch of one 64 MiB object can be staged while the one before it is
-// still being published. The bytes are on disk beyond spill.MemoryLimit each.
-func DefaultBudget() *Budget { return &Budget{MaxObjects: 64, MaxBytes: 128 << 20} }
+// DefaultBudget is what each storage lets wait: 64 objects on disk, 128 MiB
+// in all, so that a batch of one 64 MiB object can be staged while the one
+// before it is still being published; and 32 MiB in memory, some ten
+// thousand files of a few kilobytes.
+func DefaultBudget() *Budget {
+	return &Budget{MaxObjects: 64, MaxBytes: 128 << 20, MaxMemory: 32 << 20}
+}
 
-// Take reserves room for an object of size bytes, or reports that there is none.
-func (b *Budget) Take(size int64) bool {
+// Take reserves room for an object of size bytes, in memory or on disk, or
+// reports that there is none.
+func (b *Budget) Take(size int64, inMemory bool) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.objects+1 > b.MaxObjects || b.bytes+size > b.MaxBytes {
+	if b.bytes+size > b.MaxBytes {
 		return false
 	}
-	b.objects++
+	if inMemory {
+		if b.memory+size > b.MaxMemory {
+			return false
+		}
+		b.memory += size
+	} else {
+		if b.objects+1 > b.MaxObjects {
+			return false
+		}
+		b.objects++
+	}
 	b.bytes += size
 	return true
 }
 
 // Give returns what Take reserved.
-func (b *Budget) Give(size int64) {
+func (b *Budget) Give(size int64, inMemory bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.objects--
+	if inMemory {
+		b.memory -= size
+	} else {
+		b.objects--
+	}
 	b.bytes -= size
 }
 
 // Deferred is an object kept whole in its Writer's buffer, under a Budget,
 // until Send writes it with one request: a staged object published later.
 type Deferred struct {
-	w      *Writer
-	budget *Budget
-	size   int64
-	done   bool // sent or released: the buffer and the budget are given back
+	w        *Writer
+	budget   *Budget
+	size     int64
+	inMemory bool
+	done     bool // sent or released: the buffer and the budget are given back
 }
 
 // Defer keeps the object in its buffer for one write later, when no part was
@@ -317,11 +340,13 @@ type Deferred struct {
 // uploads it in parts now.
 func (w *Writer) Defer(limit int64, budget *Budget) (*Deferred, bool) {
 	_, size, ok := w.Small()
-	if !ok || size > limit || !budget.Take(size) {
+	inMemory := w.buf.InMemory()
+	if !ok || size > limit || !budget.Take(size, inMemory) {
 		return nil, false
 	}
 	w.stopped = true // no more writes: the buffer is the object
-	return &Deferred{w: w, budget: budget, size: size}, true
+	w.buf.Compact()
+	return &Deferred{w: w, budget: budget, size: size, inMemory: inMemory}, true
 }
 
 // Send writes the object with put, once: sending it again is a no-op, as the
@@ -343,6 +368,6 @@ func (d *Deferred) Release() {
 	if !d.done {
 		d.done = true
 		_ = d.w.Close()
-		d.budget.Give(d.size)
+		d.budget.Give(d.size, d.inMemory)
 	}
 }

@@ -210,3 +210,36 @@ func TestWriterHoldCancelled(t *testing.T) {
 	}
 	w.Abort()
 }
+
+// The budget bounds the objects on disk by number and bytes, and those in
+// memory by bytes alone; what is given back can be taken again.
+func TestBudget(t *testing.T) {
+	b := &Budget{MaxObjects: 2, MaxBytes: 100, MaxMemory: 30}
+	for i, step := range []struct {
+		take     bool // take, or give back
+		size     int64
+		inMemory bool
+		want     bool
+	}{
+		{true, 10, true, true},
+		{true, 20, true, true},
+		{true, 1, true, false}, // memory full
+		{true, 40, false, true},
+		{true, 40, false, false}, // 110 bytes in all
+		{true, 20, false, true},
+		{true, 1, false, false}, // two objects on disk
+		{false, 40, false, true},
+		{true, 1, false, true},
+		{false, 10, true, true},
+		{true, 10, true, true},
+		{true, 1, true, false},
+	} {
+		if !step.take {
+			b.Give(step.size, step.inMemory)
+			continue
+		}
+		if got := b.Take(step.size, step.inMemory); got != step.want {
+			t.Fatalf("step %d: Take(%d, in memory %v) = %v, want %v", i, step.size, step.inMemory, got, step.want)
+		}
+	}
+}

@@ -786,3 +786,52 @@ func TestManyOpenObjectsStayOutOfMemory(t *testing.T) {
 	srv.CreateBucket(t, "lake")
 	storagetest.ManyOpenObjects(t, mustNew(t, serverConfig(srv, "lake", "orders")), 24<<20)
 }
+
+// A batch staging thousands of small files (one per partition folder) sends
+// each with one PutObject at publication, not a multipart upload of three
+// requests, as long as their bytes fit the memory budget; past it the rest
+// are multipart uploads, and every object arrives.
+func TestManySmallStagedObjectsOneRequestEach(t *testing.T) {
+	srv := testenv.S3(t)
+	srv.CreateBucket(t, "lake")
+	rec := &recorder{}
+	s := mustNew(t, serverConfig(srv, "lake", "orders"), rec.option)
+	s.waiting.MaxMemory = 800 * 4096 // room for 800 of the 1,200 below
+	const n = 1200
+	body := func(i int) []byte { return bytes.Repeat([]byte{byte(i)}, 4000+i%96) }
+	var staged []providers.Staged
+	for i := range n {
+		w, err := s.Stage(t.Context(), fmt.Sprintf("day=%04d/part-00000001-0.parquet", i), providers.StageOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(body(i)); err != nil {
+			t.Fatal(err)
+		}
+		u, err := w.Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		staged = append(staged, u)
+	}
+	for _, u := range staged {
+		if err := u.Publish(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	creates := rec.count(func(r *http.Request) bool { return r.Method == http.MethodPost && r.URL.Query().Has("uploads") })
+	puts := rec.count(func(r *http.Request) bool { return r.Method == http.MethodPut && !r.URL.Query().Has("partNumber") })
+	if puts < 800 || puts > 819 || puts+creates != n { // 4,000 to 4,095 bytes each
+		t.Errorf("%d single PUTs and %d multipart uploads for %d small objects, want about 800 PUTs (the budget) and the rest multipart", puts, creates, n)
+	}
+	for i := 0; i < n; i += 97 {
+		data, _, err := providers.ReadAll(t.Context(), s, fmt.Sprintf("day=%04d/part-00000001-0.parquet", i))
+		if err != nil || !bytes.Equal(data, body(i)) {
+			t.Fatalf("object %d: %d bytes, %v", i, len(data), err)
+		}
+	}
+	// Given back: as many again fit.
+	if !s.waiting.Take(800*4096, true) {
+		t.Error("after publication the budget has not the room it had")
+	}
+}
