@@ -489,6 +489,11 @@ func (t *Table) loadOrCreate(ctx context.Context, want *ice.Schema, spec ice.Par
 				table.WriteMetadataPathKey:        strings.TrimSuffix(t.cfg.Location, "/") + "/_streamctl/iceberg/metadata",
 				"format-version":                  "2",
 				"write.parquet.compression-codec": "zstd",
+				// Merge the small manifests of a streaming sink's
+				// appends, as Java's default append does: a reader
+				// opens a bounded number of manifests, not one per
+				// batch ever committed.
+				table.ManifestMergeEnabledKey: "true",
 			}))
 		if errors.Is(err, catalog.ErrTableAlreadyExists) {
 			tbl, err = t.cat.LoadTable(ctx, t.ident)

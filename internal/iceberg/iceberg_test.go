@@ -656,3 +656,63 @@ func TestAppendAfterTheSinksSnapshotsExpired(t *testing.T) {
 	}
 	checkOnce(t, scanRows(t, tb.Iceberg(), nil), 30, false)
 }
+
+// A sink's batches, each its own append, leave the table with few
+// manifests, not one per batch: streamctl's tables merge them as Java's
+// appends do, and every record stays in the table once.
+func TestManifestsMergeOverALongHistory(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	layout := pipeline.Layout{Columns: columns, MaxFileRecords: 20}
+	tb := open(t, config(root))
+	if got := tb.Iceberg().Properties()[table.ManifestMergeEnabledKey]; got != "true" {
+		t.Fatalf("a new table has %s = %q, want true", table.ManifestMergeEnabledKey, got)
+	}
+	// Merge from 4 manifests on, not Java's 100, to see it in 12 batches.
+	txn := tb.Iceberg().NewTransaction()
+	if err := txn.SetProperties(ice.Properties{table.ManifestMinMergeCountKey: "4"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := txn.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	tb = open(t, config(root))
+	const batches, per = 12, 30
+	var all []iceberg.DataFile
+	for b := range int64(batches) {
+		files := writeBatch(t, root, layout, b, records(int(b)*per, int(b+1)*per))
+		all = append(all, files...)
+		if err := tb.Append(ctx, "orders", b, fmt.Sprintf(`{"0":[%d,%d]}`, b*per, (b+1)*per), files); err != nil {
+			t.Fatalf("batch %d: %v", b, err)
+		}
+	}
+	fs, err := tb.Iceberg().FS(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifests, err := tb.Iceberg().CurrentSnapshot().Manifests(fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(manifests) > 4 {
+		t.Errorf("%d manifests after %d appends, want them merged to at most 4", len(manifests), batches)
+	}
+	checkOnce(t, scanRows(t, tb.Iceberg(), nil), batches*per, false)
+	for b := range int64(batches) {
+		if done, err := tb.Committed(ctx, "orders", b); err != nil || !done {
+			t.Errorf("Committed(orders, %d) = %v, %v", b, done, err)
+		}
+	}
+	if files, err := tb.Files(ctx); err != nil || len(files) != len(all) {
+		t.Errorf("Files = %d files (%v), want %d", len(files), err, len(all))
+	}
+	// A retry of the last batch after the merges adds nothing.
+	snaps := len(tb.Iceberg().Metadata().Snapshots())
+	last := int64(batches - 1)
+	if err := open(t, config(root)).Append(ctx, "orders", last, fmt.Sprintf(`{"0":[%d,%d]}`, last*per, (last+1)*per), all[len(all)-2:]); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(open(t, config(root)).Iceberg().Metadata().Snapshots()); n != snaps {
+		t.Errorf("%d snapshots after retrying the last batch, want %d", n, snaps)
+	}
+}
