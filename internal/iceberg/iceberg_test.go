@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -705,6 +706,21 @@ func TestManifestsMergeOverALongHistory(t *testing.T) {
 	}
 	if files, err := tb.Files(ctx); err != nil || len(files) != len(all) {
 		t.Errorf("Files = %d files (%v), want %d", len(files), err, len(all))
+	}
+	// The manifests the merges replaced are an older snapshot's, and the
+	// merged ones the new snapshot's: plan removes none of them.
+	in, err := iceberg.Inspect(ctx, config(root), "orders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(iceberg.MetadataDir)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if in.Orphan(iceberg.MetadataDir+"/"+e.Name(), in.LastCommit.Add(-time.Millisecond), in.LastCommit.Add(2*time.Hour)) {
+			t.Errorf("the merged table's own %s counts as an orphan", e.Name())
+		}
 	}
 	// A retry of the last batch after the merges adds nothing.
 	snaps := len(tb.Iceberg().Metadata().Snapshots())
