@@ -360,17 +360,11 @@ func (l *remoteLock) release() error {
 		case !errors.Is(err, providers.ErrPrecondition):
 			return fmt.Errorf("unlock state %s: %w", l.b.where, err)
 		}
-		data, info, err := providers.ReadAll(ctx, l.b.store, l.b.lockKey())
-		if errors.Is(err, providers.ErrNotExist) {
-			return nil
+		v, ours, err := l.readOwn(ctx)
+		if err != nil || !ours {
+			return err
 		}
-		if err != nil {
-			return fmt.Errorf("unlock state %s: %w", l.b.where, err)
-		}
-		if isReleased(data) || parseLock(data).ID != l.info.ID {
-			return nil // released or taken over: not ours to delete
-		}
-		version = info.Version
+		version = v
 	}
 	return fmt.Errorf("unlock state %s: its version kept changing while it carried this run's ID", l.b.where)
 }
@@ -380,20 +374,29 @@ func (l *remoteLock) release() error {
 // lock, which its heartbeat then reports, and the compare-and-swap of every
 // state write keeps its writes safe.
 func (l *remoteLock) releaseUnconditionally(ctx context.Context) error {
-	data, _, err := providers.ReadAll(ctx, l.b.store, l.b.lockKey())
-	if errors.Is(err, providers.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("unlock state %s: %w", l.b.where, err)
-	}
-	if isReleased(data) || parseLock(data).ID != l.info.ID {
-		return nil
+	if _, ours, err := l.readOwn(ctx); err != nil || !ours {
+		return err
 	}
 	if err := l.b.store.Delete(ctx, l.b.lockKey()); err != nil {
 		return fmt.Errorf("unlock state %s: %w", l.b.where, err)
 	}
 	return nil
+}
+
+// readOwn reads the lock and says whether it is still this holder's, and at
+// which version. A lock gone, released or taken over is not ours to delete.
+func (l *remoteLock) readOwn(ctx context.Context) (version string, ours bool, err error) {
+	data, info, err := providers.ReadAll(ctx, l.b.store, l.b.lockKey())
+	if errors.Is(err, providers.ErrNotExist) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("unlock state %s: %w", l.b.where, err)
+	}
+	if isReleased(data) || parseLock(data).ID != l.info.ID {
+		return "", false, nil
+	}
+	return info.Version, true, nil
 }
 
 // LockInfo implements Locker.
