@@ -6,7 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -681,6 +681,19 @@ func TestManifestsMergeOverALongHistory(t *testing.T) {
 	const batches, per = 12, 30
 	var all []iceberg.DataFile
 	for b := range int64(batches) {
+		if b == 6 {
+			// The lake's maintenance expires all but the last two
+			// snapshots: the merges after it replace manifests that the
+			// two still list, of commits no snapshot names any more.
+			txn := tb.Iceberg().NewTransaction()
+			if err := txn.ExpireSnapshots(table.WithRetainLast(2), table.WithOlderThan(0)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := txn.Commit(ctx); err != nil {
+				t.Fatal(err)
+			}
+			tb = open(t, config(root))
+		}
 		files := writeBatch(t, root, layout, b, records(int(b)*per, int(b+1)*per))
 		all = append(all, files...)
 		if err := tb.Append(ctx, "orders", b, fmt.Sprintf(`{"0":[%d,%d]}`, b*per, (b+1)*per), files); err != nil {
@@ -699,7 +712,7 @@ func TestManifestsMergeOverALongHistory(t *testing.T) {
 		t.Errorf("%d manifests after %d appends, want them merged to at most 4", len(manifests), batches)
 	}
 	checkOnce(t, scanRows(t, tb.Iceberg(), nil), batches*per, false)
-	for b := range int64(batches) {
+	for b := int64(6); b < batches; b++ { // the earlier ones' snapshots expired
 		if done, err := tb.Committed(ctx, "orders", b); err != nil || !done {
 			t.Errorf("Committed(orders, %d) = %v, %v", b, done, err)
 		}
@@ -707,20 +720,35 @@ func TestManifestsMergeOverALongHistory(t *testing.T) {
 	if files, err := tb.Files(ctx); err != nil || len(files) != len(all) {
 		t.Errorf("Files = %d files (%v), want %d", len(files), err, len(all))
 	}
-	// The manifests the merges replaced are an older snapshot's, and the
-	// merged ones the new snapshot's: plan removes none of them.
+	// The manifests the merges replaced are older snapshots', and the
+	// merged ones the newer snapshots': plan removes none that a snapshot
+	// lists, even those of expired commits that a retained snapshot still
+	// lists. (What only the expired snapshots listed is garbage.)
 	in, err := iceberg.Inspect(ctx, config(root), "orders")
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(iceberg.MetadataDir)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if in.Orphan(iceberg.MetadataDir+"/"+e.Name(), in.LastCommit.Add(-time.Millisecond), in.LastCommit.Add(2*time.Hour)) {
-			t.Errorf("the merged table's own %s counts as an orphan", e.Name())
+	location := strings.TrimSuffix(tb.Iceberg().Location(), "/") + "/"
+	listed := 0
+	for _, snap := range tb.Iceberg().Metadata().Snapshots() {
+		ms, err := snap.Manifests(fs)
+		if err != nil {
+			t.Fatal(err)
 		}
+		paths := []string{snap.ManifestList}
+		for _, m := range ms {
+			paths = append(paths, m.FilePath())
+		}
+		for _, p := range paths {
+			listed++
+			rel := strings.TrimPrefix(p, location)
+			if in.Orphan(rel, in.LastCommit.Add(-time.Millisecond), in.LastCommit.Add(2*time.Hour)) {
+				t.Errorf("%s, listed by snapshot %d, counts as an orphan", path.Base(rel), snap.SnapshotID)
+			}
+		}
+	}
+	if listed < 4 {
+		t.Fatalf("%d files listed by the retained snapshots: the test proves nothing", listed)
 	}
 	// A retry of the last batch after the merges adds nothing.
 	snaps := len(tb.Iceberg().Metadata().Snapshots())

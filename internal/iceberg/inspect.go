@@ -269,8 +269,9 @@ func (in *Inspection) readHistory(t *Table, sink string) error {
 
 // readReferences collects the metadata files the table references: its
 // metadata files (current and logged), every snapshot's manifest list, and
-// the manifests of the current snapshot; and the commit UUIDs the manifest
-// lists are named with, which the manifests of the same commits carry.
+// the manifests of the current snapshot (of every snapshot once some were
+// expired); and the commit UUIDs the manifest lists are named with, which
+// the manifests of the same commits carry.
 func (in *Inspection) readReferences(ctx context.Context, tbl *table.Table) error {
 	in.referenced = map[string]bool{}
 	in.commits = map[string]bool{}
@@ -319,14 +320,43 @@ func (in *Inspection) readReferences(ctx context.Context, tbl *table.Table) erro
 	if strings.HasPrefix(in.location, "file://") {
 		fs = rawLocalFS{}
 	}
-	manifests, err := cur.Manifests(fs)
-	if err != nil {
-		return fmt.Errorf("read the manifest list of snapshot %d: %w", cur.SnapshotID, err)
+	// The current snapshot's manifests, and, once snapshots were expired,
+	// every retained snapshot's: a merge replaces manifests in newer
+	// snapshots only, so an older snapshot can still list a manifest of a
+	// commit that expired, whose UUID no longer protects it. Without expiry
+	// each such manifest's commit is a snapshot still there.
+	snaps := []table.Snapshot{*cur}
+	if expired(meta.Snapshots()) {
+		snaps = meta.Snapshots()
 	}
-	for _, m := range manifests {
-		ref(m.FilePath())
+	for _, s := range snaps {
+		if s.ManifestList == "" {
+			continue
+		}
+		manifests, err := s.Manifests(fs)
+		if err != nil {
+			return fmt.Errorf("read the manifest list of snapshot %d: %w", s.SnapshotID, err)
+		}
+		for _, m := range manifests {
+			ref(m.FilePath())
+		}
 	}
 	return nil
+}
+
+// expired reports whether a snapshot's parent is gone from the table: some
+// of its history was expired.
+func expired(snaps []table.Snapshot) bool {
+	ids := make(map[int64]bool, len(snaps))
+	for _, s := range snaps {
+		ids[s.SnapshotID] = true
+	}
+	for _, s := range snaps {
+		if s.ParentSnapshotID != nil && !ids[*s.ParentSnapshotID] {
+			return true
+		}
+	}
+	return false
 }
 
 // MetadataFolder is the folder of the table's metadata files relative to
