@@ -342,16 +342,21 @@ func (l *remoteLock) Unlock() error {
 	return err
 }
 
-// release deletes the lock at the version last seen ours, so that a lock
-// another holder took over meanwhile stays. A refresh of ours whose answer
-// was lost moved the version unseen: the lock is read, and deleted at its
-// version while it still carries our ID.
+// release reads the lock and deletes it at the version read while it
+// carries our ID (If-Match on DELETE), so that a lock another holder took
+// over meanwhile stays, even between the read and the delete. The read
+// comes first for the stores that ignore the condition on DELETE (the
+// conditional-write probe checks PUTs): there the release is as safe as a
+// read and a delete can be.
 func (l *remoteLock) release() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	version := l.version
 	for range maxLockTries {
-		err := l.b.store.DeleteIfMatch(ctx, l.b.lockKey(), version)
+		version, ours, err := l.readOwn(ctx)
+		if err != nil || !ours {
+			return err
+		}
+		err = l.b.store.DeleteIfMatch(ctx, l.b.lockKey(), version)
 		switch {
 		case err == nil:
 			return nil
@@ -360,11 +365,8 @@ func (l *remoteLock) release() error {
 		case !errors.Is(err, providers.ErrPrecondition):
 			return fmt.Errorf("unlock state %s: %w", l.b.where, err)
 		}
-		v, ours, err := l.readOwn(ctx)
-		if err != nil || !ours {
-			return err
-		}
-		version = v
+		// Changed since the read: taken over, or a refresh of ours whose
+		// answer was lost landed late. Read again.
 	}
 	return fmt.Errorf("unlock state %s: its version kept changing while it carried this run's ID", l.b.where)
 }

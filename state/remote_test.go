@@ -108,9 +108,9 @@ func TestRemoteStateCASAnswerLost(t *testing.T) {
 	}
 }
 
-// TestRemoteUnlockWithCutBody: a refresh of the lock whose answer was lost
-// moved its version unseen, so unlock reads the lock, and that read is cut
-// off: the lock is still released.
+// TestRemoteUnlockWithCutBody: unlock reads the lock before it deletes it,
+// and that read is cut off; a refresh of the lock whose answer was lost
+// moved its version meanwhile. The lock is still released.
 func TestRemoteUnlockWithCutBody(t *testing.T) {
 	f := newRemote(t)
 	u, info := mustLock(t, f.b, "apply")
@@ -433,7 +433,8 @@ func (noConditionalDelete) DeleteIfMatch(context.Context, string, string) error 
 }
 
 // TestRemoteUnlockWithoutConditionalDeletes: on a store that cannot delete
-// conditionally, unlock still frees the lock, and leaves another holder's.
+// conditionally, unlock still frees the lock, and the fallback still reads
+// it first: it leaves the lock another holder took over.
 func TestRemoteUnlockWithoutConditionalDeletes(t *testing.T) {
 	f := newRemote(t)
 	b := NewRemote(noConditionalDelete{f.store}, "orders.json")

@@ -109,8 +109,7 @@ func remoteFaults(stateKey string) []faultCase {
 			return isPut(".json")(r) && strings.Contains(r.URL.Path, "/_streamctl/orders/")
 		}, 0},
 		{"the body of the state is cut off", testenv.CutBody, func(r *http.Request) bool { return objectGet(r) && strings.HasSuffix(r.URL.Path, "/"+stateKey) }, 0},
-		// Unlock deletes at the lock's version without reading it first
-		// (state's TestRemoteUnlockWithCutBody reads it cut off).
+		{"the body of the lock is cut off as it is released", testenv.CutBody, func(r *http.Request) bool { return objectGet(r) && strings.HasSuffix(r.URL.Path, ".lock") }, 0},
 		{"the answer to the unlock is lost", testenv.DropAnswer, func(r *http.Request) bool {
 			return r.Method == http.MethodDelete && strings.HasSuffix(r.URL.Path, ".lock")
 		}, 0},
