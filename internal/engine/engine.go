@@ -1073,10 +1073,10 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 	}
 	// The owner was checked when the apply started; a record replaced since
 	// (by hand, or a copied configuration) stops the batch before promotion.
-	if err := checkOwner(ctx, d, e.owner(sink, d)); err != nil {
-		return fmt.Errorf("promote batch %d in %s: %w", b.ID, d.Name, err)
+	err := checkOwner(ctx, d, e.owner(sink, d))
+	if err == nil {
+		err = e.fence(sink.Name)
 	}
-	err := e.fence(sink.Name)
 	if err == nil {
 		err = promoteFiles(ctx, d.Storage, tmp, m.Files, staged)
 	}

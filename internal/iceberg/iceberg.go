@@ -1,6 +1,7 @@
 // Package iceberg commits the Parquet files of a streamctl batch into an
-// Apache Iceberg table, through iceberg-go: one fast-append snapshot per
-// batch, atomic for every reader, and idempotent. The snapshot's summary
+// Apache Iceberg table, through iceberg-go: one append snapshot per batch
+// (its manifests merged as the table's count grows), atomic for every
+// reader, and idempotent. The snapshot's summary
 // records the batch (streamctl.sink, streamctl.batch, streamctl.ranges), as
 // Iceberg's Kafka Connect sink records its offsets and Delta its
 // txnAppId/txnVersion: before appending, Append looks for the batch in the
@@ -313,7 +314,7 @@ func retryRaced(ctx context.Context, create func() error) error {
 		wait := time.Duration(attempt) * 50 * time.Millisecond
 		select {
 		case <-ctx.Done():
-			return err
+			return fmt.Errorf("%w, after: %w", ctx.Err(), err)
 		case <-time.After(wait/2 + rand.N(wait)):
 		}
 	}
@@ -692,7 +693,7 @@ func (t *Table) LastBatch(ctx context.Context, sink string) (BatchInfo, bool, er
 // between its read and its commit.
 const maxAttempts = 10
 
-// Append commits files as batch of sink: one fast-append snapshot whose
+// Append commits files as batch of sink: one append snapshot whose
 // summary records sink, batch and ranges. When the table already records
 // the batch it does nothing. The commit requires the branch to be where
 // Append read it; when another writer moved it, Append reloads, checks

@@ -285,7 +285,7 @@ type Budget struct {
 // DefaultBudget is what each storage lets wait: 64 objects on disk, 128 MiB
 // in all, so that a batch of one 64 MiB object can be staged while the one
 // before it is still being published; and 32 MiB in memory, some ten
-// thousand files of a few kilobytes.
+// thousand files of 3 KB.
 func DefaultBudget() *Budget {
 	return &Budget{MaxObjects: 64, MaxBytes: 128 << 20, MaxMemory: 32 << 20}
 }
