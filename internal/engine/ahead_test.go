@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -21,10 +22,10 @@ import (
 func TestStageAheadWaitsForIntent(t *testing.T) {
 	w := newWorldPromoting(byPublish, 1500) // 10 batches of 300
 	guards := map[string]*intentGuard{}
-	w.guard = guards
+	w.guard = map[string]providers.Storage{}
 	for name, st := range w.stagers {
 		g := &intentGuard{Staging: st, state: w.stateStore, batch1Staged: make(chan struct{})}
-		guards[name] = g
+		guards[name], w.guard[name] = g, g
 	}
 	if err := w.apply(t, nil); err != nil {
 		t.Fatal(err)
@@ -150,4 +151,94 @@ func (u *guardedUpload) Publish(ctx context.Context) error {
 		}
 	}
 	return u.Staged.Publish(ctx)
+}
+
+// TestOwnerRemovedBeforePromotionReleasesTheUploads: a batch stopped before
+// promotion because its destination's owner record is gone releases every
+// upload it staged there (their place in the store's budget of waiting
+// uploads), and publishes none.
+func TestOwnerRemovedBeforePromotionReleasesTheUploads(t *testing.T) {
+	w := newWorldPromoting(byPublish, 300)
+	counter := &releaseCounter{Staging: w.stagers["a"]}
+	counter.onFinish = func() { w.stagers["a"].Storage.Delete(context.Background(), OwnerKey) }
+	w.guard = map[string]providers.Storage{"a": counter}
+	err := w.apply(t, nil)
+	if err == nil || !strings.Contains(err.Error(), "owner record") {
+		t.Fatalf("apply with the owner record removed: %v, want the owner record's error", err)
+	}
+	counter.mu.Lock()
+	defer counter.mu.Unlock()
+	if counter.finished == 0 {
+		t.Fatal("no upload was staged: the test proves nothing")
+	}
+	if counter.published != 0 || counter.released != counter.finished {
+		t.Errorf("%d uploads staged, %d published, %d released: want all released, none published", counter.finished, counter.published, counter.released)
+	}
+}
+
+// releaseCounter is a staging destination that counts its staged uploads,
+// and those published or released; onFinish runs at the first.
+type releaseCounter struct {
+	*mem.Staging
+	onFinish func()
+
+	mu                            sync.Mutex
+	finished, published, released int
+}
+
+func (r *releaseCounter) Stage(ctx context.Context, key string, opt providers.StageOptions) (providers.StagedWriter, error) {
+	sw, err := r.Staging.Stage(ctx, key, opt)
+	if err != nil {
+		return nil, err
+	}
+	return &countedWriter{StagedWriter: sw, r: r}, nil
+}
+
+type countedWriter struct {
+	providers.StagedWriter
+	r *releaseCounter
+}
+
+func (w *countedWriter) Finish() (providers.Staged, error) {
+	u, err := w.StagedWriter.Finish()
+	if err != nil {
+		return nil, err
+	}
+	w.r.mu.Lock()
+	w.r.finished++
+	first := w.r.finished == 1
+	w.r.mu.Unlock()
+	if first && w.r.onFinish != nil {
+		w.r.onFinish()
+	}
+	return &countedStaged{Staged: u, r: w.r}, nil
+}
+
+type countedStaged struct {
+	providers.Staged
+	r    *releaseCounter
+	done bool
+}
+
+func (u *countedStaged) Publish(ctx context.Context) error {
+	if err := u.Staged.Publish(ctx); err != nil {
+		return err
+	}
+	u.r.mu.Lock()
+	defer u.r.mu.Unlock()
+	if !u.done {
+		u.done = true
+		u.r.published++
+	}
+	return nil
+}
+
+func (u *countedStaged) Release() {
+	u.Staged.Release()
+	u.r.mu.Lock()
+	defer u.r.mu.Unlock()
+	if !u.done {
+		u.done = true
+		u.r.released++
+	}
 }

@@ -34,7 +34,7 @@ type world struct {
 	// keys (as S3 does) instead of promoting copies of _temporary/<N>.
 	stagers map[string]*mem.Staging
 	// guard, when set for a stager, stands in for it (see intentGuard).
-	guard map[string]*intentGuard
+	guard map[string]providers.Storage
 	src   *generate.Source
 	fired []string // the faults the last apply met
 	// tables are the destinations' tables, when they commit to one.
