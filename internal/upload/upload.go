@@ -267,27 +267,58 @@ var errAborted = errors.New("aborted")
 // Budget bounds the objects that wait in their buffers for one write later
 // (staged objects sent whole at promotion). Those past spill.MemoryLimit
 // each hold a temporary file open: their number is bounded, and their bytes.
-// Those in memory are bounded by their bytes alone, so that a batch of ten
-// thousand small files sends each with one request (not three, as a
-// multipart upload takes) while its memory stays bounded. An object the
-// budget refuses is uploaded at once instead.
+// Those in memory are bounded by their bytes alone, in a Memory shared by
+// the storages of the process, so that a batch of ten thousand small files
+// sends each with one request (not three, as a multipart upload takes)
+// while its memory stays bounded however many destinations it writes. An
+// object the budget refuses is uploaded at once instead.
 type Budget struct {
-	MaxObjects int   // objects on disk
-	MaxBytes   int64 // bytes of the objects on disk and in memory
-	MaxMemory  int64 // bytes of the objects in memory
+	MaxObjects int     // objects on disk
+	MaxBytes   int64   // bytes of the objects on disk and in memory
+	Memory     *Memory // the bytes of the objects in memory; nil: none
 
 	mu      sync.Mutex
 	objects int
 	bytes   int64
-	memory  int64
 }
+
+// Memory bounds bytes held in memory, for every Budget that shares it.
+type Memory struct {
+	Max int64
+
+	mu   sync.Mutex
+	used int64
+}
+
+func (m *Memory) take(size int64) bool {
+	if m == nil {
+		return false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.used+size > m.Max {
+		return false
+	}
+	m.used += size
+	return true
+}
+
+func (m *Memory) give(size int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.used -= size
+}
+
+// processMemory is the memory the waiting objects of all the storages of
+// this process share: 32 MiB, some ten thousand files of 3 KB.
+var processMemory = &Memory{Max: 32 << 20}
 
 // DefaultBudget is what each storage lets wait: 64 objects on disk, 128 MiB
 // in all, so that a batch of one 64 MiB object can be staged while the one
-// before it is still being published; and 32 MiB in memory, some ten
-// thousand files of 3 KB.
+// before it is still being published; and a share of the process's memory
+// for waiting objects.
 func DefaultBudget() *Budget {
-	return &Budget{MaxObjects: 64, MaxBytes: 128 << 20, MaxMemory: 32 << 20}
+	return &Budget{MaxObjects: 64, MaxBytes: 128 << 20, Memory: processMemory}
 }
 
 // Take reserves room for an object of size bytes, in memory or on disk, or
@@ -299,10 +330,9 @@ func (b *Budget) Take(size int64, inMemory bool) bool {
 		return false
 	}
 	if inMemory {
-		if b.memory+size > b.MaxMemory {
+		if !b.Memory.take(size) {
 			return false
 		}
-		b.memory += size
 	} else {
 		if b.objects+1 > b.MaxObjects {
 			return false
@@ -318,7 +348,7 @@ func (b *Budget) Give(size int64, inMemory bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if inMemory {
-		b.memory -= size
+		b.Memory.give(size)
 	} else {
 		b.objects--
 	}

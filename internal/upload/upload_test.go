@@ -212,33 +212,40 @@ func TestWriterHoldCancelled(t *testing.T) {
 }
 
 // The budget bounds the objects on disk by number and bytes, and those in
-// memory by bytes alone; what is given back can be taken again.
+// memory by the bytes of a Memory two budgets share; what is given back can
+// be taken again.
 func TestBudget(t *testing.T) {
-	b := &Budget{MaxObjects: 2, MaxBytes: 100, MaxMemory: 30}
+	mem := &Memory{Max: 30}
+	a := &Budget{MaxObjects: 2, MaxBytes: 100, Memory: mem}
+	b := &Budget{MaxObjects: 2, MaxBytes: 100, Memory: mem}
 	for i, step := range []struct {
+		budget   *Budget
 		take     bool // take, or give back
 		size     int64
 		inMemory bool
 		want     bool
 	}{
-		{true, 10, true, true},
-		{true, 20, true, true},
-		{true, 1, true, false}, // memory full
-		{true, 40, false, true},
-		{true, 40, false, false}, // 110 bytes in all
-		{true, 20, false, true},
-		{true, 1, false, false}, // two objects on disk
-		{false, 40, false, true},
-		{true, 1, false, true},
-		{false, 10, true, true},
-		{true, 10, true, true},
-		{true, 1, true, false},
+		{a, true, 10, true, true},
+		{b, true, 20, true, true},
+		{a, true, 1, true, false}, // the shared memory is full
+		{b, true, 1, true, false},
+		{a, true, 40, false, true},
+		{a, true, 40, false, true},
+		{a, true, 11, false, false}, // 101 bytes in all
+		{a, true, 1, false, false},  // two objects on disk
+		{b, true, 40, false, true},  // b's own
+		{a, false, 40, false, true},
+		{a, true, 1, false, true},
+		{a, false, 10, true, true},
+		{b, true, 10, true, true},
+		{a, true, 1, true, false},
+		{&Budget{MaxObjects: 2, MaxBytes: 100}, true, 1, true, false}, // no memory
 	} {
 		if !step.take {
-			b.Give(step.size, step.inMemory)
+			step.budget.Give(step.size, step.inMemory)
 			continue
 		}
-		if got := b.Take(step.size, step.inMemory); got != step.want {
+		if got := step.budget.Take(step.size, step.inMemory); got != step.want {
 			t.Fatalf("step %d: Take(%d, in memory %v) = %v, want %v", i, step.size, step.inMemory, got, step.want)
 		}
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/streamctl/streamctl/internal/testenv"
+	"github.com/streamctl/streamctl/internal/upload"
 	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/providers/storagetest"
 )
@@ -796,7 +797,7 @@ func TestManySmallStagedObjectsOneRequestEach(t *testing.T) {
 	srv.CreateBucket(t, "lake")
 	rec := &recorder{}
 	s := mustNew(t, serverConfig(srv, "lake", "orders"), rec.option)
-	s.waiting.MaxMemory = 800 * 4096 // room for 800 of the 1,200 below
+	s.waiting.Memory = &upload.Memory{Max: 800 * 4096} // room for 800 of the 1,200 below
 	const n = 1200
 	body := func(i int) []byte { return bytes.Repeat([]byte{byte(i)}, 4000+i%96) }
 	var staged []providers.Staged
