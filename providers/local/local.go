@@ -392,16 +392,11 @@ func (s *Storage) PutIfMatch(_ context.Context, key string, data []byte, want st
 	defer r.Close()
 	// No mkdir: a missing directory means a missing object, and the lock file
 	// keeps the directory from being removed while it is held.
-	lockName := filepath.Join(filepath.Dir(target), casLock)
-	// 0666: the umask decides, as for the data beside it; the file is empty.
-	lf, err := r.OpenFile(lockName, os.O_CREATE|os.O_RDWR, 0o666)
+	lf, err := lockFolder(r, target)
 	if err != nil {
 		return "", s.fail(r, "replace", target, err)
 	}
 	defer lf.Close()
-	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX); err != nil {
-		return "", fmt.Errorf("replace %s: lock: %w", s.full(target), err)
-	}
 	current, err := r.ReadFile(target)
 	if errors.Is(err, syscall.EISDIR) {
 		err = fs.ErrNotExist
@@ -630,16 +625,9 @@ func (s *Storage) Rename(_ context.Context, src, dst string) error {
 
 // Delete implements providers.Storage. Directories it leaves empty are removed.
 func (s *Storage) Delete(_ context.Context, key string) error {
-	p, err := s.name(key)
-	if err != nil {
+	r, p, err := s.openToDelete(key)
+	if r == nil {
 		return err
-	}
-	r, err := s.open(false)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("delete %s: %w", s.full(p), err)
 	}
 	defer r.Close()
 	if fi, err := r.Lstat(p); err != nil || fi.IsDir() {
@@ -661,19 +649,12 @@ func (s *Storage) Delete(_ context.Context, key string) error {
 // as PutIfMatch: the check and the removal are one step for every writer
 // that takes the lock.
 func (s *Storage) DeleteIfMatch(_ context.Context, key, want string) error {
-	target, err := s.name(key)
-	if err != nil {
+	r, target, err := s.openToDelete(key)
+	if r == nil {
 		return err
 	}
-	r, err := s.open(false)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return mapErr("delete", s.full(target), err)
-	}
 	defer r.Close()
-	lf, err := r.OpenFile(filepath.Join(filepath.Dir(target), casLock), os.O_CREATE|os.O_RDWR, 0o666)
+	lf, err := lockFolder(r, target)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return nil // no folder: no object
 	}
@@ -681,9 +662,6 @@ func (s *Storage) DeleteIfMatch(_ context.Context, key, want string) error {
 		return s.fail(r, "delete", target, err)
 	}
 	defer lf.Close()
-	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX); err != nil {
-		return fmt.Errorf("delete %s: lock: %w", s.full(target), err)
-	}
 	current, err := r.ReadFile(target)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.EISDIR):
@@ -697,6 +675,39 @@ func (s *Storage) DeleteIfMatch(_ context.Context, key, want string) error {
 		return s.fail(r, "delete", target, err)
 	}
 	return s.syncDir(r, filepath.Dir(target))
+}
+
+// openToDelete opens the root to delete key, whose name it returns. A
+// missing root holds nothing to delete: then the root is nil, and so is the
+// error.
+func (s *Storage) openToDelete(key string) (*os.Root, string, error) {
+	name, err := s.name(key)
+	if err != nil {
+		return nil, "", err
+	}
+	r, err := s.open(false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, name, nil
+	}
+	if err != nil {
+		return nil, name, fmt.Errorf("delete %s: %w", s.full(name), err)
+	}
+	return r, name, nil
+}
+
+// lockFolder takes the lock file of target's folder, which serialises the
+// conditional writes and deletes there; closing the file releases it.
+func lockFolder(r *os.Root, target string) (*os.File, error) {
+	// 0666: the umask decides, as for the data beside it; the file is empty.
+	lf, err := r.OpenFile(filepath.Join(filepath.Dir(target), casLock), os.O_CREATE|os.O_RDWR, 0o666)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX); err != nil {
+		lf.Close()
+		return nil, fmt.Errorf("lock: %w", err)
+	}
+	return lf, nil
 }
 
 // removeEmptyParents removes the directories above name that are left
