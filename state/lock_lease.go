@@ -168,7 +168,21 @@ func (b *LeaseLock) silentFor(ctx context.Context, modified time.Time) (time.Dur
 	if err != nil {
 		return 0, err
 	}
-	return info.ModTime.Sub(modified), nil
+	return leastSilence(info.ModTime, modified), nil
+}
+
+// leastSilence is the least time that can have passed between two writes
+// the store stamped modified and now. S3 and Azure give modification times
+// in whole seconds (HTTP dates), each up to a second before the write, so
+// their difference can overstate the silence by a second: counted whole, a
+// lock refreshed 3.1 s ago could look 4 s silent and be taken over while its
+// holder, by its own clock, still holds it.
+func leastSilence(now, modified time.Time) time.Duration {
+	d := now.Sub(modified)
+	if now.Nanosecond() == 0 && modified.Nanosecond() == 0 {
+		d -= time.Second
+	}
+	return d
 }
 
 func parseLock(data []byte) *LockInfo {
