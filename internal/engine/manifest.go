@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/streamctl/streamctl/internal/pipeline"
+	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/state"
 )
 
@@ -208,4 +210,19 @@ func sameRanges(m *Manifest, ranges []state.Range) bool {
 		}
 	}
 	return true
+}
+
+func readManifest(ctx context.Context, s providers.Storage, sink string, batch int64) (*Manifest, error) {
+	data, _, err := providers.ReadAll(ctx, s, ManifestKey(sink, batch))
+	if err != nil {
+		return nil, err
+	}
+	m, err := DecodeManifest(data)
+	if err != nil {
+		return nil, fmt.Errorf("read manifest %s: %w", ManifestKey(sink, batch), err)
+	}
+	if m.Batch != batch || m.Sink != sink {
+		return nil, fmt.Errorf("read manifest %s: it says it commits batch %d of sink %q", ManifestKey(sink, batch), m.Batch, m.Sink)
+	}
+	return m, nil
 }

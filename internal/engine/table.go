@@ -12,6 +12,34 @@ import (
 	"github.com/streamctl/streamctl/state"
 )
 
+// Table is a table format a destination commits its batches to, besides the
+// manifests (an Iceberg table whose location is the destination). Its commit
+// comes after the batch's files are in place and before the manifest, so
+// that a destination with a manifest has its batch in the table too; a crash
+// in between redoes the batch, and Committed keeps the retry from appending
+// it twice.
+type Table interface {
+	// Describe names the table for messages, e.g. "iceberg table lake.orders".
+	Describe() string
+	// Catalog names the table's catalog for messages, without secrets, e.g.
+	// "iceberg catalog postgres://db.example:5432/lake".
+	Catalog() string
+	// Connect reaches the catalog's server, if it has one, and changes
+	// nothing: an apply checks it before it writes the state or a
+	// destination. Its error says what to do.
+	Connect(ctx context.Context) error
+	// Open connects to the catalog, creates the table when missing and
+	// refuses one whose schema or partitioning the sink cannot write: once
+	// per apply, before any batch.
+	Open(ctx context.Context) error
+	// Committed reports whether a snapshot of the table records batch of sink.
+	Committed(ctx context.Context, sink string, batch int64) (bool, error)
+	// Append commits files (paths relative to the destination) as one
+	// snapshot that records sink, batch and ranges. A lost answer is settled
+	// by Committed on the retry.
+	Append(ctx context.Context, sink string, batch int64, ranges []state.Range, files []FileEntry) error
+}
+
 // TableInspector is a Table that plan can read. Inspect reads the table
 // through its catalog and the destination's storage and writes nothing: it
 // never creates the catalog, the namespace or the table, nor commits to it.
