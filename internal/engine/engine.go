@@ -1,5 +1,5 @@
-// Package engine runs batches through the commit protocol of DESIGN.md. It is
-// the only place that protocol is written:
+// Package engine runs batches through the commit protocol of
+// website/content/protocol.md. It is the only place that protocol is written:
 //
 //  1. intent: the batch's ranges are written into the state as in flight,
 //     before any destination is touched; a retry replays exactly these ranges;

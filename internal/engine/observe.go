@@ -54,7 +54,7 @@ func Observe(ctx context.Context, sink *Sink, st *state.Sink) (map[string]*plann
 }
 
 func observe(ctx context.Context, es *Sink, s providers.Storage, from, next int64) (*planner.Observation, error) {
-	sink := es.observedName()
+	sink := es.storedName()
 	obs := &planner.Observation{}
 	ahead := func(m *Manifest) {
 		if m.Batch < next {

@@ -19,6 +19,18 @@ type Destination struct {
 }
 
 // Sink is a sink ready to run: its source, destinations and output layout.
+//
+// A sink is known by two names, each for one thing:
+//
+//   - Name is its checkpoint's: the key of its checkpoint in the state and
+//     the folder of its manifests (_streamctl/<Name>/). For a shard of a
+//     sharded sink it is the shard's ("orders/shard-3").
+//   - declaredName is the sink's in the configuration: the sharded sink's
+//     ("orders") for each of its shards, whose destinations it owns.
+//
+// While a move is pending (Observe only: apply moves the sink first), both
+// are still stored under MovedFrom; storedName and ownerName are the two
+// names as the state and the destinations hold them at that moment.
 type Sink struct {
 	Name         string
 	SourceType   string
@@ -31,30 +43,37 @@ type Sink struct {
 	History    int
 	// MovedFrom is the sink's former name while a moved block's rename is
 	// pending: until apply moves them, its manifests are under that name.
+	// It is never set on a shard: a moved block renames a whole sink.
 	MovedFrom string
-	// Shard is set on a shard of a sharded sink: Name is then the shard's
-	// ("orders/shard-3"), which names its checkpoint and its manifests'
-	// folder, and the destinations are owned by the sharded sink, whose
-	// shards share them.
+	// Shard is set on a shard of a sharded sink: see Name and declaredName.
 	Shard *planner.Shard
 }
 
-// ownerName is the sink that owns the destinations: the sharded sink for
-// one of its shards.
-func (s *Sink) ownerName() string {
-	if s.Shard != nil {
-		return s.Shard.Sink
-	}
-	return s.observedName()
-}
-
-// declared is the sink's name in the configuration: the sharded sink's for
-// one of its shards.
-func (s *Sink) declared() string {
+// declaredName is the sink's name in the configuration: the sharded sink's
+// for one of its shards.
+func (s *Sink) declaredName() string {
 	if s.Shard != nil {
 		return s.Shard.Sink
 	}
 	return s.Name
+}
+
+// storedName is Name as the destinations hold it now: the former name while
+// a move is pending.
+func (s *Sink) storedName() string {
+	if s.MovedFrom != "" {
+		return s.MovedFrom
+	}
+	return s.Name
+}
+
+// ownerName is declaredName as the destinations' owner records hold it now:
+// the former name while a move is pending.
+func (s *Sink) ownerName() string {
+	if s.Shard != nil {
+		return s.declaredName()
+	}
+	return s.storedName()
 }
 
 // fileShard is what the names of the shard's files start with ("s3"); ""
@@ -93,14 +112,6 @@ func (s *Sink) stateShard() *state.Shard {
 }
 
 func (s *Sink) shardDir() string { return "shard-" + strconv.Itoa(s.Shard.Index) }
-
-// observedName is the name the sink's manifests are kept under now.
-func (s *Sink) observedName() string {
-	if s.MovedFrom != "" {
-		return s.MovedFrom
-	}
-	return s.Name
-}
 
 func (s *Sink) destination(name string) *Destination {
 	for i := range s.Destinations {

@@ -63,7 +63,7 @@ func observeTable(ctx context.Context, sink *Sink, d Destination, st *state.Sink
 	if !ok {
 		return nil
 	}
-	t, err := ti.Inspect(ctx, sink.observedName(), d.Storage)
+	t, err := ti.Inspect(ctx, sink.storedName(), d.Storage)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", d.Table.Describe(), err)
 	}

@@ -87,9 +87,9 @@ func VerifyShards(ctx context.Context, shards []*Sink, deep bool) (Verification,
 		inBatch := map[string]int64{}
 		// The shards of the sink's former layouts, if its number of shards
 		// changed, committed files there too.
-		names, err := ManifestFolders(ctx, d.Storage, first.declared())
+		names, err := ManifestFolders(ctx, d.Storage, first.declaredName())
 		if err != nil {
-			return v, fmt.Errorf("verify %s of sink %s: %w", d.Name, first.declared(), err)
+			return v, fmt.Errorf("verify %s of sink %s: %w", d.Name, first.declaredName(), err)
 		}
 		for _, sink := range shards {
 			names = append(names, sink.Name)
@@ -108,12 +108,12 @@ func VerifyShards(ctx context.Context, shards []*Sink, deep bool) (Verification,
 			if strings.HasPrefix(info.Key, MetadataDir+"/") || strings.HasPrefix(info.Key, TemporaryDir+"/") || listed[info.Key] {
 				return nil
 			}
-			v.Findings = append(v.Findings, Finding{Sink: first.declared(), Destination: d.Name, Path: info.Key, Problem: ProblemUnlisted,
+			v.Findings = append(v.Findings, Finding{Sink: first.declaredName(), Destination: d.Name, Path: info.Key, Problem: ProblemUnlisted,
 				Detail: "no manifest names this file: readers that honour manifests ignore it"})
 			return nil
 		})
 		if err != nil {
-			return v, fmt.Errorf("verify %s of sink %s: %w", d.Name, first.declared(), err)
+			return v, fmt.Errorf("verify %s of sink %s: %w", d.Name, first.declaredName(), err)
 		}
 		if tr, ok := d.Table.(TableReader); ok {
 			found, err := verifyTable(ctx, first.Name, d, tr, inBatch)
