@@ -2,6 +2,14 @@
 // the small object-store interface the commit protocol and the state backends run
 // over, and Source, a replayable input. Providers hold no protocol logic; the
 // protocol lives once, in internal/engine.
+//
+// Adding a store: implement Storage, pass the conformance suite in
+// providers/storagetest, and declare in Features the optional capabilities
+// the store has (each an interface of this package, implemented by the store
+// itself). A store with a new kind of capability adds an interface here and
+// a field to Features; it sets the field, every wrapper (providers/faulty)
+// passes it through, wrapping its calls, and the engine or the state reads
+// the field to choose its path. Nothing asserts a Storage's type.
 package providers
 
 import (
@@ -91,6 +99,26 @@ type Storage interface {
 	// List calls fn for every object whose key starts with prefix, in
 	// lexicographic key order. A prefix with no objects is not an error.
 	List(ctx context.Context, prefix string, fn func(ObjectInfo) error) error
+
+	// Features lists what the store can do beyond this interface. A
+	// wrapper returns the Features of what it wraps, with each capability
+	// whose calls it intercepts wrapped in turn, so that a wrapped store
+	// takes the same paths as the bare one.
+	Features() Features
+}
+
+// Features is the capability record of a Storage: each optional capability
+// it has, nil where it has none. The engine and the state choose their way
+// by it (rename or copy, staged uploads or _temporary/<N>/, ...), never by
+// asserting the Storage's type, which a wrapper would hide.
+type Features struct {
+	ScratchCreator ScratchCreator
+	Renamer        Renamer
+	Linker         Linker
+	PrefixDeleter  PrefixDeleter
+	Stager         Stager
+	// StagedLister is set only with Stager.
+	StagedLister StagedLister
 }
 
 // CheckKey refuses what is not a key: empty, absolute, holding a NUL, or with
@@ -136,6 +164,15 @@ type ObjectWriter interface {
 // so its name is not worth the folder syncs that make it durable.
 type ScratchCreator interface {
 	CreateScratch(ctx context.Context, key string) (ObjectWriter, error)
+}
+
+// Linker is the optional capability of a Storage that can give an object a
+// second name without rewriting it (a local folder, with a hard link). The
+// state keeps its backup copy this way where it can.
+type Linker interface {
+	// Link makes dst a second name of the object at src, replacing dst;
+	// both are in one folder. It returns ErrNotExist when src is missing.
+	Link(ctx context.Context, src, dst string) error
 }
 
 // Renamer is the optional capability of a Storage with an atomic rename (a local

@@ -67,18 +67,12 @@ func (d *Docs) Write(ctx context.Context, name string, data []byte, version stri
 	return v, err
 }
 
-// linker is the capability of a store that can give an object a second name
-// without rewriting it (a local folder, with a hard link).
-type linker interface {
-	Link(ctx context.Context, src, dst string) error
-}
-
 // keepBackup makes the document also "<name>.backup": a link where the store
 // has them (the bytes are already durable, so nothing is rewritten), a
 // server-side copy otherwise.
 func (d *Docs) keepBackup(ctx context.Context, name string) error {
 	var err error
-	if l, ok := d.store.(linker); ok {
+	if l := d.store.Features().Linker; l != nil {
 		err = l.Link(ctx, name, name+".backup")
 	} else {
 		err = d.store.Copy(ctx, name, name+".backup")

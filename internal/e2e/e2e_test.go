@@ -219,7 +219,7 @@ func readIDs(t *testing.T, s providers.Storage) (counts map[int64]int, leftovers
 	}
 	// Uploads staged on their final keys and never published (S3's
 	// multipart uploads) are leftovers too: stored, and billed.
-	if l, ok := s.(providers.StagedLister); ok {
+	if l := s.Features().StagedLister; l != nil {
 		err := l.ListStaged(ctx, "", func(u providers.StagedUpload) error {
 			leftovers = append(leftovers, "staged upload of "+u.Key)
 			return nil

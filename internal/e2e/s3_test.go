@@ -875,7 +875,7 @@ func TestS3StagesOnFinalKeys(t *testing.T) {
 		t.Fatalf("the fault after-stage was not reached: %s", r)
 	}
 	var uploads []string
-	if err := lake.(providers.StagedLister).ListStaged(t.Context(), "", func(u providers.StagedUpload) error {
+	if err := lake.Features().StagedLister.ListStaged(t.Context(), "", func(u providers.StagedUpload) error {
 		uploads = append(uploads, u.Key)
 		return nil
 	}); err != nil {

@@ -40,7 +40,7 @@ type ahead struct {
 // _temporary/<N>/ would be written before the batch's intent.
 func canStageAhead(sink *Sink) bool {
 	for _, d := range sink.Destinations {
-		if _, ok := d.Storage.(providers.Stager); !ok {
+		if d.Storage.Features().Stager == nil {
 			return false
 		}
 	}

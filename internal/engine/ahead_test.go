@@ -67,6 +67,13 @@ var (
 	_ providers.StagedLister = (*intentGuard)(nil)
 )
 
+// Features declares the guard's Stage in place of its store's.
+func (g *intentGuard) Features() providers.Features {
+	f := g.Staging.Features()
+	f.Stager = g
+	return f
+}
+
 func (g *intentGuard) intentLogged(batch int64) bool {
 	mgr, err := state.Load(context.Background(), state.NewRemote(g.state, "state.json"), "test")
 	if err != nil {
@@ -184,6 +191,13 @@ type releaseCounter struct {
 
 	mu                            sync.Mutex
 	finished, published, released int
+}
+
+// Features declares the counter's Stage in place of its store's.
+func (r *releaseCounter) Features() providers.Features {
+	f := r.Staging.Features()
+	f.Stager = r
+	return f
 }
 
 func (r *releaseCounter) Stage(ctx context.Context, key string, opt providers.StageOptions) (providers.StagedWriter, error) {

@@ -109,7 +109,7 @@ func observe(ctx context.Context, es *Sink, s providers.Storage, from, next int6
 	}
 	// Uploads staged on their final keys by a run that died before
 	// publishing them are a batch's leftovers as well.
-	if l, ok := s.(providers.StagedLister); ok {
+	if l := s.Features().StagedLister; l != nil {
 		err = l.ListStaged(ctx, "", func(u providers.StagedUpload) error {
 			shard, n, ok := pipeline.FileBatch(u.Key)
 			if !ok || shard != es.fileShard() {

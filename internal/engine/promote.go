@@ -107,7 +107,7 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 	fault.Point("after-manifest")
 	// Staged uploads are all published, and staging cleared _temporary/<N>
 	// before it began: only a copy-promoted batch has copies to remove.
-	if _, ok := d.Storage.(providers.Stager); !ok {
+	if d.Storage.Features().Stager == nil {
 		if err := deletePrefix(ctx, d.Storage, tmp); err != nil {
 			return fmt.Errorf("clean up batch %d in %s: %w", b.ID, d.Name, err)
 		}
@@ -153,10 +153,11 @@ const copyConcurrency = 8
 // crash in between leaves both copies; recovery removes _temporary/<N> like
 // any other, before redoing the batch or after finding its manifest.
 func promoteFiles(ctx context.Context, s providers.Storage, tmp string, files []FileEntry, staged []providers.Staged) error {
-	if _, ok := s.(providers.Stager); ok {
+	f := s.Features()
+	if f.Stager != nil {
 		return publishAll(ctx, staged)
 	}
-	if r, ok := s.(providers.Renamer); ok {
+	if r := f.Renamer; r != nil {
 		for _, f := range files {
 			if err := r.Rename(ctx, tmp+f.Path, f.Path); err != nil {
 				return fmt.Errorf("%s: %w", f.Path, err)
@@ -212,8 +213,8 @@ func clearStaging(ctx context.Context, sink *Sink, s providers.Storage, batch in
 	if err := deletePrefix(ctx, s, sink.temporaryPrefix(batch)); err != nil {
 		return err
 	}
-	l, ok := s.(providers.StagedLister)
-	if !ok {
+	l := s.Features().StagedLister
+	if l == nil {
 		return nil
 	}
 	var leftovers []providers.StagedUpload
@@ -236,7 +237,7 @@ func clearStaging(ctx context.Context, sink *Sink, s providers.Storage, batch in
 
 // deletePrefix removes every object under prefix.
 func deletePrefix(ctx context.Context, s providers.Storage, prefix string) error {
-	if pd, ok := s.(providers.PrefixDeleter); ok {
+	if pd := s.Features().PrefixDeleter; pd != nil {
 		return pd.DeletePrefix(ctx, prefix)
 	}
 	var keys []string

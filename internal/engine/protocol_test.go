@@ -89,8 +89,8 @@ func (w *world) apply(t *testing.T, faults map[string][]faulty.Fault) error {
 		fs := faults[name]
 		switch {
 		case st != nil && len(fs) > 0:
-			f := faulty.WrapStaging(st, fs...)
-			wrapped = append(wrapped, f.Storage)
+			f := faulty.Wrap(st, fs...)
+			wrapped = append(wrapped, f)
 			return f
 		case w.guard[name] != nil:
 			return w.guard[name]

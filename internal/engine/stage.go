@@ -96,13 +96,14 @@ func (o *stagingOutput) Create(dests []int, relPath string) (pipeline.File, erro
 			w   fileWriter
 			err error
 		)
-		if st, ok := d.Storage.(providers.Stager); ok {
+		features := d.Storage.Features()
+		if st := features.Stager; st != nil {
 			var sw providers.StagedWriter
 			sw, err = st.Stage(o.ctx, relPath, providers.StageOptions{Hold: o.hold})
 			w = stagedWriter{sw}
 		} else {
 			var ow providers.ObjectWriter
-			if sc, ok := d.Storage.(providers.ScratchCreator); ok {
+			if sc := features.ScratchCreator; sc != nil {
 				// Promoted by rename, which makes the name durable; a
 				// staged file a crash loses is staged again.
 				ow, err = sc.CreateScratch(o.ctx, o.prefix+relPath)
@@ -129,7 +130,7 @@ func (o *stagingOutput) discard(sink *Sink) {
 	ctx := context.WithoutCancel(o.ctx)
 	for i, uploads := range o.staged {
 		d := sink.destination(o.batch.Destinations[i])
-		l, _ := d.Storage.(providers.StagedLister)
+		l := d.Storage.Features().StagedLister
 		for _, u := range uploads {
 			u.Release()
 			if l != nil && u.Upload().ID != "" {

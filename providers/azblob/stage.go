@@ -9,6 +9,12 @@ import (
 
 var _ providers.Stager = (*Storage)(nil)
 
+// Features implements providers.Storage: blocks are staged on the final blob
+// (see Stage for why staged uploads are not listed).
+func (s *Storage) Features() providers.Features {
+	return providers.Features{Stager: s}
+}
+
 // Stage implements providers.Stager: blocks staged on the final blob while
 // writing, which Publish commits with one Put Block List. Staged blocks are
 // invisible until then, and committing them moves no data, where promoting a

@@ -1,7 +1,9 @@
 // Package faulty wraps a providers.Storage with the faults of a flaky store,
 // for fast tests of the commit protocol: fail the Nth call of an operation,
-// or apply it and lose the answer. The real stores, behind a real network
-// fault proxy, remain the integration tests.
+// or apply it and lose the answer. A wrapped store keeps the capabilities of
+// the one it wraps (its Features), with their calls faulty as well, so that it
+// takes the same paths. The real stores, behind a real network fault proxy,
+// remain the integration tests.
 package faulty
 
 import (
@@ -28,6 +30,11 @@ const (
 	// DeleteIfMatch is the conditional delete.
 	DeleteIfMatch Op = "delete-if-match"
 	List          Op = "list"
+	// Operations of the capabilities of providers.Features; a scratch
+	// object's Commit is a Create.
+	Rename       Op = "rename" // on the destination key
+	Link         Op = "link"   // on the destination key
+	DeletePrefix Op = "delete-prefix"
 )
 
 // ErrInjected is the error of an injected fault.
@@ -84,6 +91,22 @@ func (s *Storage) hit(op Op, key string) (fail, applied bool) {
 }
 
 func injected(op Op, key string) error { return fmt.Errorf("%s %s: %w", op, key, ErrInjected) }
+
+// call runs do as the call of op on key: failed before it, or applied and
+// then failed, when a fault says so.
+func (s *Storage) call(op Op, key string, do func() error) error {
+	fail, applied := s.hit(op, key)
+	if fail && !applied {
+		return injected(op, key)
+	}
+	if err := do(); err != nil {
+		return err
+	}
+	if fail {
+		return injected(op, key)
+	}
+	return nil
+}
 
 func (s *Storage) Create(ctx context.Context, key string) (providers.ObjectWriter, error) {
 	w, err := s.Storage.Create(ctx, key)

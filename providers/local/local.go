@@ -43,7 +43,14 @@ var (
 	_ providers.Storage       = (*Storage)(nil)
 	_ providers.Renamer       = (*Storage)(nil)
 	_ providers.PrefixDeleter = (*Storage)(nil)
+	_ providers.Linker        = (*Storage)(nil)
 )
+
+// Features implements providers.Storage: a folder renames, links, writes
+// scratch files and removes a prefix whole.
+func (s *Storage) Features() providers.Features {
+	return providers.Features{ScratchCreator: s, Renamer: s, Linker: s, PrefixDeleter: s}
+}
 
 // New returns the storage rooted at dir. The directory is created on first write.
 func New(dir string) *Storage {

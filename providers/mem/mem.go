@@ -38,6 +38,10 @@ type object struct {
 
 var _ providers.Storage = (*Storage)(nil)
 
+// Features implements providers.Storage: none, as an object store without
+// staged uploads (see Staging for one with them).
+func (s *Storage) Features() providers.Features { return providers.Features{} }
+
 // New returns an empty storage described as "mem://name".
 func New(name string) *Storage {
 	return &Storage{name: name, objects: map[string]object{}}

@@ -32,6 +32,11 @@ var (
 	_ providers.StagedLister = (*Staging)(nil)
 )
 
+// Features implements providers.Storage: uploads are staged and listed.
+func (s *Staging) Features() providers.Features {
+	return providers.Features{Stager: s, StagedLister: s}
+}
+
 // NewStaging returns an empty staging storage described as "mem://name".
 func NewStaging(name string) *Staging {
 	return &Staging{Storage: New(name), uploads: map[string]*memUpload{}}

@@ -62,6 +62,12 @@ var (
 	_ providers.StagedLister  = (*Storage)(nil)
 )
 
+// Features implements providers.Storage: multipart uploads are staged and
+// listed, and a prefix is removed with batch deletes.
+func (s *Storage) Features() providers.Features {
+	return providers.Features{PrefixDeleter: s, Stager: s, StagedLister: s}
+}
+
 // retryBaseDelay is the first backoff before a retry of a transient error; it
 // doubles each attempt, so the default 5 attempts ride out a few seconds of
 // outage (an S3-compatible server restarting). Throttling backs off from 1 s.

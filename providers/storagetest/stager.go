@@ -36,7 +36,7 @@ type test struct {
 
 func stage(t *testing.T, s providers.Storage, key string, data []byte) providers.Staged {
 	t.Helper()
-	w, err := s.(providers.Stager).Stage(t.Context(), key, providers.StageOptions{})
+	w, err := s.Features().Stager.Stage(t.Context(), key, providers.StageOptions{})
 	if err != nil {
 		t.Fatalf("stage %s: %v", key, err)
 	}
@@ -110,7 +110,7 @@ func testStageLarge(t *testing.T, s providers.Storage) {
 	for i := range data {
 		data[i] = byte(i*7 + i>>13)
 	}
-	w, err := s.(providers.Stager).Stage(t.Context(), "large", providers.StageOptions{})
+	w, err := s.Features().Stager.Stage(t.Context(), "large", providers.StageOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func testStagePublishTwice(t *testing.T, s providers.Storage) {
 
 func testStageAbort(t *testing.T, s providers.Storage) {
 	ctx := t.Context()
-	w, err := s.(providers.Stager).Stage(ctx, "aborted", providers.StageOptions{})
+	w, err := s.Features().Stager.Stage(ctx, "aborted", providers.StageOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func testStageAbort(t *testing.T, s providers.Storage) {
 	if _, err := s.Stat(ctx, "aborted"); !errors.Is(err, providers.ErrNotExist) {
 		t.Errorf("an aborted staged object exists: %v", err)
 	}
-	if l, ok := s.(providers.StagedLister); ok {
+	if l := s.Features().StagedLister; l != nil {
 		if n := countStaged(t, l, ""); n != 0 {
 			t.Errorf("%d uploads listed after abort", n)
 		}
@@ -177,8 +177,8 @@ func countStaged(t *testing.T, l providers.StagedLister, prefix string) int {
 }
 
 func testStagedListDiscard(t *testing.T, s providers.Storage) {
-	l, ok := s.(providers.StagedLister)
-	if !ok {
+	l := s.Features().StagedLister
+	if l == nil {
 		return // its staged uploads need no cleanup (see the provider's doc)
 	}
 	ctx := context.WithoutCancel(t.Context())
@@ -231,8 +231,8 @@ func testStagedListDiscard(t *testing.T, s providers.Storage) {
 // testStagedLargeIsListed: an object past the store's single-write size is
 // staged on the store, and listed until it is published.
 func testStagedLargeIsListed(t *testing.T, s providers.Storage) {
-	l, ok := s.(providers.StagedLister)
-	if !ok {
+	l := s.Features().StagedLister
+	if l == nil {
 		return
 	}
 	u := stage(t, s, "big/part-00000009-00000.parquet", bytes.Repeat([]byte("y"), 6<<20+1))
@@ -257,7 +257,7 @@ func heldObject() []byte { return bytes.Repeat([]byte("held\n"), (6<<20+12345)/5
 // stageHeld stages data at key, held until hold is closed.
 func stageHeld(t *testing.T, ctx context.Context, s providers.Storage, key string, data []byte, hold chan struct{}) providers.StagedWriter {
 	t.Helper()
-	w, err := s.(providers.Stager).Stage(ctx, key, providers.StageOptions{Hold: hold})
+	w, err := s.Features().Stager.Stage(ctx, key, providers.StageOptions{Hold: hold})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +278,8 @@ func testStageHeld(t *testing.T, s providers.Storage) {
 	data := heldObject()
 	hold := make(chan struct{})
 	w := stageHeld(t, t.Context(), s, "held/big", data, hold)
-	l, lists := s.(providers.StagedLister)
+	l := s.Features().StagedLister
+	lists := l != nil
 	if lists {
 		if n := countStaged(t, l, "held/"); n != 0 {
 			t.Fatalf("%d uploads listed while the writer is held", n)
@@ -336,7 +337,7 @@ func testStageHeldCancelled(t *testing.T, s providers.Storage) {
 	default:
 		w.Abort()
 	}
-	if l, ok := s.(providers.StagedLister); ok {
+	if l := s.Features().StagedLister; l != nil {
 		if n := countStaged(t, l, "cancelled/"); n != 0 {
 			t.Errorf("%d uploads listed after a held writer was cancelled", n)
 		}

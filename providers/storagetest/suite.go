@@ -66,10 +66,10 @@ func RunWith(t *testing.T, q Quirks, newStorage func(t *testing.T) providers.Sto
 		{"Concurrent", testConcurrent},
 		{"ConditionalWritesHonoured", testConditionalWritesHonoured},
 	}
-	if _, ok := newStorage(t).(providers.Stager); ok {
+	if newStorage(t).Features().Stager != nil {
 		tests = append(tests, stagerTests()...)
 	}
-	if _, ok := newStorage(t).(providers.ScratchCreator); ok {
+	if newStorage(t).Features().ScratchCreator != nil {
 		// A scratch object behaves as a created one while the process
 		// lives; only what a crash keeps of its name differs.
 		for _, tc := range []test{{"CreateCommit", testCreateCommit}, {"CreateAbort", testCreateAbort}, {"CreateLarge", testCreateLarge}, {"Rename", testRename}} {
@@ -638,11 +638,11 @@ func testCopy(t *testing.T, s providers.Storage) {
 		"final-replace/country=de/part-00000003-00000.jsonl")
 }
 
-// testRename checks providers.Renamer, for the storages that have it.
+// testRename checks the Renamer of the storages that have one.
 func testRename(t *testing.T, s providers.Storage) {
-	r, ok := s.(providers.Renamer)
-	if !ok {
-		t.Logf("%s is not a Renamer", s.Describe())
+	r := s.Features().Renamer
+	if r == nil {
+		t.Logf("%s has no Renamer", s.Describe())
 		return
 	}
 	ctx := t.Context()
@@ -782,9 +782,9 @@ func testDelete(t *testing.T, s providers.Storage) {
 }
 
 func testDeletePrefix(t *testing.T, s providers.Storage) {
-	pd, ok := s.(providers.PrefixDeleter)
-	if !ok {
-		t.Logf("%s is not a PrefixDeleter", s.Describe())
+	pd := s.Features().PrefixDeleter
+	if pd == nil {
+		t.Logf("%s has no PrefixDeleter", s.Describe())
 		return
 	}
 	ctx := t.Context()
@@ -1010,9 +1010,5 @@ func testConditionalWritesHonoured(t *testing.T, s providers.Storage) {
 type scratch struct{ providers.Storage }
 
 func (s scratch) Create(ctx context.Context, key string) (providers.ObjectWriter, error) {
-	return s.Storage.(providers.ScratchCreator).CreateScratch(ctx, key)
-}
-
-func (s scratch) Rename(ctx context.Context, src, dst string) error {
-	return s.Storage.(providers.Renamer).Rename(ctx, src, dst)
+	return s.Storage.Features().ScratchCreator.CreateScratch(ctx, key)
 }
