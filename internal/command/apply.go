@@ -402,7 +402,7 @@ func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace.Works
 		State:   mgr,
 		Version: Version,
 		Now:     c.Now,
-		OnEvent: func(ev engine.Event) { v.event(ev, ws.DestinationNames(ev.Sink)) },
+		OnEvent: func(ev engine.Event) { v.event(ev, ws.DestinationNames(ev.SinkName())) },
 		LockID:  lockID,
 		Fence:   fence,
 	}

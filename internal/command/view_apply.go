@@ -81,30 +81,32 @@ func (v *applyHuman) running(batches, records int64) {
 
 func (v *applyHuman) event(ev engine.Event, _ []string) {
 	prog := v.prog
-	switch ev.Type {
-	case "cleanup":
+	switch ev := ev.(type) {
+	case engine.Cleanup:
 		prog.printf("%s: removed orphan %s in %s\n", ev.Sink, cleanupOf(ev).What(), ev.Destination)
-	case "table_orphan":
-		prog.printf("%s: removed orphan %s in %s\n", ev.Sink, ev.Message, ev.Destination)
-	case "batch_start":
+	case engine.TableOrphanRemoved:
+		prog.printf("%s: removed orphan %s in %s\n", ev.Sink, ev.What, ev.Destination)
+	case engine.BatchStarted:
 		prog.started(ev.Sink, ev.Batch)
 		verb := "started"
 		if ev.Resume {
 			verb = "resumed"
 		}
 		prog.printf("%s: batch %d %s (%s records)\n", ev.Sink, ev.Batch, verb, render.Count(ev.Records))
-	case "destination_committed":
+	case engine.DestinationCommitted:
 		prog.printf("%s: batch %d committed to %s: %s, %s records, %s\n", ev.Sink, ev.Batch, ev.Destination, render.Plural(int64(ev.Files), "file", "files"), render.Count(ev.Records), render.Bytes(ev.Bytes))
-	case "warning":
+	case engine.Warning:
 		prog.printf("%s: warning: %s\n", ev.Sink, ev.Message)
-	case "batch_repaired":
+	case engine.BatchRepaired:
 		prog.committed(ev.Sink, ev.Batch, ev.Records)
 		prog.printf("%s: batch %d rewritten where it was missing\n", ev.Sink, ev.Batch)
-	case "batch_committed":
+	case engine.BatchCommitted:
 		prog.committed(ev.Sink, ev.Batch, ev.Records)
 		prog.printf("%s: batch %d committed in %s\n", ev.Sink, ev.Batch, ev.Elapsed.Round(time.Millisecond))
-	case "resharded":
-		prog.printf("%s: checkpoints split again: %s\n", ev.Sink, ev.Message)
+	case engine.Resharded:
+		prog.printf("%s: checkpoints split again: %s\n", ev.Sink, reshardedWhat(ev))
+	case engine.Moved:
+		prog.printf("%s\n", render.MovedLine(ev.Sink, ev.From))
 	}
 }
 
@@ -147,31 +149,33 @@ func (v *applyJSON) running(batches, records int64) {
 }
 
 func (v *applyJSON) event(ev engine.Event, destinations []string) {
-	switch ev.Type {
-	case "cleanup":
+	switch ev := ev.(type) {
+	case engine.Cleanup:
 		v.json.Cleanup(ev.Sink, ev.Destination, cleanupOf(ev))
-	case "table_orphan":
+	case engine.TableOrphanRemoved:
 		o := render.OrphanInfo{Sink: ev.Sink, Destination: ev.Destination, Table: ev.Table, Path: ev.Path, Kind: ev.Kind}
 		if ev.Kind == planner.OrphanData {
 			batch := ev.Batch
 			o.Batch = &batch
 		}
-		v.json.TableOrphan(o, ev.Message)
-	case "batch_start":
+		v.json.TableOrphan(o, ev.What)
+	case engine.BatchStarted:
 		v.prog.started(ev.Sink, ev.Batch)
 		v.json.BatchStart(ev.Sink, ev.Batch, ev.Records, destinations, ev.Ranges, ev.Resume)
-	case "destination_committed":
+	case engine.DestinationCommitted:
 		v.json.DestinationCommitted(render.DestinationInfo{Sink: ev.Sink, Batch: ev.Batch, Destination: ev.Destination, Files: ev.Files, Records: ev.Records, Bytes: ev.Bytes})
-	case "warning":
+	case engine.Warning:
 		v.json.Diagnostic(render.Diagnostic{Severity: render.SeverityWarning, Summary: ev.Message, Address: "sink." + ev.Sink})
-	case "batch_repaired":
+	case engine.BatchRepaired:
 		v.json.BatchRepaired(ev.Sink, ev.Batch, ev.Records, ev.Elapsed)
 		v.prog.committed(ev.Sink, ev.Batch, ev.Records)
-	case "batch_committed":
+	case engine.BatchCommitted:
 		v.json.BatchCommitted(ev.Sink, ev.Batch, ev.Records, ev.Elapsed, ev.Resume)
 		v.prog.committed(ev.Sink, ev.Batch, ev.Records)
-	case "resharded":
-		v.json.Diagnostic(render.Diagnostic{Severity: render.SeverityWarning, Summary: "checkpoints split again: " + ev.Message, Address: "sink." + ev.Sink})
+	case engine.Resharded:
+		v.json.Diagnostic(render.Diagnostic{Severity: render.SeverityWarning, Summary: "checkpoints split again: " + reshardedWhat(ev), Address: "sink." + ev.Sink})
+	case engine.Moved:
+		v.json.SinkMoved(ev.Sink, ev.From)
 	}
 }
 
@@ -196,6 +200,11 @@ func (v *applyJSON) complete(sum render.ApplySummary, deferred, maxBatches int64
 }
 
 // cleanupOf is the cleanup an engine event reports.
-func cleanupOf(ev engine.Event) planner.Cleanup {
-	return planner.Cleanup{Destination: ev.Destination, Batch: ev.Batch, StagedUploads: ev.Files}
+func cleanupOf(ev engine.Cleanup) planner.Cleanup {
+	return planner.Cleanup{Destination: ev.Destination, Batch: ev.Batch, StagedUploads: ev.StagedUploads}
+}
+
+// reshardedWhat says what a change of shards did, e.g. "1 → 4 shards".
+func reshardedWhat(ev engine.Resharded) string {
+	return fmt.Sprintf("%d → %d shards", ev.From, ev.To)
 }

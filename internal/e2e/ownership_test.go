@@ -76,7 +76,10 @@ func TestMovedBlockCarriesTheSinkOver(t *testing.T) {
 	if strings.Contains(plan.stdout, "+ batch") {
 		t.Errorf("the move plans new batches:\n%s", plan.stdout)
 	}
-	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	applied := mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	if !strings.Contains(applied.stdout, "\nsink.orders_v2: moved from sink.orders\n") {
+		t.Errorf("apply does not report the move:\n%s", applied.stdout)
+	}
 	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
 
 	st := readState(t, dir)

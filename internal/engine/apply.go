@@ -88,7 +88,7 @@ func (e *Engine) ApplySink(ctx context.Context, sink *Sink, plan *planner.SinkPl
 		if err := clearStaging(ctx, sink, d.Storage, c.Batch); err != nil {
 			return sum, fmt.Errorf("remove orphan %s from %s: %w", c.What(), d.Name, err)
 		}
-		e.emit(Event{Type: "cleanup", Sink: sink.Name, Batch: c.Batch, Destination: c.Destination, Files: c.StagedUploads})
+		e.emit(Cleanup{Sink: sink.Name, Batch: c.Batch, Destination: c.Destination, StagedUploads: c.StagedUploads})
 	}
 	if err := e.removeOrphans(ctx, sink, plan.Tables); err != nil {
 		return sum, err
@@ -243,7 +243,7 @@ func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b pl
 		}
 		fault.Point("after-intent")
 	}
-	e.emit(Event{Type: "batch_start", Sink: sink.Name, Batch: b.ID, Records: b.Records, Ranges: b.Ranges, Resume: resume, Repair: m == repair})
+	e.emit(BatchStarted{Sink: sink.Name, Batch: b.ID, Records: b.Records, Ranges: b.Ranges, Resume: resume, Repair: m == repair})
 
 	// A batch staged ahead goes on once its intent is logged.
 	var staged *ahead
@@ -316,7 +316,7 @@ func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b pl
 			return fmt.Errorf("record the repair of batch %d of sink %s in the state: %w", b.ID, sink.Name, err)
 		}
 		sum.Repaired++
-		e.emit(Event{Type: "batch_repaired", Sink: sink.Name, Batch: b.ID, Records: b.Records, Elapsed: e.now().Sub(started)})
+		e.emit(BatchRepaired{Sink: sink.Name, Batch: b.ID, Records: b.Records, Elapsed: e.now().Sub(started)})
 		return nil
 	}
 
@@ -358,13 +358,13 @@ func (e *Engine) runBatch(ctx context.Context, sink *Sink, identity string, b pl
 		// For lag dashboards only: the state stays the truth, so a failure here
 		// is reported and does not fail the batch.
 		if err := oc.CommitGroup(ctx, committed); err != nil {
-			e.emit(Event{Type: "warning", Sink: sink.Name, Batch: b.ID, Message: fmt.Sprintf("commit offsets to the consumer group: %v", err)})
+			e.emit(Warning{Sink: sink.Name, Batch: b.ID, Message: fmt.Sprintf("commit offsets to the consumer group: %v", err)})
 		}
 	}
 	if (b.ID+1)%IndexInterval == 0 {
 		e.compact(ctx, sink, b.ID+1)
 	}
-	e.emit(Event{Type: "batch_committed", Sink: sink.Name, Batch: b.ID, Records: records, Elapsed: e.now().Sub(started), Resume: resume})
+	e.emit(BatchCommitted{Sink: sink.Name, Batch: b.ID, Records: records, Elapsed: e.now().Sub(started), Resume: resume})
 	return nil
 }
 
@@ -409,7 +409,7 @@ func pendingDestinations(ctx context.Context, sink *Sink, b planner.Batch, m mod
 func (e *Engine) compact(ctx context.Context, sink *Sink, next int64) {
 	for _, d := range sink.Destinations {
 		if err := compactManifests(ctx, d.Storage, sink.Name, d.Name, next); err != nil {
-			e.emit(Event{Type: "warning", Sink: sink.Name, Destination: d.Name, Message: fmt.Sprintf("%s: %v", d.Name, err)})
+			e.emit(Warning{Sink: sink.Name, Destination: d.Name, Message: fmt.Sprintf("%s: %v", d.Name, err)})
 		}
 	}
 }

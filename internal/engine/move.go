@@ -68,7 +68,7 @@ func (e *Engine) MoveSink(ctx context.Context, sink *Sink, from string) error {
 			return fmt.Errorf("move sink %s to %s: remove the old manifests from %s: %w", from, sink.Name, d.Name, err)
 		}
 	}
-	e.emit(Event{Type: "moved", Sink: sink.Name, Message: from})
+	e.emit(Moved{Sink: sink.Name, From: from})
 	return nil
 }
 

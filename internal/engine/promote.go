@@ -112,7 +112,7 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 			return fmt.Errorf("clean up batch %d in %s: %w", b.ID, d.Name, err)
 		}
 	}
-	e.emit(Event{Type: "destination_committed", Sink: sink.Name, Batch: b.ID, Destination: d.Name, Records: m.Records, Rejected: m.Rejected, Bytes: m.Bytes, Files: len(m.Files)})
+	e.emit(DestinationCommitted{Sink: sink.Name, Batch: b.ID, Destination: d.Name, Records: m.Records, Rejected: m.Rejected, Bytes: m.Bytes, Files: len(m.Files)})
 	return nil
 }
 

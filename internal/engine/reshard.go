@@ -65,6 +65,6 @@ func (e *Engine) Reshard(ctx context.Context, sink string, to int) error {
 	if err != nil {
 		return fmt.Errorf("split sink %s into %d shards: %w; the next apply finishes the change", sink, to, err)
 	}
-	e.emit(Event{Type: "resharded", Sink: sink, Message: fmt.Sprintf("%d → %d shards", r.From, r.To)})
+	e.emit(Resharded{Sink: sink, From: r.From, To: r.To})
 	return nil
 }

@@ -137,7 +137,7 @@ func (e *Engine) removeOrphans(ctx context.Context, sink *Sink, tables []planner
 			if err := d.Storage.Delete(ctx, o.Path); err != nil && !errors.Is(err, providers.ErrNotExist) {
 				return fmt.Errorf("remove orphan %s in %s: %w", o.What(tp.Table), d.Name, err)
 			}
-			ev := Event{Type: "table_orphan", Sink: sink.Name, Destination: d.Name, Message: o.What(tp.Table), Table: tp.Table, Path: o.Path, Kind: o.Kind}
+			ev := TableOrphanRemoved{Sink: sink.Name, Destination: d.Name, What: o.What(tp.Table), Table: tp.Table, Path: o.Path, Kind: o.Kind}
 			if o.Batch != nil {
 				ev.Batch = *o.Batch
 			}

@@ -446,6 +446,23 @@ func (v *JSONView) TableOrphan(o OrphanInfo, what string) {
 	v.emit("info", "table_orphan", fmt.Sprintf("%s: removed orphan %s in %s", o.Sink, what, o.Destination), "orphan", o)
 }
 
+// MoveInfo is the payload of sink_moved.
+type MoveInfo struct {
+	Sink string `json:"sink"`
+	From string `json:"from"`
+}
+
+// MovedLine is the line a sink's move is reported by.
+func MovedLine(sink, from string) string {
+	return fmt.Sprintf("sink.%s: moved from sink.%s", sink, from)
+}
+
+// SinkMoved writes sink_moved: apply renamed sink from from, as a moved
+// block asks.
+func (v *JSONView) SinkMoved(sink, from string) {
+	v.emit("info", "sink_moved", MovedLine(sink, from), "move", MoveInfo{Sink: sink, From: from})
+}
+
 // Progress is the payload of batch_progress: where the whole apply stands.
 type Progress struct {
 	Sink             string  `json:"sink,omitempty"`
