@@ -169,45 +169,15 @@ func (s *Storage) Get(ctx context.Context, key string) (io.ReadCloser, providers
 }
 
 func (s *Storage) Copy(ctx context.Context, src, dst string) error {
-	fail, applied := s.hit(Copy, dst)
-	if fail && !applied {
-		return injected(Copy, dst)
-	}
-	if err := s.Storage.Copy(ctx, src, dst); err != nil {
-		return err
-	}
-	if fail {
-		return injected(Copy, dst)
-	}
-	return nil
+	return s.call(Copy, dst, func() error { return s.Storage.Copy(ctx, src, dst) })
 }
 
 func (s *Storage) Delete(ctx context.Context, key string) error {
-	fail, applied := s.hit(Delete, key)
-	if fail && !applied {
-		return injected(Delete, key)
-	}
-	if err := s.Storage.Delete(ctx, key); err != nil {
-		return err
-	}
-	if fail {
-		return injected(Delete, key)
-	}
-	return nil
+	return s.call(Delete, key, func() error { return s.Storage.Delete(ctx, key) })
 }
 
 func (s *Storage) DeleteIfMatch(ctx context.Context, key, version string) error {
-	fail, applied := s.hit(DeleteIfMatch, key)
-	if fail && !applied {
-		return injected(DeleteIfMatch, key)
-	}
-	if err := s.Storage.DeleteIfMatch(ctx, key, version); err != nil {
-		return err
-	}
-	if fail {
-		return injected(DeleteIfMatch, key)
-	}
-	return nil
+	return s.call(DeleteIfMatch, key, func() error { return s.Storage.DeleteIfMatch(ctx, key, version) })
 }
 
 func (s *Storage) List(ctx context.Context, prefix string, fn func(providers.ObjectInfo) error) error {
