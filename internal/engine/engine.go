@@ -14,6 +14,10 @@
 //  4. commit: once every destination has its manifest, the state marks the
 //     batch committed.
 //
+// Which way a step takes on a destination (rename or copy, staged uploads
+// or _temporary/<N>/, a prefix removed whole or object by object) follows
+// the capabilities its store declares in providers.Features.
+//
 // A crash at any instant leaves a state from which the next run finishes the
 // batch with the same ranges, the same file names and the same bytes.
 package engine
