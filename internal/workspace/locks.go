@@ -30,6 +30,10 @@ import (
 // R; an exclusive command takes R before S. Were both to go on, the
 // applier's check of R came before the command took R, hence its S before the
 // command's S, which the command would then have been refused.
+//
+// -lock-timeout bounds every wait for another holder: for a lock taken
+// (state.Lock), and for the run-wide lock to be free where an applier only
+// checks it (rootFree).
 
 // HeldLocks is a set of locks taken together and released together.
 type HeldLocks struct {
@@ -226,41 +230,60 @@ func (c *sinkClaims) allSkipped() *state.LockedError {
 // claim is a Prepare: it takes the sink's lock (a sink another live process
 // holds is skipped), checks that no command changing the whole state holds
 // the run-wide lock, reads the sink's document again and plans the sink
-// against it: another process may have applied it meanwhile.
+// against it: another process may have applied it meanwhile. Holding the
+// sink while the run-wide lock is held, it gives the sink back and waits
+// for the run-wide lock to be free, within -lock-timeout, before it tries
+// again.
 func (c *sinkClaims) claim(ctx context.Context, sp *planner.SinkPlan) (*planner.SinkPlan, func(), error) {
-	release, skipped, err := c.lockSink(ctx, sp.Name, c.timeout)
-	if err != nil || skipped {
-		return nil, nil, err
+	deadline := time.Now().Add(c.timeout)
+	for {
+		release, skipped, err := c.lockSink(ctx, sp.Name, time.Until(deadline))
+		if err != nil || skipped {
+			return nil, nil, err
+		}
+		fail := func(err error) (*planner.SinkPlan, func(), error) {
+			release()
+			return nil, nil, err
+		}
+		holder, silent, err := c.backend.RootLock().Live(ctx)
+		if err != nil {
+			return fail(fmt.Errorf("check the state lock: %w", err))
+		}
+		if holder != nil {
+			// The sink is given back before waiting: the command holding
+			// the run-wide lock may be waiting for it.
+			release()
+			if !time.Now().Before(deadline) {
+				return nil, nil, &state.LockedError{Holder: holder, Path: c.backend.Describe(), Leased: true, Silent: silent}
+			}
+			if err := rootFree(ctx, c.backend, time.Until(deadline)); err != nil {
+				var locked *state.LockedError
+				if !errors.As(err, &locked) {
+					err = fmt.Errorf("check the state lock: %w", err)
+				}
+				return nil, nil, err
+			}
+			continue
+		}
+		if err := c.mgr.ReloadSink(ctx, sp.Name); err != nil {
+			return fail(err)
+		}
+		p, errs := c.ws.Only(sp.Name).Plan(ctx, c.mgr.State(), c.plan)
+		if len(errs) > 0 {
+			return fail(errors.Join(errs...))
+		}
+		if len(p.Reshards) > 0 {
+			// Another process changed the sink's shards since this one looked:
+			// the change is a whole-state command's, not a sink applier's.
+			r := p.Reshards[0]
+			return fail(fmt.Errorf("its sink %s is to be split from %d into %d shards, which is done under the run-wide lock; run apply again to do it", r.Sink, r.From, r.To))
+		}
+		if len(p.Sinks) != 1 || !p.Sinks[0].Changes() {
+			// Applied by another process since this one planned it.
+			return fail(nil)
+		}
+		return p.Sinks[0], release, nil
 	}
-	fail := func(err error) (*planner.SinkPlan, func(), error) {
-		release()
-		return nil, nil, err
-	}
-	holder, silent, err := c.backend.RootLock().Live(ctx)
-	if err != nil {
-		return fail(fmt.Errorf("check the state lock: %w", err))
-	}
-	if holder != nil {
-		return fail(&state.LockedError{Holder: holder, Path: c.backend.Describe(), Leased: true, Silent: silent})
-	}
-	if err := c.mgr.ReloadSink(ctx, sp.Name); err != nil {
-		return fail(err)
-	}
-	p, errs := c.ws.Only(sp.Name).Plan(ctx, c.mgr.State(), c.plan)
-	if len(errs) > 0 {
-		return fail(errors.Join(errs...))
-	}
-	if len(p.Reshards) > 0 {
-		// Another process changed the sink's shards since this one looked:
-		// the change is a whole-state command's, not a sink applier's.
-		r := p.Reshards[0]
-		return fail(fmt.Errorf("its sink %s is to be split from %d into %d shards, which is done under the run-wide lock; run apply again to do it", r.Sink, r.From, r.To))
-	}
-	if len(p.Sinks) != 1 || !p.Sinks[0].Changes() {
-		// Applied by another process since this one planned it.
-		return fail(nil)
-	}
-	return p.Sinks[0], release, nil
 }
 
 // lockSink takes the lock of sink, waiting up to timeout, and watches it

@@ -152,8 +152,9 @@ func (s *Session) lock() error {
 	}
 	if shared {
 		// Each sink's lock is taken in its turn (sinkClaims.claim); a
-		// command changing the whole state refuses the run at once.
-		if err := rootFree(ctx, sb, 0); err != nil {
+		// command changing the whole state holds the run off until it is
+		// done, within -lock-timeout.
+		if err := rootFree(ctx, sb, s.opts.LockTimeout); err != nil {
 			return &LockError{err}
 		}
 		s.claims = &sinkClaims{backend: sb, timeout: s.opts.LockTimeout, version: s.opts.Version, rep: s.rep, plan: s.opts.Plan, lost: make(chan struct{})}

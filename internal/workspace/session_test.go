@@ -310,6 +310,76 @@ func TestExclusiveLockIsRefusedWhileAnApplierHoldsASink(t *testing.T) {
 	}
 }
 
+// Issue 35: a worker with -lock-timeout=60s exited at once with "locked,
+// retry with -lock-timeout" while another process held the run-wide lock.
+func TestSessionWaitsForTheRunWideLockWithinTheTimeout(t *testing.T) {
+	f := newFixture(t)
+	store := &watchedStore{Storage: mem.New("state"), reads: map[string]chan struct{}{}}
+	cfg := f.remote(store)
+	other := hold(t, f.sharded(cfg), "state mv")
+
+	reads := store.readsOf(rootLockKey)
+	type begun struct {
+		s   *Session
+		err error
+	}
+	done := make(chan begun, 1)
+	go func() {
+		s, err := Begin(context.Background(), cfg, f.kinds, sessionOptions(time.Minute), newRecorder())
+		done <- begun{s, err}
+	}()
+	// Released once the waiter has found it held and looked again.
+	for range 2 {
+		select {
+		case <-reads:
+		case b := <-done:
+			b.s.Close()
+			t.Fatalf("Begin returned while the run-wide lock was held, within -lock-timeout: %v", b.err)
+		}
+	}
+	other.Unlock()
+	b := <-done
+	t.Cleanup(func() { b.s.Close() })
+	if b.err != nil {
+		t.Fatalf("Begin after the run-wide lock was released: %v", b.err)
+	}
+	if r := b.s.Apply(planned(t, b.s), 2); len(r.Errs) > 0 || r.Locked != nil {
+		t.Fatalf("apply: errors %v, locked %v", r.Errs, r.Locked)
+	}
+	if got := applied(t, f, cfg); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("applied %v, want [a b]", got)
+	}
+}
+
+func TestSessionClaimWaitsForTheRunWideLockWithinTheTimeout(t *testing.T) {
+	f := newFixture(t)
+	store := &watchedStore{Storage: mem.New("state"), reads: map[string]chan struct{}{}}
+	cfg := f.remote(store)
+	s := f.begin(cfg, sessionOptions(time.Minute), newRecorder())
+	p := planned(t, s)
+	other := hold(t, f.sharded(cfg), "state mv")
+
+	reads := store.readsOf(rootLockKey)
+	done := make(chan ApplyResult, 1)
+	go func() { done <- s.Apply(p, 1) }()
+	// The claim of the first sink reads the run-wide lock, gives the sink
+	// back and waits: released once it looked again.
+	for range 2 {
+		select {
+		case <-reads:
+		case r := <-done:
+			t.Fatalf("Apply returned while the run-wide lock was held, within -lock-timeout: errors %v", r.Errs)
+		}
+	}
+	other.Unlock()
+	if r := <-done; len(r.Errs) > 0 || r.Locked != nil {
+		t.Fatalf("apply: errors %v, locked %v", r.Errs, r.Locked)
+	}
+	if got := applied(t, f, cfg); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("applied %v, want [a b]", got)
+	}
+}
+
 func TestSessionWaitsForASinkWithinTheTimeout(t *testing.T) {
 	f := newFixture(t)
 	store := &watchedStore{Storage: mem.New("state"), reads: map[string]chan struct{}{}}
