@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/streamctl/streamctl/internal/config"
 	"github.com/streamctl/streamctl/internal/crash"
 	"github.com/streamctl/streamctl/internal/engine"
 	"github.com/streamctl/streamctl/internal/render"
@@ -184,156 +183,56 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 
 	ctx, stop := signalContext()
 	defer stop()
-	backend, err := workspace.StateBackend(ctx, cfg, kinds())
-	if err != nil {
+	rep := &applyReporter{v: v}
+	s, err := workspace.Begin(ctx, cfg, kinds(), workspace.SessionOptions{
+		Lock:        a.lock,
+		LockTimeout: a.lockTimeout,
+		Saved:       saved != nil,
+		Plan:        workspace.PlanOptions{Refresh: a.refresh, MaxBatches: a.maxBatches, Targeted: a.targetFlags.active(), Version: Version},
+		Version:     Version,
+		Now:         c.Now,
+	}, rep)
+	defer func() {
+		var left *workspace.ReleaseError
+		if errors.As(s.Close(), &left) {
+			// A lock left behind blocks the next run: say how to remove it,
+			// and do not report success.
+			failf(v, "release the state lock: %v\n\nThe lock stays on %s. Once it is reachable, remove it with: streamctl force-unlock %s", left.Err, left.Where, left.ID)
+			if code == ExitOK {
+				code = ExitError
+			}
+		}
+	}()
+	var lockErr *workspace.LockError
+	switch {
+	case errors.As(err, &lockErr):
+		return lockFailed(v, lockErr.Err)
+	case err != nil:
 		return failf(v, "%v", err)
 	}
-	var (
-		claims  *sinkClaims
-		mgr     *state.Manager
-		runLock *state.LockInfo // the run-wide lock, when this run holds it
-		held    *heldLocks      // the locks this run holds from the start
-	)
-	if a.lock {
-		var (
-			info   *state.LockInfo
-			lockOn = backend.Describe()
-		)
-		sb, sharded := backend.(state.ShardedBackend)
-		shared := false
-		var (
-			stateSinks []string
-			peek       *state.Manager
-		)
-		if sharded {
-			// A remote state is applied per sink, unless the run changes
-			// the whole state: a pending rename (moved blocks), a saved plan (whose
-			// serial covers every sink), or the migration of a state still
-			// in the one-document layout.
-			var err error
-			if peek, err = state.Load(ctx, backend, Version); err != nil {
-				return failf(v, "%v", err)
-			}
-			stateSinks = peek.State().SinkNames()
-			// A moved block whose former sink the state no longer holds is
-			// done: only a pending rename needs the whole state.
-			pending := false
-			for _, m := range cfg.Moved {
-				pending = pending || peek.State().Sinks[m.From] != nil
-			}
-			// So does a change of a sink's number of shards.
-			pending = pending || workspace.Resharding(cfg, peek.State())
-			shared = saved == nil && !pending && (peek.Sharded() || !peek.Exists())
-		}
-		switch {
-		case shared:
-			// Each sink's lock is taken in its turn (sinkClaims.claim); a
-			// command changing the whole state refuses the run at once.
-			if holder, silent, err := sb.RootLock().Live(ctx); err != nil || holder != nil {
-				if err == nil {
-					err = &state.LockedError{Holder: holder, Path: backend.Describe(), Leased: true, Silent: silent}
-				}
-				return lockFailed(v, err)
-			}
-			claims = &sinkClaims{backend: sb, timeout: a.lockTimeout, lost: make(chan struct{})}
-			held = newHeldLocks()
-			// Read without a lock: each sink is read again once claimed.
-			// The state is created first, so that workers started together
-			// over none plan with the one lineage that wins.
-			if err := peek.Create(context.WithoutCancel(ctx)); err != nil {
-				return failf(v, "create the state: %v", err)
-			}
-			mgr = peek
-		default:
-			sinks := stateSinks
-			for _, s := range cfg.Sinks {
-				sinks = append(sinks, s.Name)
-				sinks = append(sinks, cfg.MovedFrom(s.Name)...)
-				if sh := s.Shard; sh != nil {
-					// Under -target too, a change of shards writes every
-					// shard's checkpoint.
-					for k := range sh.Count {
-						sinks = append(sinks, config.ShardName(sh.Sink, k))
-					}
-				}
-			}
-			held, err = lockExclusive(ctx, backend, sinks, "apply", a.lockTimeout)
-			if err != nil {
-				return lockFailed(v, err)
-			}
-			info = held.infos[0]
-			runLock = info
-		}
-		tookOverAll(v, held)
-		defer func() {
-			if err := held.Unlock(); err != nil {
-				// A lock left behind blocks the next run: say how to remove it,
-				// and do not report success.
-				id := "ID"
-				if info != nil {
-					id = info.ID
-				}
-				failf(v, "release the state lock: %v\n\nThe lock stays on %s. Once it is reachable, remove it with: streamctl force-unlock %s", err, lockOn, id)
-				if code == ExitOK {
-					code = ExitError
-				}
-			}
-		}()
-		// A remote lock lost to force-unlock stops the apply; the state's
-		// compare-and-swap fences any write already under way.
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithCancel(ctx)
-		defer cancel()
-		go func() {
-			defer crash.Report()
-			var claimLost chan struct{}
-			if claims != nil {
-				claimLost = claims.lost
-			}
-			select {
-			case <-held.Lost():
-				failf(v, "the state lock was lost (force-unlocked?); stopping.")
-				cancel()
-			case <-claimLost:
-				failf(v, "the state lock was lost (a sink's lock; force-unlocked?); stopping.")
-				cancel()
-			case <-ctx.Done():
-			}
-		}()
-	}
-	if mgr == nil {
-		if mgr, err = state.Load(ctx, backend, Version); err != nil {
-			return failf(v, "%v", err)
-		}
-	}
-	ws, err := workspace.Open(ctx, cfg, kinds())
-	if err != nil {
-		return failf(v, "%v", err)
-	}
-	defer ws.Close()
+	ctx = s.Context()
 
 	p := saved
 	if p != nil {
-		if err := workspace.CheckSaved(p, mgr, cfg.Hash); err != nil {
-			return v.fail("Saved plan is stale", err.Error())
+		stale, mismatch := s.CheckSaved(p)
+		if stale != nil {
+			return v.fail("Saved plan is stale", stale.Error())
 		}
-		if errs := ws.VerifySaved(ctx, p, mgr.State()); len(errs) > 0 {
+		if len(mismatch) > 0 {
 			var lines []string
-			for _, err := range errs {
+			for _, err := range mismatch {
 				lines = append(lines, err.Error())
 			}
 			return v.fail("Saved plan does not match the state", fmt.Sprintf("The plan file %s was not run: %s. Nothing was written. Make the plan again with streamctl plan -out.", a.planFile, strings.Join(lines, "; ")))
 		}
 	} else {
 		var errs []error
-		p, errs = ws.Plan(ctx, mgr.State(), workspace.PlanOptions{Refresh: a.refresh, MaxBatches: a.maxBatches, Targeted: a.targetFlags.active(), Version: Version})
-		if len(errs) > 0 {
+		if p, errs = s.Plan(c.now()); len(errs) > 0 {
 			return v.planErrors(errs)
 		}
-		workspace.Stamp(p, mgr, cfg, c.now())
 	}
 	met.plan = p
-	met.mgr = mgr
+	met.mgr = s.State()
 	v.plan(p, a.verbose)
 	if !p.Changes() {
 		v.upToDate()
@@ -345,32 +244,7 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 			return ExitError
 		}
 	}
-	if claims != nil {
-		claims.v, claims.ws, claims.mgr, claims.a = v, ws, mgr, a
-	}
-	lockID := func(string) string { return "" }
-	switch {
-	case claims != nil:
-		lockID = claims.lockID
-	case runLock != nil:
-		id := runLock.ID
-		lockID = func(string) string { return id }
-	}
-	// Each write of a batch checks the locks it is made under first (see
-	// state.Unlocker.Held): a heartbeat starved on a loaded host must not
-	// let this run write on after its lease could have been taken over.
-	fence := func(sink string) error {
-		if held != nil {
-			if err := held.Held(); err != nil {
-				return err
-			}
-		}
-		if claims != nil {
-			return claims.held(sink)
-		}
-		return nil
-	}
-	return c.run(ctx, v, ws, mgr, p, a, met, claims, lockID, fence)
+	return c.run(v, s, p, a, met)
 }
 
 // approve asks on the terminal. Ctrl-C (or SIGTERM) while it waits cancels at
@@ -395,29 +269,17 @@ func (c *ApplyCommand) approve(ctx context.Context) bool {
 
 // run applies the sinks, up to -parallelism at once, and reports progress and
 // the summary. A failing sink does not stop the others.
-func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace.Workspace, mgr *state.Manager, p *planner.Plan, a *applyArgs, met *applyMetrics, claims *sinkClaims, lockID func(string) string, fence func(string) error) int {
+func (c *ApplyCommand) run(v applyView, s *workspace.Session, p *planner.Plan, a *applyArgs, met *applyMetrics) int {
 	v.running(workspace.Totals(p, a.maxBatches))
 	defer v.stopped()
-	eng := &engine.Engine{
-		State:   mgr,
-		Version: Version,
-		Now:     c.Now,
-		OnEvent: func(ev engine.Event) { v.event(ev, ws.DestinationNames(ev.SinkName())) },
-		LockID:  lockID,
-		Fence:   fence,
-	}
 	start := c.now()
-	var prepare workspace.Prepare
-	if claims != nil {
-		prepare = claims.claim
-	}
-	results, errs := ws.ApplyEach(ctx, eng, p, a.parallelism, prepare)
+	res := s.Apply(p, a.parallelism)
 	var (
 		total    engine.Summary
 		perSink  []render.SinkSummary
 		canceled bool
 	)
-	for _, r := range results {
+	for _, r := range res.Sinks {
 		total.Batches += r.Summary.Batches
 		total.Records += r.Summary.Records
 		total.Files += r.Summary.Files
@@ -441,18 +303,16 @@ func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace.Works
 		Status: "complete", Batches: total.Batches, Records: total.Records, Files: total.Files, Bytes: total.Bytes,
 		ElapsedSeconds: elapsed.Seconds(), RecordsPerSecond: rate, Sinks: perSink,
 	}
-	if len(errs) > 0 {
+	if len(res.Errs) > 0 {
 		summary.Status = "failed"
 		if canceled {
 			summary.Status = "interrupted"
 		}
-		v.failed(summary, errs)
+		v.failed(summary, res.Errs)
 		return ExitError
 	}
-	if claims != nil {
-		if locked := claims.allSkipped(); locked != nil {
-			return lockFailed(v, locked)
-		}
+	if res.Locked != nil {
+		return lockFailed(v, res.Locked)
 	}
 	v.complete(summary, workspace.Deferred(p), p.MaxBatches)
 	return ExitOK
@@ -465,3 +325,30 @@ func sortSinkSummaries(s []render.SinkSummary) {
 		}
 	}
 }
+
+// applyReporter is the apply view as the session's workspace.Reporter.
+type applyReporter struct {
+	v applyView
+}
+
+func (r *applyReporter) SinkSkipped(sink string, holder *state.LockInfo) {
+	r.v.warn("Sink skipped", skippedSink{Sink: sink, Holder: holder}.message())
+}
+
+func (r *applyReporter) TookOver(holder *state.LockInfo, silent time.Duration) {
+	tookOverWarning(r.v, holder, silent)
+}
+
+func (r *applyReporter) SinkLockLeft(sink, id string, err error) {
+	r.v.warn("Sink lock left behind", fmt.Sprintf("release the lock of sink %q: %v. It is taken over once its lease of %s expires, or now with: streamctl force-unlock %s", sink, err, state.Lease, id))
+}
+
+func (r *applyReporter) LockLost(ofSink bool) {
+	if ofSink {
+		failf(r.v, "the state lock was lost (a sink's lock; force-unlocked?); stopping.")
+		return
+	}
+	failf(r.v, "the state lock was lost (force-unlocked?); stopping.")
+}
+
+func (r *applyReporter) Event(ev engine.Event, destinations []string) { r.v.event(ev, destinations) }

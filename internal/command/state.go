@@ -350,7 +350,7 @@ func (m *Meta) lockedState(ctx context.Context, backend state.Backend, v ui, op 
 			}
 			sinks = append(sinks, peek.State().SinkNames()...)
 		}
-		held, err := lockExclusive(ctx, backend, sinks, op, timeout)
+		held, err := workspace.LockExclusive(ctx, backend, sinks, op, Version, timeout)
 		if err != nil {
 			return nil, nil, lockFailed(v, err)
 		}

@@ -69,10 +69,14 @@ func tookOver(v ui, u state.Unlocker) {
 	if !ok {
 		return
 	}
-	h, silent := t.TookOver()
-	if h == nil {
-		return
+	if h, silent := t.TookOver(); h != nil {
+		tookOverWarning(v, h, silent)
 	}
+}
+
+// tookOverWarning warns that the lock of holder, silent for longer than its
+// lease, was taken over.
+func tookOverWarning(v ui, h *state.LockInfo, silent time.Duration) {
 	v.warn("Took over the state lock of a run that died",
 		fmt.Sprintf("The lock %s of %s by %s (pid %d, since %s) was not refreshed for %s, longer than its lease of %s: its holder is gone. This run took it over; the batch it left in flight is finished exactly once, and its state writes can no longer land.",
 			h.ID, h.Operation, h.Who, h.PID, h.Created.UTC().Format(time.RFC3339), silent.Round(time.Second), state.Lease))

@@ -77,20 +77,15 @@ func (s *Source) Key() string { return s.Type + "." + s.Name }
 
 // Sink is one streaming query: a source, an output layout and destinations.
 type Sink struct {
-	Name            string
-	Source          string // the source's Key()
-	Format          string
-	Compression     string
-	PartitionBy     []string
-	RouteBy         string
-	MaxFileRecords  int64
-	RowGroupRecords int
-	OnInvalid       string
-	OnDataLoss      string
-	MaxRecords      int64 // batch { max_records }
-	History         int
-	Columns         []Column
-	Destinations    []*Destination // in config order
+	Name   string
+	Source string // the source's Key()
+	// Layout is how the sink's records become files, built and checked
+	// at load.
+	Layout
+	OnDataLoss   string
+	MaxRecords   int64 // batch { max_records }
+	History      int
+	Destinations []*Destination // in config order
 	// Shards is the declared shards (1: not sharded).
 	Shards int
 	// Shard is set on each of the sinks a sink with shards > 1 stands for

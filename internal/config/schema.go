@@ -440,7 +440,7 @@ func sinkSchemaDoc(kinds providers.Kinds) *SchemaBlock {
 				"With `column` blocks it names a column (or record metadata: `_key`, `_partition`, …). A record without the field, or with null in it, cannot be routed: it is invalid (see `on_invalid`)."},
 		{Name: "max_file_records", Type: "number", Default: "one file per partition folder per batch", Example: "1000000",
 			Description: "Roll to a new file after this many records. Files are numbered by the `seq` of their deterministic name."},
-		{Name: "row_group_records", Type: "number", Default: "131072", Example: "131072",
+		{Name: "row_group_records", Type: "number", Default: strconv.Itoa(DefaultRowGroupRecords), Example: "131072",
 			Description: "Records per Parquet row group. Memory is bounded by row-group size × open partition folders."},
 		{Name: "on_invalid", Type: "string", Default: `"fail"`, Allowed: quoted(onInvalid...), Example: `"reject"`,
 			Description: "A record that does not fit the columns, holds text that is not UTF-8, a timestamp outside years 0001–9999, a partition value its folder cannot hold, or has no `route_by` value: `fail` stops the apply (the batch stays in flight, nothing is promoted); " +

@@ -27,7 +27,7 @@ const MaxShards = 1024
 // Allowed values of sink attributes.
 var (
 	formats      = []string{"jsonl", "parquet", "csv"}
-	compressions = []string{"zstd", "snappy", "gzip", "none"}
+	compressions = format.Compressions
 	onInvalid    = []string{"fail", "reject"}
 	onDataLoss   = []string{"fail", "skip"}
 )
@@ -62,7 +62,7 @@ func (l *loader) decodeSink(b *hcl.Block) {
 		l.errorf(&b.DefRange, "Duplicate sink", "A sink %q was already declared at %s.", name, prev.DeclRange)
 		return
 	}
-	s := &Sink{Name: name, Format: DefaultFormat, MaxRecords: DefaultMaxRecords, OnInvalid: "fail", OnDataLoss: "fail", DeclRange: b.DefRange}
+	s := &Sink{Name: name, Layout: Layout{Format: DefaultFormat, OnInvalid: "fail"}, MaxRecords: DefaultMaxRecords, OnDataLoss: "fail", DeclRange: b.DefRange}
 	content, diags := b.Body.Content(sinkSchema)
 	l.diags = append(l.diags, diags...)
 	if content == nil {
@@ -79,8 +79,16 @@ func (l *loader) decodeSink(b *hcl.Block) {
 	l.optInt(content, "max_file_records", &s.MaxFileRecords, 1)
 	var rowGroup, history int64
 	l.optInt(content, "row_group_records", &rowGroup, 1)
+	if rowGroup > MaxRowGroupRecords {
+		l.errorf(content.Attributes["row_group_records"].Expr.Range().Ptr(), "Invalid row_group_records", "row_group_records must be at most %d, not %d: a Parquet page can hold a whole row group, and its header counts the rows in 32 bits.", MaxRowGroupRecords, rowGroup)
+		rowGroup = 0
+	}
+	s.RowGroupRecords, s.rowGroupDefaulted = rowGroup, rowGroup == 0
+	if s.rowGroupDefaulted {
+		s.RowGroupRecords = DefaultRowGroupRecords
+	}
 	l.optInt(content, "history", &history, 1)
-	s.RowGroupRecords, s.History = int(rowGroup), int(history)
+	s.History = int(history)
 	shards := int64(1)
 	l.optInt(content, "shards", &shards, 1)
 	if shards > MaxShards {

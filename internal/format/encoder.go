@@ -87,9 +87,6 @@ func NewFormat(schema *Schema, o Options) (*Format, error) {
 	if o.Format != Parquet && o.Compression != "" && o.Compression != "none" {
 		return nil, fmt.Errorf("compression %q applies only to parquet; %s files are written uncompressed", o.Compression, o.Format)
 	}
-	if o.RowGroupRecords < 0 {
-		return nil, fmt.Errorf("row_group_records must be positive, got %d", o.RowGroupRecords)
-	}
 	switch o.Format {
 	case JSONL:
 	case CSV, Parquet:

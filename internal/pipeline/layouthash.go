@@ -1,33 +1,11 @@
 package pipeline
 
-import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
+// A sink's layout hash (state.Batch.Layout) is config.Layout.Hash, over the
+// settings the configuration declares: every field of Layout that decides
+// the files must be one of config.Layout's, hashed there, or be listed in
+// hashExempt with the reason (TestLayoutFieldsAreHashed).
 
-	"github.com/streamctl/streamctl/internal/format"
-)
-
-// Hash identifies the settings that decide which files a batch gives. A
-// batch in flight records it (state.Batch.Layout), and a retry under another
-// hash is refused: it would write other files than those already promoted.
-//
-// The encoding is fixed: an in-flight batch logged by an older streamctl
-// must still match. A field added to Layout must be hashed here or listed in
-// hashExempt with the reason (TestLayoutHashCoversEveryField).
-func (l Layout) Hash() string {
-	data, _ := json.Marshal(struct {
-		Format, Compression, RouteBy, OnInvalid string
-		PartitionBy                             []string
-		MaxFileRecords                          int64
-		RowGroupRecords                         int
-		Columns                                 []format.Column
-	}{l.Format, l.Compression, l.RouteBy, l.OnInvalid, l.PartitionBy, l.MaxFileRecords, int(l.RowGroupRecords), l.Columns})
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:8])
-}
-
-// hashExempt are the Layout fields Hash leaves out, and why.
+// hashExempt are the Layout fields the layout hash leaves out, and why.
 var hashExempt = map[string]string{
 	"Destinations": "a batch's destinations are logged with it (state.Batch.Destinations) and checked on their own",
 	"Shard":        "a shard's files are named apart and its batches are its own: the shard is its checkpoint's, not an output setting",

@@ -52,7 +52,8 @@ type Layout struct {
 	// RouteBy names a column, or else a dotted JSON path: each record goes
 	// to the one destination Route picks for the field's value.
 	RouteBy string
-	// RowGroupRecords is the most rows per Parquet row group; 0: 131072.
+	// RowGroupRecords is the most rows per Parquet row group; 0: the
+	// format's default (a sink's layout comes with it, see config.Layout).
 	// The memory budget of a batch (memoryBudget) may end one earlier.
 	RowGroupRecords int64
 	// OnInvalid is "fail" (default: Write returns an *InvalidRecordError) or

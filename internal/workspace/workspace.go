@@ -48,17 +48,18 @@ func StartsAtLatest(decl *config.Source, kinds providers.Kinds) bool {
 	return k.Source.StartsAtLatest != nil && k.Source.StartsAtLatest(decl.Config)
 }
 
-// Layout is the output layout a sink declares.
+// Layout is the pipeline's layout of a sink, as config built it.
 func Layout(s *config.Sink) pipeline.Layout {
+	l := s.Layout
 	return pipeline.Layout{
-		Format:          s.Format,
-		MaxFileRecords:  s.MaxFileRecords,
-		Columns:         s.Columns,
-		Compression:     s.Compression,
-		PartitionBy:     s.PartitionBy,
-		RouteBy:         s.RouteBy,
-		RowGroupRecords: int64(s.RowGroupRecords),
-		OnInvalid:       s.OnInvalid,
+		Format:          l.Format,
+		MaxFileRecords:  l.MaxFileRecords,
+		Columns:         l.Columns,
+		Compression:     l.Compression,
+		PartitionBy:     l.PartitionBy,
+		RouteBy:         l.RouteBy,
+		RowGroupRecords: l.RowGroupRecords,
+		OnInvalid:       l.OnInvalid,
 	}
 }
 
@@ -97,7 +98,7 @@ func Open(ctx context.Context, cfg *config.Config, kinds providers.Kinds) (*Work
 			SourceName: decl.Name,
 			Source:     src,
 			Layout:     Layout(s),
-			LayoutHash: Layout(s).Hash(),
+			LayoutHash: s.Layout.Hash(),
 			History:    s.History,
 		}
 		if s.Shard != nil {
