@@ -38,6 +38,9 @@ type SinkInput struct {
 	Destinations []string
 	// Layout is a hash of the output settings; see state.Batch.Layout.
 	Layout string
+	// LayoutSettings are those settings by attribute name
+	// (pipeline.Layout.Settings), to show what a layout change changes.
+	LayoutSettings map[string]string
 	// Lineage is the state's lineage: its destinations must be owned by it.
 	Lineage string
 	// MovedFrom is the sink's former name when a moved block renames it and
@@ -127,12 +130,18 @@ type SinkPlan struct {
 	// RouteBy is the field records are routed by, or "" when every destination
 	// gets every record.
 	RouteBy string `json:"route_by,omitempty"`
+	// Layout is the hash of the output settings new batches are written
+	// with: a saved plan is applied with these settings only.
+	Layout string `json:"layout,omitempty"`
+	// LayoutChange is set when they differ from those of the sink's latest
+	// batches.
+	LayoutChange *LayoutChange `json:"layout_change,omitempty"`
 }
 
 // Changes reports whether applying the plan would do anything.
 func (p *SinkPlan) Changes() bool {
 	return p.Resume != nil || p.New.Batches > 0 || len(p.Cleanups) > 0 || len(p.Start) > 0 || p.MovedFrom != "" ||
-		len(p.Adopt) > 0 || len(p.Repairs) > 0 || len(p.Removed) > 0 || p.tablesChange()
+		len(p.Adopt) > 0 || len(p.Repairs) > 0 || len(p.Removed) > 0 || p.tablesChange() || p.LayoutChange != nil
 }
 
 func (p *SinkPlan) tablesChange() bool {
@@ -305,7 +314,7 @@ func PlanSink(in SinkInput) (*SinkPlan, error) {
 	}
 	nextID := st.NextBatch
 	if b := st.InFlight; b != nil {
-		if err := checkInFlight(in, b); err != nil {
+		if err := checkInFlight(in, st, b); err != nil {
 			return nil, err
 		}
 		for _, r := range b.Ranges {
@@ -392,6 +401,7 @@ func PlanSink(in SinkInput) (*SinkPlan, error) {
 	}
 	pending.limit(in.MaxBatches)
 	p.New = pending
+	planLayout(in, st, p)
 
 	for _, d := range in.Destinations {
 		obs := in.Observed[d]
@@ -414,7 +424,7 @@ func PlanSink(in SinkInput) (*SinkPlan, error) {
 // checkInFlight refuses to resume a batch whose destinations or output settings
 // changed since it started: the retry would route or encode records otherwise,
 // and files already promoted would no longer be overwritten by identical ones.
-func checkInFlight(in SinkInput, b *state.Batch) error {
+func checkInFlight(in SinkInput, st *state.Sink, b *state.Batch) error {
 	configured := map[string]bool{}
 	for _, d := range in.Destinations {
 		configured[d] = true
@@ -431,7 +441,7 @@ func checkInFlight(in SinkInput, b *state.Batch) error {
 	}
 	if b.Layout != "" && in.Layout != "" && b.Layout != in.Layout {
 		return &Error{Sink: in.Name, Summary: fmt.Sprintf("batch %d is in flight with other output settings", b.ID),
-			Detail: fmt.Sprintf("batch %d started with other format, columns, partitioning or routing settings, and a retry must write the same files. Restore the previous settings until the batch is committed, then change them.", b.ID)}
+			Detail: fmt.Sprintf("batch %d started before a change of the sink's output settings (%s), and a retry must write the same files as the run that died, some of which may already be in place. Restore the previous settings and apply to finish the batch; then change them again: the next plan shows the change, and the batches after it are written with the new settings.", b.ID, layoutDiffText(in, st, b.Layout))}
 	}
 	return nil
 }

@@ -80,6 +80,7 @@ func reconcile(in SinkInput, st *state.Sink, p *SinkPlan, from map[string]int64,
 					Detail: fmt.Sprintf("the state's history keeps the last %d batches, and %d older ones are no longer described. Set backfill = false on the destination to start it at the current head, or backfill it by hand.", len(st.History), older)}
 			}
 		}
+		var otherLayout []int64 // batches d is backfilled with in the new layout
 		for _, h := range st.History {
 			wrote := contains(h.Destinations, d)
 			switch {
@@ -87,6 +88,13 @@ func reconcile(in SinkInput, st *state.Sink, p *SinkPlan, from map[string]int64,
 			case !wrote && h.ID >= from && in.RouteBy == "":
 			default:
 				continue
+			}
+			if wrote {
+				if err := drifted(in, st, h, d); err != nil {
+					return 0, err
+				}
+			} else if in.Layout != "" && h.Layout != "" && h.Layout != in.Layout {
+				otherLayout = append(otherLayout, h.ID)
 			}
 			if !retained(h.Ranges) {
 				lost = append(lost, fmt.Sprintf("batch %d for %s (%s)", h.ID, d, rangesText(h.Ranges)))
@@ -101,6 +109,9 @@ func reconcile(in SinkInput, st *state.Sink, p *SinkPlan, from map[string]int64,
 				b.Destinations = append(append([]string(nil), b.Destinations...), d)
 			}
 			b.Pending = append(b.Pending, d)
+		}
+		if n := len(otherLayout); n > 0 {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("destination %q is backfilled with %d batches (%d–%d) written elsewhere with other output settings: it receives them with the current ones (%s)", d, n, otherLayout[0], otherLayout[n-1], layoutDiffText(in, st, st.History[len(st.History)-1].Layout)))
 		}
 	}
 	if len(lost) > 0 {

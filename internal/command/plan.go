@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/streamctl/streamctl/internal/render"
 	"github.com/streamctl/streamctl/internal/workspace"
 	"github.com/streamctl/streamctl/planner"
 )
@@ -118,7 +119,7 @@ func (c *PlanCommand) Run(args []string) int {
 		return ExitError
 	}
 	if a.targetFlags.active() {
-		v.warn("Only some sinks are planned", "-target or -exclude is in effect: the plan covers only the sinks they select. Use it for exceptional situations, not routinely.")
+		v.warn("Only some sinks are planned", render.TargetedText)
 	}
 	ctx, stop := signalContext()
 	defer stop()
@@ -138,6 +139,7 @@ func (c *PlanCommand) Run(args []string) int {
 	}
 	workspace.Stamp(p, mgr, cfg, c.now())
 	p.NoRefresh = !a.refresh
+	p.Targeted = a.targetFlags.active()
 	v.plan(p, a.verbose)
 	if a.jsonOut != "" {
 		if err := c.writeOutput(a.jsonOut, func(w io.Writer) { writePlanJSON(w, p, c.now) }); err != nil {

@@ -512,6 +512,9 @@ func (e *Engine) ApplySink(ctx context.Context, sink *Sink, plan *planner.SinkPl
 			return sum, fmt.Errorf("drop removed destinations of sink %s: %w", sink.Name, err)
 		}
 	}
+	if err := e.recordLayout(ctx, sink, plan); err != nil {
+		return sum, err
+	}
 	if plan.Resume != nil {
 		if err := e.runBatch(ctx, sink, plan.Snapshot.Identity, *plan.Resume, resumed, &sum, nil); err != nil {
 			return sum, err
@@ -625,6 +628,9 @@ func logIntent(s *state.State, sink *Sink, identity string, b planner.Batch, sta
 	ss.Source = state.SourceRef{Type: sink.SourceType, Name: sink.SourceName, Identity: identity}
 	t := started.UTC()
 	ss.InFlight = &state.Batch{ID: b.ID, Ranges: b.Ranges, Destinations: b.Destinations, Layout: sink.LayoutHash, Records: b.Records, Started: &t}
+	if sink.LayoutHash != "" && (ss.Layout == nil || ss.Layout.Hash != sink.LayoutHash) {
+		ss.SetLayout(layoutOf(sink))
+	}
 	ss.NextBatch = b.ID + 1
 	return nil
 }

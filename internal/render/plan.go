@@ -162,6 +162,15 @@ func writeSinkActions(w io.Writer, s *planner.SinkPlan, o Options) {
 	if s.MovedFrom != "" {
 		fmt.Fprintf(w, "  %s move sink.%s to sink.%s: its checkpoint, manifests and destination ownership\n", o.paint(yellow, "~"), s.MovedFrom, s.Name)
 	}
+	if c := s.LayoutChange; c != nil {
+		fmt.Fprintf(w, "  %s update output settings in place: %s\n", o.paint(yellow, "~"), LayoutChangeText(s.Name, c))
+		for _, a := range c.Attributes {
+			fmt.Fprintf(w, "      %s %s\n", o.paint(symbolColor[a.Symbol()], a.Symbol()), a.Text())
+		}
+		if len(c.Attributes) == 0 {
+			fmt.Fprintf(w, "      (the state, written by an older streamctl, does not record which settings the batches before were written with)\n")
+		}
+	}
 	if b := s.Resume; b != nil {
 		fmt.Fprintf(w, "  %s resume batch %d (in flight): %s records → %s\n",
 			o.paint(yellow, "~"), b.ID, Count(b.Records), destList(b.Pending, "already committed everywhere; only the state commit remains"))
@@ -213,13 +222,78 @@ func writeSinkActions(w io.Writer, s *planner.SinkPlan, o Options) {
 	}
 }
 
-// SummaryLine is the plan's last line.
+// TargetedText is the warning of a plan made with -target or -exclude.
+const TargetedText = "-target or -exclude is in effect: the plan covers only the sinks they select. Use it for exceptional situations, not routinely."
+
+var symbolColor = map[string]string{"+": green, "-": red, "~": yellow}
+
+// LayoutChangeText says what a change of a sink's output settings means
+// for its readers.
+func LayoutChangeText(sink string, c *planner.LayoutChange) string {
+	if c.FirstBatch == 0 {
+		return "new batches are written with the new settings"
+	}
+	return fmt.Sprintf("the committed batches, up to batch %d, stay as they were written; batches from %d on are written with the new settings beside them (a reader that lists the folder sees both; streamctl files %s lists each batch's files)", c.FirstBatch-1, c.FirstBatch, sink)
+}
+
+// Counts are the changes of a plan besides its batches.
+type Counts struct {
+	Moves         int `json:"moves"`
+	LayoutChanges int `json:"layout_changes"`
+	TablesCreated int `json:"tables_created"`
+	TableChanges  int `json:"table_changes"`
+	// RemovedDestinations are destinations no longer configured.
+	RemovedDestinations int `json:"removed_destinations"`
+}
+
+// PlanCounts counts a plan's changes besides its batches.
+func PlanCounts(p *planner.Plan) Counts {
+	var c Counts
+	for _, s := range p.Sinks {
+		if s.MovedFrom != "" {
+			c.Moves++
+		}
+		if s.LayoutChange != nil {
+			c.LayoutChanges++
+		}
+		for _, t := range s.Tables {
+			if t.Create != "" {
+				c.TablesCreated++
+			}
+			if len(t.Changes) > 0 {
+				c.TableChanges++
+			}
+		}
+		c.RemovedDestinations += len(s.Removed)
+	}
+	return c
+}
+
+// SummaryLine is the plan's last line: "Plan: 1 batch, 200 records to 2
+// destinations, 1 sink moved, 1 layout change." Scripts grep it: change it
+// deliberately.
 func SummaryLine(p *planner.Plan) string {
 	if !p.Changes() {
 		return "No changes. All sinks are up to date."
 	}
 	batches, records, dests := p.Totals()
-	line := fmt.Sprintf("Plan: %s %s, %s records to %d %s.", Count(batches), plural(batches, "batch", "batches"), Count(records), dests, plural(int64(dests), "destination", "destinations"))
+	parts := []string{fmt.Sprintf("%s, %s to %s", Plural(batches, "batch", "batches"), Plural(records, "record", "records"), Plural(int64(dests), "destination", "destinations"))}
+	c := PlanCounts(p)
+	for _, n := range []struct {
+		count     int
+		one, many string
+	}{
+		{c.Moves, "sink moved", "sinks moved"},
+		{c.LayoutChanges, "layout change", "layout changes"},
+		{c.TablesCreated, "table to create", "tables to create"},
+		{c.TableChanges, "table change", "table changes"},
+		{c.RemovedDestinations, "destination removed", "destinations removed"},
+	} {
+		if n.count > 0 {
+			parts = append(parts, Plural(int64(n.count), n.one, n.many))
+		}
+	}
+	line := "Plan: " + strings.Join(parts, ", ") + "."
 	cleanups := 0
 	for _, s := range p.Sinks {
 		cleanups += len(s.Cleanups)
