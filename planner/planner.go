@@ -50,6 +50,10 @@ type SinkInput struct {
 	// MaxBatches limits the new batches planned (plan and apply -max-batches);
 	// 0 plans them all.
 	MaxBatches int64
+	// Renamed maps partition names an older streamctl gave, found in State,
+	// to the names the source gives the same partitions now (see
+	// providers/files): their committed offsets carry over.
+	Renamed map[string]string
 	// State is the sink's checkpoint; nil when it has none yet.
 	State    *state.Sink
 	Snapshot providers.Snapshot
@@ -124,6 +128,9 @@ type SinkPlan struct {
 	Cleanups []Cleanup `json:"cleanups,omitempty"`
 	// Tables are what apply does to destinations' tables besides appending.
 	Tables []TablePlan `json:"tables,omitempty"`
+	// Renamed are the partitions whose committed offsets apply records
+	// under the name the source now gives them.
+	Renamed []PartitionRename `json:"renamed_partitions,omitempty"`
 	// Skipped are ranges lost from the source and skipped (on_data_loss = "skip").
 	Skipped  []state.Range `json:"skipped,omitempty"`
 	Warnings []string      `json:"warnings,omitempty"`
@@ -141,7 +148,7 @@ type SinkPlan struct {
 // Changes reports whether applying the plan would do anything.
 func (p *SinkPlan) Changes() bool {
 	return p.Resume != nil || p.New.Batches > 0 || len(p.Cleanups) > 0 || len(p.Start) > 0 || p.MovedFrom != "" ||
-		len(p.Adopt) > 0 || len(p.Repairs) > 0 || len(p.Removed) > 0 || p.tablesChange() || p.LayoutChange != nil
+		len(p.Adopt) > 0 || len(p.Repairs) > 0 || len(p.Removed) > 0 || p.tablesChange() || p.LayoutChange != nil || len(p.Renamed) > 0
 }
 
 func (p *SinkPlan) tablesChange() bool {
@@ -310,16 +317,18 @@ func PlanSink(in SinkInput) (*SinkPlan, error) {
 	// flight, whose ranges are fixed.
 	from := map[string]int64{}
 	for part, off := range st.Offsets {
-		from[part] = off
+		part = in.partition(part)
+		from[part] = max(from[part], off)
 	}
+	p.Renamed = renamedPartitions(in, st)
 	nextID := st.NextBatch
 	if b := st.InFlight; b != nil {
 		if err := checkInFlight(in, st, b); err != nil {
 			return nil, err
 		}
 		for _, r := range b.Ranges {
-			if r.End > from[r.Partition] {
-				from[r.Partition] = r.End
+			if part := in.partition(r.Partition); r.End > from[part] {
+				from[part] = r.End
 			}
 		}
 		resume := &Batch{ID: b.ID, Ranges: b.Ranges, Records: b.Span(), Destinations: b.Destinations}
@@ -379,7 +388,7 @@ func PlanSink(in SinkInput) (*SinkPlan, error) {
 	}
 	var vanished []string
 	for part, off := range st.Offsets {
-		if !inSnapshot[part] && off > 0 {
+		if !inSnapshot[in.partition(part)] && off > 0 {
 			vanished = append(vanished, part)
 		}
 	}
@@ -388,12 +397,16 @@ func PlanSink(in SinkInput) (*SinkPlan, error) {
 		lost = append(lost, fmt.Sprintf("partition %s: it is no longer in the source, which had been read up to offset %d", part, st.Offsets[part]))
 	}
 	if len(lost) > 0 {
+		unread := unreadPartitions(in, from)
 		if in.OnDataLoss != "skip" {
 			return nil, &Error{Sink: in.Name, Summary: "data loss in the source",
-				Detail: fmt.Sprintf("source.%s.%s (%s): ", in.SourceType, in.SourceName, in.Snapshot.Identity) + strings.Join(lost, "; ") + ". Those records can no longer be read, so they cannot be delivered. To go on without them, set on_data_loss = \"skip\" on the sink; the skipped ranges are then reported."}
+				Detail: fmt.Sprintf("source.%s.%s (%s): ", in.SourceType, in.SourceName, in.Snapshot.Identity) + strings.Join(lost, "; ") + ". " + dataLossAdvice(vanished, unread)}
 		}
 		for _, l := range lost {
 			p.Warnings = append(p.Warnings, "data loss skipped: "+l)
+		}
+		if len(vanished) > 0 && len(unread) > 0 {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("partitions vanished while %s the state never read appeared (%s): if they hold the same records under other names, this apply delivers those records a second time", plural(len(unread), "partition", "partitions"), listSome(unread)))
 		}
 	}
 	if pending.Records > 0 {

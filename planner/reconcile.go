@@ -44,8 +44,9 @@ func reconcile(in SinkInput, st *state.Sink, p *SinkPlan, from map[string]int64,
 	}
 	retained := func(ranges []state.Range) bool {
 		for _, r := range ranges {
-			e, ok := earliest[r.Partition]
-			if !ok || r.Start < e || r.End > latest[r.Partition] {
+			part := in.partition(r.Partition)
+			e, ok := earliest[part]
+			if !ok || r.Start < e || r.End > latest[part] {
 				return false
 			}
 		}
@@ -181,21 +182,21 @@ func reconcile(in SinkInput, st *state.Sink, p *SinkPlan, from map[string]int64,
 			return aheadError(in.Name, aheadIn[nextID][0], nextID, st, why)
 		}
 		for _, r := range ranges {
-			start, known := from[r.Partition]
+			start, known := from[in.partition(r.Partition)]
 			if !known {
-				start = earliest[r.Partition]
+				start = earliest[in.partition(r.Partition)]
 			}
 			switch {
 			case r.Start != start || r.End < r.Start:
 				return 0, holder(fmt.Sprintf("its range [%d, %d) of partition %s does not continue the committed offset %d", r.Start, r.End, r.Partition, start))
-			case r.End > latest[r.Partition]:
-				return 0, holder(fmt.Sprintf("its range [%d, %d) of partition %s ends beyond the source's latest offset %d", r.Start, r.End, r.Partition, latest[r.Partition]))
+			case r.End > latest[in.partition(r.Partition)]:
+				return 0, holder(fmt.Sprintf("its range [%d, %d) of partition %s ends beyond the source's latest offset %d", r.Start, r.End, r.Partition, latest[in.partition(r.Partition)]))
 			}
 		}
 		b := Batch{ID: nextID, Ranges: ranges, Destinations: in.Destinations}
 		for _, r := range ranges {
 			b.Records += r.Records()
-			from[r.Partition] = r.End
+			from[in.partition(r.Partition)] = r.End
 		}
 		for _, d := range in.Destinations {
 			if !contains(aheadIn[nextID], d) {

@@ -515,6 +515,9 @@ func (e *Engine) ApplySink(ctx context.Context, sink *Sink, plan *planner.SinkPl
 	if err := e.recordLayout(ctx, sink, plan); err != nil {
 		return sum, err
 	}
+	if err := e.recordRenamed(ctx, sink, plan); err != nil {
+		return sum, err
+	}
 	if plan.Resume != nil {
 		if err := e.runBatch(ctx, sink, plan.Snapshot.Identity, *plan.Resume, resumed, &sum, nil); err != nil {
 			return sum, err

@@ -160,6 +160,9 @@ type SinkPlanInfo struct {
 	// LayoutChange is a change of the sink's output settings: the settings
 	// that differ, and the first batch written with the new ones.
 	LayoutChange *planner.LayoutChange `json:"layout_change,omitempty"`
+	// Renamed are committed offsets recorded under their partitions'
+	// current names.
+	Renamed []planner.PartitionRename `json:"renamed_partitions,omitempty"`
 }
 
 // TableInfo is the payload of table_plan: what apply does to one
@@ -281,6 +284,7 @@ func sinkPlanInfo(s *planner.SinkPlan) SinkPlanInfo {
 		Tables:  []TableInfo{},
 
 		LayoutChange: s.LayoutChange,
+		Renamed:      s.Renamed,
 	}
 	for _, t := range s.Tables {
 		info.Tables = append(info.Tables, tableInfo(s.Name, t))

@@ -162,6 +162,13 @@ func writeSinkActions(w io.Writer, s *planner.SinkPlan, o Options) {
 	if s.MovedFrom != "" {
 		fmt.Fprintf(w, "  %s move sink.%s to sink.%s: its checkpoint, manifests and destination ownership\n", o.paint(yellow, "~"), s.MovedFrom, s.Name)
 	}
+	for i, r := range s.Renamed {
+		if i == o.MaxBatches && !o.Verbose {
+			fmt.Fprintf(w, "  %s … and %d more partitions renamed (-verbose lists them)\n", o.paint(yellow, "~"), len(s.Renamed)-i)
+			break
+		}
+		fmt.Fprintf(w, "  %s partition %s is now named %s: its committed offset %s carries over (the source names its files relative to its root folder now, wherever streamctl runs from)\n", o.paint(yellow, "~"), r.From, r.To, Count(r.Offset))
+	}
 	if c := s.LayoutChange; c != nil {
 		fmt.Fprintf(w, "  %s update output settings in place: %s\n", o.paint(yellow, "~"), LayoutChangeText(s.Name, c))
 		for _, a := range c.Attributes {
@@ -244,6 +251,9 @@ type Counts struct {
 	TableChanges  int `json:"table_changes"`
 	// RemovedDestinations are destinations no longer configured.
 	RemovedDestinations int `json:"removed_destinations"`
+	// PartitionsRenamed are committed offsets recorded under their
+	// partitions' current names.
+	PartitionsRenamed int `json:"partitions_renamed"`
 }
 
 // PlanCounts counts a plan's changes besides its batches.
@@ -265,6 +275,7 @@ func PlanCounts(p *planner.Plan) Counts {
 			}
 		}
 		c.RemovedDestinations += len(s.Removed)
+		c.PartitionsRenamed += len(s.Renamed)
 	}
 	return c
 }
@@ -288,6 +299,7 @@ func SummaryLine(p *planner.Plan) string {
 		{c.TablesCreated, "table to create", "tables to create"},
 		{c.TableChanges, "table change", "table changes"},
 		{c.RemovedDestinations, "destination removed", "destinations removed"},
+		{c.PartitionsRenamed, "partition renamed", "partitions renamed"},
 	} {
 		if n.count > 0 {
 			parts = append(parts, Plural(int64(n.count), n.one, n.many))
