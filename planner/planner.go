@@ -54,6 +54,9 @@ type SinkInput struct {
 	// to the names the source gives the same partitions now (see
 	// providers/files): their committed offsets carry over.
 	Renamed map[string]string
+	// Replace are committed batches to write again from the source into
+	// every destination that wrote them (-replace).
+	Replace []int64
 	// State is the sink's checkpoint; nil when it has none yet.
 	State    *state.Sink
 	Snapshot providers.Snapshot
@@ -170,6 +173,10 @@ type Batch struct {
 	Destinations []string `json:"destinations"`
 	// Pending are the destinations that still have to write it.
 	Pending []string `json:"pending"`
+	// Replace is set on a repair that -replace asked for: the batch is
+	// written again where its manifest is intact too, into the files it
+	// lists.
+	Replace bool `json:"replace,omitempty"`
 }
 
 // Cleanup is an orphan _temporary/<Batch> in a destination, or the uploads
@@ -351,6 +358,9 @@ func PlanSink(in SinkInput) (*SinkPlan, error) {
 	}
 	nextID, err := reconcile(in, st, p, from, nextID)
 	if err != nil {
+		return nil, err
+	}
+	if err := planReplace(in, st, p); err != nil {
 		return nil, err
 	}
 

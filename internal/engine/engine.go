@@ -802,7 +802,7 @@ func pendingDestinations(ctx context.Context, sink *Sink, b planner.Batch, m mod
 		if err != nil && !errors.Is(err, providers.ErrNotExist) {
 			return nil, fmt.Errorf("check batch %d in %s: %w", b.ID, name, err)
 		}
-		if have != nil {
+		if have != nil && !b.Replace {
 			if !sameRanges(have, b.Ranges) {
 				return nil, fmt.Errorf("batch %d in %s: its manifest covers other ranges than the state's in-flight batch; the destination was written under another state", b.ID, name)
 			}
@@ -1080,9 +1080,16 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 		}
 		m.Bytes += f.Size
 	}
+	intact, err := checkReplacement(ctx, sink, b, d, m.Files)
+	if err != nil {
+		for _, u := range staged {
+			u.Release()
+		}
+		return err
+	}
 	// The owner was checked when the apply started; a record replaced since
 	// (by hand, or a copied configuration) stops the batch before promotion.
-	err := checkOwner(ctx, d, e.owner(sink, d))
+	err = checkOwner(ctx, d, e.owner(sink, d))
 	if err == nil {
 		err = e.fence(sink.Name)
 	}
@@ -1108,7 +1115,9 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 	if err := e.fence(sink.Name); err != nil {
 		return fmt.Errorf("commit batch %d in %s: %w", b.ID, d.Name, err)
 	}
-	if _, err := d.Storage.PutIfAbsent(ctx, key, encodeManifest(m)); err != nil {
+	if intact {
+		// A replacement: the files are those the manifest lists.
+	} else if _, err := d.Storage.PutIfAbsent(ctx, key, encodeManifest(m)); err != nil {
 		if !errors.Is(err, providers.ErrExist) {
 			return fmt.Errorf("commit batch %d in %s: write manifest: %w", b.ID, d.Name, err)
 		}

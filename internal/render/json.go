@@ -128,9 +128,11 @@ type BatchInfo struct {
 	Records      int64    `json:"records"`
 	Destinations []string `json:"destinations,omitempty"`
 	// Pending are the destinations that still have to write a resumed batch.
-	Pending        []string `json:"pending,omitempty"`
-	Ranges         []Range  `json:"ranges,omitempty"`
-	Resume         bool     `json:"resume,omitempty"`
+	Pending []string `json:"pending,omitempty"`
+	Ranges  []Range  `json:"ranges,omitempty"`
+	Resume  bool     `json:"resume,omitempty"`
+	// Replace is set on a committed batch written again (-replace).
+	Replace        bool     `json:"replace,omitempty"`
 	ElapsedSeconds *float64 `json:"elapsed_seconds,omitempty"`
 }
 
@@ -305,7 +307,7 @@ func sinkPlanInfo(s *planner.SinkPlan) SinkPlanInfo {
 func batchInfos(sink string, bs []planner.Batch) []BatchInfo {
 	out := make([]BatchInfo, len(bs))
 	for i, b := range bs {
-		out[i] = BatchInfo{Sink: sink, ID: b.ID, Records: b.Records, Destinations: nonNil(b.Destinations), Pending: nonNil(b.Pending), Ranges: jsonRanges(b.Ranges)}
+		out[i] = BatchInfo{Sink: sink, ID: b.ID, Records: b.Records, Destinations: nonNil(b.Destinations), Pending: nonNil(b.Pending), Ranges: jsonRanges(b.Ranges), Replace: b.Replace}
 	}
 	return out
 }
@@ -354,7 +356,11 @@ func (v *JSONView) Plan(p *planner.Plan, operation string) {
 			v.emit("info", "adopt_batch", fmt.Sprintf("sink %q: adopt batch %d, committed by a destination but not in the state: %s records", s.Name, b.ID, Count(b.Records)), "batch", b)
 		}
 		for _, b := range batchInfos(s.Name, s.Repairs) {
-			v.emit("info", "repair_batch", fmt.Sprintf("sink %q: rewrite committed batch %d into %s (missing there): %s records", s.Name, b.ID, destList(b.Pending, "no destination"), Count(b.Records)), "batch", b)
+			msg := fmt.Sprintf("sink %q: rewrite committed batch %d into %s (missing there): %s records", s.Name, b.ID, destList(b.Pending, "no destination"), Count(b.Records))
+			if b.Replace {
+				msg = fmt.Sprintf("sink %q: replace batch %d in %s (-replace): %s records written again from the source", s.Name, b.ID, destList(b.Pending, "no destination"), Count(b.Records))
+			}
+			v.emit("info", "repair_batch", msg, "batch", b)
 		}
 		for _, c := range s.Cleanups {
 			cleanups++

@@ -194,8 +194,13 @@ func writeSinkActions(w io.Writer, s *planner.SinkPlan, o Options) {
 		}
 	}
 	for _, b := range s.Repairs {
-		fmt.Fprintf(w, "  %s rewrite committed batch %d into %s (missing there): %s records\n",
-			o.paint(yellow, "~"), b.ID, strings.Join(b.Pending, ", "), Count(b.Records))
+		if b.Replace {
+			fmt.Fprintf(w, "  %s replace batch %d in %s (-replace): %s records written again from the source, into the files its manifest lists\n",
+				o.paint(yellow, "-/+"), b.ID, strings.Join(b.Pending, ", "), Count(b.Records))
+		} else {
+			fmt.Fprintf(w, "  %s rewrite committed batch %d into %s (missing there): %s records\n",
+				o.paint(yellow, "~"), b.ID, strings.Join(b.Pending, ", "), Count(b.Records))
+		}
 		if o.Verbose {
 			writeRanges(w, b.Ranges, o)
 		}

@@ -32,6 +32,8 @@ type PlanOptions struct {
 	Snapshots map[string]providers.Snapshot
 	// Version is streamctl's, recorded in the plan.
 	Version string
+	// Replace are committed batches to write again, by sink (-replace).
+	Replace map[string][]int64
 }
 
 // Plan observes the sources and destinations and plans every sink against
@@ -141,6 +143,7 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 				Lineage:        st.Lineage,
 				MovedFrom:      from,
 				Renamed:        renamed,
+				Replace:        o.Replace[es.Name],
 				State:          sinkState,
 				Snapshot:       snap,
 				Observed:       observed,
