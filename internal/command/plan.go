@@ -130,7 +130,7 @@ func (c *PlanCommand) Run(args []string) int {
 		return ExitError
 	}
 	if a.targetFlags.active() {
-		v.warn("Only some sinks are planned", render.TargetedText)
+		v.warn(targetedSummary, render.TargetedText)
 	}
 	ctx, stop := signalContext()
 	defer stop()

@@ -165,7 +165,8 @@ func TestSummaryCountsMovesAndTarget(t *testing.T) {
 	mustContain(t, "the plan of a rename", plan.stdout, "Plan: 0 batches, 0 records to 0 destinations, 1 sink moved.")
 	mustContain(t, "the JSON plan of a rename", readFile(t, filepath.Join(dir, "plan.jsonl")), `"moves":1`)
 
-	one := mustRun(t, dir, 0, nil, "plan", "-no-color", "-var", "records=1250", "-target=sink.orders_v2", "-markdown-out=plan.md")
+	one := mustRun(t, dir, 0, nil, "plan", "-no-color", "-var", "records=1250", "-target=sink.orders_v2", "-markdown-out=plan.md", "-json-out=targeted.jsonl")
+	mustContain(t, "the targeted JSON plan", readFile(t, filepath.Join(dir, "targeted.jsonl")), `"@message":"Warning: Only some sinks are planned"`)
 	mustContain(t, "the plan of one batch", one.stdout, "Plan: 1 batch, 500 records to 1 destination, 1 sink moved.")
 	mustContain(t, "the targeted Markdown plan", readFile(t, filepath.Join(dir, "plan.md")), "> [!WARNING]", "-target or -exclude is in effect")
 }
