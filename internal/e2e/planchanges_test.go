@@ -170,3 +170,17 @@ func TestSummaryCountsMovesAndTarget(t *testing.T) {
 	mustContain(t, "the plan of one batch", one.stdout, "Plan: 1 batch, 500 records to 1 destination, 1 sink moved.")
 	mustContain(t, "the targeted Markdown plan", readFile(t, filepath.Join(dir, "plan.md")), "> [!WARNING]", "-target or -exclude is in effect")
 }
+
+// TestLayoutChangeWithAChangeOfShards: a change of output settings made
+// with a change of the number of shards is planned too: the checkpoints
+// the change derives carry the settings of those they replace.
+func TestLayoutChangeWithAChangeOfShards(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, layoutConfig("jsonl", ""))
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	setConfig(t, dir, strings.Replace(layoutConfig("csv", ""), "  batch {", "  shards = 2\n  batch {", 1))
+	plan := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
+	mustContain(t, "the plan of a change of shards and format", plan.stdout, "~ reshard sink.orders 1 → 2", `~ format = "jsonl" → "csv"`)
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+}

@@ -93,7 +93,7 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 			}
 			if change != nil {
 				// Planned as apply leaves it once the change is made.
-				sinkState = change.derived[es.Name]
+				sinkState = withFormerLayout(change.derived[es.Name], st, change.former)
 			}
 			var observed map[string]*planner.Observation
 			if o.Refresh {
@@ -179,6 +179,23 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 		p.Removed = removedSinks(w.Config, st, movedFrom, replaced)
 	}
 	return p, failed
+}
+
+// withFormerLayout gives a checkpoint a change of shards derives the
+// layout the checkpoints it replaces were written with, which the change
+// does not carry: a change of layout made with it is planned as one.
+func withFormerLayout(derived *state.Sink, st *state.State, former []string) *state.Sink {
+	if derived == nil || derived.Layout != nil {
+		return derived
+	}
+	for _, name := range former {
+		if f := st.Sinks[name]; f != nil && f.Layout != nil {
+			c := *derived
+			c.Layout = f.Layout
+			return &c
+		}
+	}
+	return derived
 }
 
 // partitionRenamer is a source whose partitions an older streamctl named
