@@ -1115,9 +1115,11 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 	if err := e.fence(sink.Name); err != nil {
 		return fmt.Errorf("commit batch %d in %s: %w", b.ID, d.Name, err)
 	}
-	if intact {
-		// A replacement: the files are those the manifest lists.
-	} else if _, err := d.Storage.PutIfAbsent(ctx, key, encodeManifest(m)); err != nil {
+	var putErr error
+	if !intact { // a replacement's files are those its manifest lists: it stays
+		_, putErr = d.Storage.PutIfAbsent(ctx, key, encodeManifest(m))
+	}
+	if err := putErr; err != nil {
 		if !errors.Is(err, providers.ErrExist) {
 			return fmt.Errorf("commit batch %d in %s: write manifest: %w", b.ID, d.Name, err)
 		}
