@@ -76,3 +76,43 @@ func TestPlanReplaceRewritesAChangedBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanReplaceRefusesOtherFiles: a batch written again that would not
+// give the files its manifest lists (here: a manifest whose checksum no
+// longer matches what the source gives) is refused before any file is put
+// in place, and the manifest stays as it is.
+func TestPlanReplaceRefusesOtherFiles(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, driftConfig("", "a"))
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	data := batchFile(t, dir, "a", 1)
+	if err := os.WriteFile(data, []byte(`{"id":-1}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	manifest := filepath.Join(dir, "out", "a", "_streamctl", "orders", "1.json")
+	m := readFile(t, manifest)
+	i := strings.Index(m, `"sha256": "`) + len(`"sha256": "`)
+	if i < len(`"sha256": "`) {
+		t.Fatalf("no checksum in the manifest:\n%s", m)
+	}
+	edited := m[:i] + strings.Repeat("0", 64) + m[i+64:]
+	if err := os.WriteFile(manifest, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, dir, nil, "apply", "-no-color", "-auto-approve")
+	if r.code != 0 {
+		t.Fatalf("apply without -replace: %s", r)
+	}
+	mustRun(t, dir, 2, nil, "plan", "-replace=sink.orders[batch 1]", "-out=replace.tfplan", "-detailed-exitcode", "-no-color")
+	r = run(t, dir, nil, "apply", "-no-color", "replace.tfplan")
+	if r.code != 1 {
+		t.Fatalf("apply of a replacement that gives other files: %s", r)
+	}
+	mustContain(t, "the refused replacement", r.stderr+r.stdout, "replace batch 1 in a: written again from the source, it gives other files than its manifest lists", "Nothing was replaced")
+	if got := readFile(t, data); got != `{"id":-1}`+"\n" {
+		t.Errorf("the refused replacement wrote the file:\n%.100s", got)
+	}
+	if got := readFile(t, manifest); got != edited {
+		t.Errorf("the refused replacement changed the manifest")
+	}
+}
