@@ -184,3 +184,21 @@ func TestLayoutChangeWithAChangeOfShards(t *testing.T) {
 	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
 	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
 }
+
+// TestLayoutChangeAfterAChangeOfShards: the checkpoints a change of shards
+// makes carry the output settings on, so that a change of them after it,
+// before any new batch, is planned as one.
+func TestLayoutChangeAfterAChangeOfShards(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, layoutConfig("jsonl", ""))
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	sharded := func(format string) string {
+		return strings.Replace(layoutConfig(format, ""), "  batch {", "  shards = 2\n  batch {", 1)
+	}
+	setConfig(t, dir, sharded("jsonl"))
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+	setConfig(t, dir, sharded("csv"))
+	plan := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
+	mustContain(t, "the plan of a format change after a change of shards", plan.stdout, `~ format = "jsonl" → "csv"`, "Plan: 0 batches, 0 records to 0 destinations, 1 layout change.")
+}

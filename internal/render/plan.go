@@ -261,14 +261,22 @@ type Counts struct {
 	PartitionsRenamed int `json:"partitions_renamed"`
 }
 
-// PlanCounts counts a plan's changes besides its batches.
+// PlanCounts counts a plan's changes besides its batches, by sink.
 func PlanCounts(p *planner.Plan) Counts {
 	var c Counts
+	// The shards of a sink share its name and its settings: it counts once.
+	moved, changed := map[string]bool{}, map[string]bool{}
 	for _, s := range p.Sinks {
-		if s.MovedFrom != "" {
+		name := s.Name
+		if s.Shard != nil {
+			name = s.Shard.Sink
+		}
+		if s.MovedFrom != "" && !moved[name] {
+			moved[name] = true
 			c.Moves++
 		}
-		if s.LayoutChange != nil {
+		if s.LayoutChange != nil && !changed[name] {
+			changed[name] = true
 			c.LayoutChanges++
 		}
 		for _, t := range s.Tables {
