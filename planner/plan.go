@@ -28,8 +28,11 @@ type Plan struct {
 	// NoRefresh is set when the destinations were not observed (-refresh=false).
 	NoRefresh bool `json:"no_refresh,omitempty"`
 	// MaxBatches is the -max-batches the plan was made with (0: none).
-	MaxBatches int64       `json:"max_batches,omitempty"`
-	Sinks      []*SinkPlan `json:"sinks"`
+	MaxBatches int64 `json:"max_batches,omitempty"`
+	// Targeted is set when -target or -exclude selected the sinks planned:
+	// the others are left out, and the renderings say so.
+	Targeted bool        `json:"targeted,omitempty"`
+	Sinks    []*SinkPlan `json:"sinks"`
 	// Removed are sinks the state holds that the configuration no longer
 	// declares: nothing is done to them, and nothing of theirs is deleted.
 	Removed []RemovedSink `json:"removed_sinks,omitempty"`

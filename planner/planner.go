@@ -38,6 +38,9 @@ type SinkInput struct {
 	Destinations []string
 	// Layout is a hash of the output settings; see state.Batch.Layout.
 	Layout string
+	// LayoutSettings are those settings by attribute name
+	// (pipeline.Layout.Settings), to show what a layout change changes.
+	LayoutSettings map[string]string
 	// Lineage is the state's lineage: its destinations must be owned by it.
 	Lineage string
 	// MovedFrom is the sink's former name when a moved block renames it and
@@ -47,6 +50,13 @@ type SinkInput struct {
 	// MaxBatches limits the new batches planned (plan and apply -max-batches);
 	// 0 plans them all.
 	MaxBatches int64
+	// Renamed maps partition names an older streamctl gave, found in State,
+	// to the names the source gives the same partitions now (see
+	// providers/files): their committed offsets carry over.
+	Renamed map[string]string
+	// Replace are committed batches to write again from the source into
+	// every destination that wrote them (-replace).
+	Replace []int64
 	// State is the sink's checkpoint; nil when it has none yet.
 	State    *state.Sink
 	Snapshot providers.Snapshot
@@ -121,18 +131,27 @@ type SinkPlan struct {
 	Cleanups []Cleanup `json:"cleanups,omitempty"`
 	// Tables are what apply does to destinations' tables besides appending.
 	Tables []TablePlan `json:"tables,omitempty"`
+	// Renamed are the partitions whose committed offsets apply records
+	// under the name the source now gives them.
+	Renamed []PartitionRename `json:"renamed_partitions,omitempty"`
 	// Skipped are ranges lost from the source and skipped (on_data_loss = "skip").
 	Skipped  []state.Range `json:"skipped,omitempty"`
 	Warnings []string      `json:"warnings,omitempty"`
 	// RouteBy is the field records are routed by, or "" when every destination
 	// gets every record.
 	RouteBy string `json:"route_by,omitempty"`
+	// Layout is the hash of the output settings new batches are written
+	// with: a saved plan is applied with these settings only.
+	Layout string `json:"layout,omitempty"`
+	// LayoutChange is set when they differ from those of the sink's latest
+	// batches.
+	LayoutChange *LayoutChange `json:"layout_change,omitempty"`
 }
 
 // Changes reports whether applying the plan would do anything.
 func (p *SinkPlan) Changes() bool {
 	return p.Resume != nil || p.New.Batches > 0 || len(p.Cleanups) > 0 || len(p.Start) > 0 || p.MovedFrom != "" ||
-		len(p.Adopt) > 0 || len(p.Repairs) > 0 || len(p.Removed) > 0 || p.tablesChange()
+		len(p.Adopt) > 0 || len(p.Repairs) > 0 || len(p.Removed) > 0 || p.tablesChange() || p.LayoutChange != nil || len(p.Renamed) > 0
 }
 
 func (p *SinkPlan) tablesChange() bool {
@@ -154,6 +173,10 @@ type Batch struct {
 	Destinations []string `json:"destinations"`
 	// Pending are the destinations that still have to write it.
 	Pending []string `json:"pending"`
+	// Replace is set on a repair that -replace asked for: the batch is
+	// written again where its manifest is intact too, into the files it
+	// lists.
+	Replace bool `json:"replace,omitempty"`
 }
 
 // Cleanup is an orphan _temporary/<Batch> in a destination, or the uploads
@@ -301,16 +324,18 @@ func PlanSink(in SinkInput) (*SinkPlan, error) {
 	// flight, whose ranges are fixed.
 	from := map[string]int64{}
 	for part, off := range st.Offsets {
-		from[part] = off
+		part = in.partition(part)
+		from[part] = max(from[part], off)
 	}
+	p.Renamed = renamedPartitions(in, st)
 	nextID := st.NextBatch
 	if b := st.InFlight; b != nil {
-		if err := checkInFlight(in, b); err != nil {
+		if err := checkInFlight(in, st, b); err != nil {
 			return nil, err
 		}
 		for _, r := range b.Ranges {
-			if r.End > from[r.Partition] {
-				from[r.Partition] = r.End
+			if part := in.partition(r.Partition); r.End > from[part] {
+				from[part] = r.End
 			}
 		}
 		resume := &Batch{ID: b.ID, Ranges: b.Ranges, Records: b.Span(), Destinations: b.Destinations}
@@ -333,6 +358,9 @@ func PlanSink(in SinkInput) (*SinkPlan, error) {
 	}
 	nextID, err := reconcile(in, st, p, from, nextID)
 	if err != nil {
+		return nil, err
+	}
+	if err := planReplace(in, st, p); err != nil {
 		return nil, err
 	}
 
@@ -370,7 +398,7 @@ func PlanSink(in SinkInput) (*SinkPlan, error) {
 	}
 	var vanished []string
 	for part, off := range st.Offsets {
-		if !inSnapshot[part] && off > 0 {
+		if !inSnapshot[in.partition(part)] && off > 0 {
 			vanished = append(vanished, part)
 		}
 	}
@@ -379,12 +407,16 @@ func PlanSink(in SinkInput) (*SinkPlan, error) {
 		lost = append(lost, fmt.Sprintf("partition %s: it is no longer in the source, which had been read up to offset %d", part, st.Offsets[part]))
 	}
 	if len(lost) > 0 {
+		unread := unreadPartitions(in, from)
 		if in.OnDataLoss != "skip" {
 			return nil, &Error{Sink: in.Name, Summary: "data loss in the source",
-				Detail: fmt.Sprintf("source.%s.%s (%s): ", in.SourceType, in.SourceName, in.Snapshot.Identity) + strings.Join(lost, "; ") + ". Those records can no longer be read, so they cannot be delivered. To go on without them, set on_data_loss = \"skip\" on the sink; the skipped ranges are then reported."}
+				Detail: fmt.Sprintf("source.%s.%s (%s): ", in.SourceType, in.SourceName, in.Snapshot.Identity) + strings.Join(lost, "; ") + ". " + dataLossAdvice(vanished, unread)}
 		}
 		for _, l := range lost {
 			p.Warnings = append(p.Warnings, "data loss skipped: "+l)
+		}
+		if len(vanished) > 0 && len(unread) > 0 {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("partitions vanished while %s the state never read appeared (%s): if they hold the same records under other names, this apply delivers those records a second time", plural(len(unread), "partition", "partitions"), listSome(unread)))
 		}
 	}
 	if pending.Records > 0 {
@@ -392,6 +424,7 @@ func PlanSink(in SinkInput) (*SinkPlan, error) {
 	}
 	pending.limit(in.MaxBatches)
 	p.New = pending
+	planLayout(in, st, p)
 
 	for _, d := range in.Destinations {
 		obs := in.Observed[d]
@@ -414,7 +447,7 @@ func PlanSink(in SinkInput) (*SinkPlan, error) {
 // checkInFlight refuses to resume a batch whose destinations or output settings
 // changed since it started: the retry would route or encode records otherwise,
 // and files already promoted would no longer be overwritten by identical ones.
-func checkInFlight(in SinkInput, b *state.Batch) error {
+func checkInFlight(in SinkInput, st *state.Sink, b *state.Batch) error {
 	configured := map[string]bool{}
 	for _, d := range in.Destinations {
 		configured[d] = true
@@ -431,7 +464,7 @@ func checkInFlight(in SinkInput, b *state.Batch) error {
 	}
 	if b.Layout != "" && in.Layout != "" && b.Layout != in.Layout {
 		return &Error{Sink: in.Name, Summary: fmt.Sprintf("batch %d is in flight with other output settings", b.ID),
-			Detail: fmt.Sprintf("batch %d started with other format, columns, partitioning or routing settings, and a retry must write the same files. Restore the previous settings until the batch is committed, then change them.", b.ID)}
+			Detail: fmt.Sprintf("batch %d started before a change of the sink's output settings (%s), and a retry must write the same files as the run that died, some of which may already be in place. Restore the previous settings and apply to finish the batch; then change them again: the next plan shows the change, and the batches after it are written with the new settings.", b.ID, layoutDiffText(in, st, b.Layout))}
 	}
 	return nil
 }

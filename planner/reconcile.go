@@ -44,8 +44,9 @@ func reconcile(in SinkInput, st *state.Sink, p *SinkPlan, from map[string]int64,
 	}
 	retained := func(ranges []state.Range) bool {
 		for _, r := range ranges {
-			e, ok := earliest[r.Partition]
-			if !ok || r.Start < e || r.End > latest[r.Partition] {
+			part := in.partition(r.Partition)
+			e, ok := earliest[part]
+			if !ok || r.Start < e || r.End > latest[part] {
 				return false
 			}
 		}
@@ -80,6 +81,7 @@ func reconcile(in SinkInput, st *state.Sink, p *SinkPlan, from map[string]int64,
 					Detail: fmt.Sprintf("the state's history keeps the last %d batches, and %d older ones are no longer described. Set backfill = false on the destination to start it at the current head, or backfill it by hand.", len(st.History), older)}
 			}
 		}
+		var otherLayout []int64 // batches d is backfilled with in the new layout
 		for _, h := range st.History {
 			wrote := contains(h.Destinations, d)
 			switch {
@@ -87,6 +89,13 @@ func reconcile(in SinkInput, st *state.Sink, p *SinkPlan, from map[string]int64,
 			case !wrote && h.ID >= from && in.RouteBy == "":
 			default:
 				continue
+			}
+			if wrote {
+				if err := drifted(in, st, h, d); err != nil {
+					return 0, err
+				}
+			} else if in.Layout != "" && h.Layout != "" && h.Layout != in.Layout {
+				otherLayout = append(otherLayout, h.ID)
 			}
 			if !retained(h.Ranges) {
 				lost = append(lost, fmt.Sprintf("batch %d for %s (%s)", h.ID, d, rangesText(h.Ranges)))
@@ -101,6 +110,9 @@ func reconcile(in SinkInput, st *state.Sink, p *SinkPlan, from map[string]int64,
 				b.Destinations = append(append([]string(nil), b.Destinations...), d)
 			}
 			b.Pending = append(b.Pending, d)
+		}
+		if n := len(otherLayout); n > 0 {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("destination %q is backfilled with %d batches (%d–%d) written elsewhere with other output settings: it receives them with the current ones (%s)", d, n, otherLayout[0], otherLayout[n-1], layoutDiffText(in, st, st.History[len(st.History)-1].Layout)))
 		}
 	}
 	if len(lost) > 0 {
@@ -170,21 +182,21 @@ func reconcile(in SinkInput, st *state.Sink, p *SinkPlan, from map[string]int64,
 			return aheadError(in.Name, aheadIn[nextID][0], nextID, st, why)
 		}
 		for _, r := range ranges {
-			start, known := from[r.Partition]
+			start, known := from[in.partition(r.Partition)]
 			if !known {
-				start = earliest[r.Partition]
+				start = earliest[in.partition(r.Partition)]
 			}
 			switch {
 			case r.Start != start || r.End < r.Start:
 				return 0, holder(fmt.Sprintf("its range [%d, %d) of partition %s does not continue the committed offset %d", r.Start, r.End, r.Partition, start))
-			case r.End > latest[r.Partition]:
-				return 0, holder(fmt.Sprintf("its range [%d, %d) of partition %s ends beyond the source's latest offset %d", r.Start, r.End, r.Partition, latest[r.Partition]))
+			case r.End > latest[in.partition(r.Partition)]:
+				return 0, holder(fmt.Sprintf("its range [%d, %d) of partition %s ends beyond the source's latest offset %d", r.Start, r.End, r.Partition, latest[in.partition(r.Partition)]))
 			}
 		}
 		b := Batch{ID: nextID, Ranges: ranges, Destinations: in.Destinations}
 		for _, r := range ranges {
 			b.Records += r.Records()
-			from[r.Partition] = r.End
+			from[in.partition(r.Partition)] = r.End
 		}
 		for _, d := range in.Destinations {
 			if !contains(aheadIn[nextID], d) {

@@ -100,6 +100,9 @@ func Verify(saved, fresh *SinkPlan) error {
 	if saved.MovedFrom != fresh.MovedFrom {
 		return fmt.Errorf("it moves the sink from %q, the configuration from %q", saved.MovedFrom, fresh.MovedFrom)
 	}
+	if saved.Layout != fresh.Layout {
+		return fmt.Errorf("it writes new batches with other output settings (format, columns, partitioning or routing) than the configuration now declares")
+	}
 	if (saved.Resume == nil) != (fresh.Resume == nil) {
 		return fmt.Errorf("its batch in flight does not match the state's")
 	}

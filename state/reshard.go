@@ -32,6 +32,10 @@ type Reshard struct {
 	// Destinations hold every batch committed before the change.
 	Destinations []string   `json:"destinations"`
 	LastCommit   *time.Time `json:"last_commit,omitempty"`
+	// Layout is what the former checkpoints' latest batches were written
+	// with (Sink.Layout), which the new ones carry on, so that a change of
+	// output settings after the change of shards is still planned as one.
+	Layout *Layout `json:"layout,omitempty"`
 }
 
 // ShardOf is the shard of count that partition belongs to. A partition
@@ -125,6 +129,10 @@ func NewReshard(s *State, sink string, to int) (*Reshard, error) {
 		if ss.LastCommit != nil && (r.LastCommit == nil || ss.LastCommit.After(*r.LastCommit)) {
 			t := *ss.LastCommit
 			r.LastCommit = &t
+			r.Layout = ss.Layout // the latest committed batch's
+		}
+		if r.Layout == nil {
+			r.Layout = ss.Layout
 		}
 	}
 	for d, n := range held {
@@ -147,6 +155,7 @@ func (r *Reshard) Shards(sink string) map[string]*Sink {
 			ss.Shard = &Shard{Sink: sink, Index: k, Count: r.To}
 		}
 		ss.NextBatch = r.NextBatch
+		ss.Layout = r.Layout
 		for _, d := range r.Destinations {
 			ss.Destinations[d] = &Destination{LastBatch: r.NextBatch - 1, From: r.NextBatch}
 		}

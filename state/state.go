@@ -65,6 +65,16 @@ type Sink struct {
 	Offsets map[string]int64 `json:"offsets"`
 	// InFlight is the batch whose intent was logged and which is not committed.
 	InFlight *Batch `json:"in_flight,omitempty"`
+	// Layout is what the sink's latest batches were written with; nil in a
+	// state written before streamctl recorded it (the batches' Layout hash
+	// is then all there is). It is replaced, never changed in place: clones
+	// share it.
+	Layout *Layout `json:"layout,omitempty"`
+	// FormerLayouts are the layouts the sink wrote before Layout, newest
+	// first, at most MaxFormerLayouts: a batch that must be written again
+	// in one of them is named with its settings. Replaced, never changed in
+	// place, like Layout.
+	FormerLayouts []Layout `json:"former_layouts,omitempty"`
 	// Destinations holds what each destination has committed.
 	Destinations map[string]*Destination `json:"destinations"`
 	// History lists the most recent committed batches, oldest first. Its
@@ -101,6 +111,48 @@ type SourceRef struct {
 	Type     string `json:"type"`
 	Name     string `json:"name"`
 	Identity string `json:"identity"`
+}
+
+// Layout is a sink's output settings: the hash its batches carry
+// (Batch.Layout), and the settings themselves, so that a plan can show
+// which of them a configuration changes.
+type Layout struct {
+	Hash string `json:"hash"`
+	// Settings are the values by attribute name, as HCL
+	// (pipeline.Layout.Settings): "format" = `"jsonl"`.
+	Settings map[string]string `json:"settings,omitempty"`
+}
+
+// MaxFormerLayouts bounds Sink.FormerLayouts.
+const MaxFormerLayouts = 10
+
+// SetLayout makes l the sink's layout; the one it replaces goes first in
+// FormerLayouts.
+func (s *Sink) SetLayout(l *Layout) {
+	if s.Layout != nil && s.Layout.Hash != l.Hash {
+		former := []Layout{*s.Layout}
+		for _, f := range s.FormerLayouts {
+			if f.Hash != s.Layout.Hash && f.Hash != l.Hash && len(former) < MaxFormerLayouts {
+				former = append(former, f)
+			}
+		}
+		s.FormerLayouts = former
+	}
+	s.Layout = l
+}
+
+// LayoutSettings returns the settings of the layout with hash, when the
+// sink records them.
+func (s *Sink) LayoutSettings(hash string) map[string]string {
+	if s.Layout != nil && s.Layout.Hash == hash {
+		return s.Layout.Settings
+	}
+	for _, f := range s.FormerLayouts {
+		if f.Hash == hash {
+			return f.Settings
+		}
+	}
+	return nil
 }
 
 // Destination is the per-destination checkpoint.

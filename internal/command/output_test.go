@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/streamctl/streamctl/internal/render"
 )
 
 // jsonLines parses -json output: every line one object, the first a version
@@ -26,7 +28,7 @@ func jsonLines(t *testing.T, out string) []map[string]any {
 		}
 		msgs = append(msgs, m)
 	}
-	if len(msgs) == 0 || msgs[0]["type"] != "version" || msgs[0]["ui"] != "1.2" {
+	if len(msgs) == 0 || msgs[0]["type"] != "version" || msgs[0]["ui"] != render.UIVersion {
 		t.Fatalf("the first message is not the version:\n%s", out)
 	}
 	return msgs

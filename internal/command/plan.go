@@ -8,8 +8,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/streamctl/streamctl/internal/render"
 	"github.com/streamctl/streamctl/internal/workspace"
 	"github.com/streamctl/streamctl/planner"
 )
@@ -35,6 +39,7 @@ type planArgs struct {
 	markdownOut      string
 	input            bool
 	maxBatches       int64
+	replace          []string
 }
 
 func (c *PlanCommand) Synopsis() string { return "Show the batches apply would run" }
@@ -68,6 +73,12 @@ Options:
                       plan runs exactly those, and a later plan the rest.
   -input=false        Never ask for input (plan asks for none; accepted for
                       scripts written for Terraform).
+  -replace='sink.NAME[batch N]'
+                      Write committed batch N again from the source into every
+                      destination that wrote it, where verify found its files
+                      missing or changed: the same ranges give the same files,
+                      which apply checks against the batch's manifests before
+                      it puts them in place. Repeatable.
 `+targetFlagsHelp+"\n"+configFlagsHelp) + "\n"
 }
 
@@ -83,6 +94,7 @@ func (c *PlanCommand) flags(a *planArgs) *flag.FlagSet {
 	fs.StringVar(&a.markdownOut, "markdown-out", "", "")
 	fs.BoolVar(&a.input, "input", true, "")
 	fs.Int64Var(&a.maxBatches, "max-batches", 0, "")
+	fs.Var(stringsFlag{&a.replace}, "replace", "")
 	return fs
 }
 
@@ -118,7 +130,7 @@ func (c *PlanCommand) Run(args []string) int {
 		return ExitError
 	}
 	if a.targetFlags.active() {
-		v.warn("Only some sinks are planned", "-target or -exclude is in effect: the plan covers only the sinks they select. Use it for exceptional situations, not routinely.")
+		v.warn(targetedSummary, render.TargetedText)
 	}
 	ctx, stop := signalContext()
 	defer stop()
@@ -132,12 +144,17 @@ func (c *PlanCommand) Run(args []string) int {
 		return failf(v, "%v", err)
 	}
 	defer ws.Close()
-	p, errs := ws.Plan(ctx, mgr.State(), workspace.PlanOptions{Refresh: a.refresh, MaxBatches: a.maxBatches, Targeted: a.targetFlags.active(), Version: Version})
+	replace, err := replaceAddresses(a.replace, ws)
+	if err != nil {
+		return failf(v, "%v", err)
+	}
+	p, errs := ws.Plan(ctx, mgr.State(), workspace.PlanOptions{Refresh: a.refresh, MaxBatches: a.maxBatches, Targeted: a.targetFlags.active(), Version: Version, Replace: replace})
 	if len(errs) > 0 {
 		return v.planErrors(errs)
 	}
 	workspace.Stamp(p, mgr, cfg, c.now())
 	p.NoRefresh = !a.refresh
+	p.Targeted = a.targetFlags.active()
 	v.plan(p, a.verbose)
 	if a.jsonOut != "" {
 		if err := c.writeOutput(a.jsonOut, func(w io.Writer) { writePlanJSON(w, p, c.now) }); err != nil {
@@ -219,4 +236,45 @@ func readPlanFile(path string) (*planner.Plan, error) {
 // signalContext is cancelled on SIGINT or SIGTERM; see signals.go.
 func signalContext() (context.Context, func()) {
 	return notifyContext(context.Background())
+}
+
+// replaceAddress is -replace's argument: sink.NAME[batch N], or
+// sink.NAME[N].
+var replaceAddress = regexp.MustCompile(`^sink\.([^\[\]]+)\[(?:batch )?([0-9]+)\]$`)
+
+// replaceAddresses reads -replace's arguments into batches by sink, and
+// refuses one that names no sink of ws.
+func replaceAddresses(args []string, ws *workspace.Workspace) (map[string][]int64, error) {
+	if len(args) == 0 {
+		return nil, nil
+	}
+	sinks := map[string]bool{}
+	sharded := map[string]bool{}
+	for _, s := range ws.Sinks {
+		sinks[s.Name] = true
+		if s.Shard != nil {
+			sharded[s.Shard.Sink] = true
+		}
+	}
+	out := map[string][]int64{}
+	for _, arg := range args {
+		m := replaceAddress.FindStringSubmatch(arg)
+		if m == nil {
+			return nil, fmt.Errorf("-replace=%s: not a batch address; write -replace='sink.NAME[batch N]'", arg)
+		}
+		id, err := strconv.ParseInt(m[2], 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("-replace=%s: batch %s is not a batch number", arg, m[2])
+		}
+		switch {
+		case sharded[m[1]]:
+			return nil, fmt.Errorf("-replace=%s: sink %s has shards, each with its own batches: name the shard, e.g. -replace='sink.%s/shard-0[batch %d]' (streamctl state list names them)", arg, m[1], m[1], id)
+		case !sinks[m[1]]:
+			return nil, fmt.Errorf("-replace=%s: the configuration has no sink %q (or -target leaves it out)", arg, m[1])
+		}
+		if !slices.Contains(out[m[1]], id) {
+			out[m[1]] = append(out[m[1]], id)
+		}
+	}
+	return out, nil
 }

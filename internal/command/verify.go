@@ -20,7 +20,9 @@ Usage: streamctl [-chdir=DIR] verify [options] [SINK]
   Reads every manifest of every destination (of SINK, or of all sinks) and
   checks that each file it lists exists with the recorded size and SHA-256.
   Reports missing, changed and unlisted files (files that no manifest names,
-  which readers honouring manifests ignore). Exits 2 on any finding.
+  which readers honouring manifests ignore). Exits 2 on any finding. For files
+  missing or changed, it prints the plan -replace command that writes their
+  batches again from the source.
 
 Options:
 
@@ -84,7 +86,13 @@ func (c *VerifyCommand) Run(args []string) int {
 		total.Files += r.Files
 		total.Findings = append(total.Findings, r.Findings...)
 	}
-	v.verified(total)
+	sharded := map[string]bool{}
+	for _, s := range ws.Sinks {
+		if s.Shard != nil {
+			sharded[s.Shard.Sink] = true
+		}
+	}
+	v.verified(total, sharded)
 	if len(total.Findings) > 0 {
 		return ExitChanges
 	}

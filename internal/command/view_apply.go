@@ -48,13 +48,13 @@ func failedDetail(err error) string {
 }
 
 func failedLine(s render.ApplySummary) string {
-	return fmt.Sprintf("Apply failed after %s batches, %s records, %s files, %s in %.1fs.",
-		render.Count(s.Batches), render.Count(s.Records), render.Count(s.Files), render.Bytes(s.Bytes), s.ElapsedSeconds)
+	return fmt.Sprintf("Apply failed after %s, %s, %s, %s in %.1fs.",
+		render.Plural(s.Batches, "batch", "batches"), render.Plural(s.Records, "record", "records"), render.Plural(s.Files, "file", "files"), render.Bytes(s.Bytes), s.ElapsedSeconds)
 }
 
 func completeLine(s render.ApplySummary) string {
-	return fmt.Sprintf("Apply complete! %s batches, %s records, %s files, %s written in %.2fs (%s records/s).",
-		render.Count(s.Batches), render.Count(s.Records), render.Count(s.Files), render.Bytes(s.Bytes), s.ElapsedSeconds, render.Count(int64(s.RecordsPerSecond)))
+	return fmt.Sprintf("Apply complete! %s, %s, %s, %s written in %.2fs (%s records/s).",
+		render.Plural(s.Batches, "batch", "batches"), render.Plural(s.Records, "record", "records"), render.Plural(s.Files, "file", "files"), render.Bytes(s.Bytes), s.ElapsedSeconds, render.Count(int64(s.RecordsPerSecond)))
 }
 
 func deferredMessage(deferred, maxBatches int64) string {

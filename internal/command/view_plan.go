@@ -29,6 +29,10 @@ func (m *Meta) newPlanView(asJSON, markdown, noColor bool) planView {
 	return &planHuman{humanUI: m.newHumanUI(noColor)}
 }
 
+// targetedSummary is the warning's summary of a plan made with -target or
+// -exclude.
+const targetedSummary = "Only some sinks are planned"
+
 func savedMessage(path string) string {
 	return fmt.Sprintf("Saved the plan to %s. To run exactly this plan: streamctl apply %s", path, path)
 }
@@ -38,6 +42,10 @@ func savedMessage(path string) string {
 func writePlanJSON(w io.Writer, p *planner.Plan, now func() time.Time) {
 	jv := render.NewJSONView(w, now)
 	jv.Version(Version)
+	if p.Targeted {
+		// As on stdout: the file is read without it.
+		jv.Diagnostic(render.Diagnostic{Severity: render.SeverityWarning, Summary: targetedSummary, Detail: render.TargetedText})
+	}
 	jv.Plan(p, "plan")
 }
 

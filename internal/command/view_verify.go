@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/streamctl/streamctl/internal/engine"
 )
@@ -12,7 +13,9 @@ import (
 // Errors are text on stderr in either rendering.
 type verifyView interface {
 	ui
-	verified(v engine.Verification)
+	// verified reports the findings; sharded names the sinks with shards,
+	// whose batches are addressed by shard.
+	verified(v engine.Verification, sharded map[string]bool)
 }
 
 func (m *Meta) newVerifyView(asJSON, noColor bool) verifyView {
@@ -25,7 +28,7 @@ func (m *Meta) newVerifyView(asJSON, noColor bool) verifyView {
 // verifyHuman prints a line per finding, then the count.
 type verifyHuman struct{ *humanUI }
 
-func (v *verifyHuman) verified(r engine.Verification) {
+func (v *verifyHuman) verified(r engine.Verification, sharded map[string]bool) {
 	for _, f := range r.Findings {
 		where := f.Sink + "." + f.Destination
 		if f.Batch > 0 || f.Problem != engine.ProblemUnlisted {
@@ -34,6 +37,48 @@ func (v *verifyHuman) verified(r engine.Verification) {
 		fmt.Fprintf(v.m.Stdout, "%s: %s %s: %s\n", where, f.Problem, f.Path, f.Detail)
 	}
 	fmt.Fprintf(v.m.Stdout, "Verified %d manifests and %d files: %d findings.\n", r.Manifests, r.Files, len(r.Findings))
+	if hint := replaceHint(r.Findings, sharded); hint != "" {
+		fmt.Fprintf(v.m.Stdout, "\n%s\n", hint)
+	}
+}
+
+// replaceable reports whether writing f's batch again from the source
+// mends f: a file a manifest lists that is missing or changed.
+func replaceable(f engine.Finding) bool {
+	return f.Destination != "" && (f.Problem == engine.ProblemMissing || f.Problem == engine.ProblemChanged)
+}
+
+// replaceAddressOf is f's batch as -replace names it; "" for a sink with
+// shards, whose findings do not say the shard.
+func replaceAddressOf(f engine.Finding, sharded map[string]bool) string {
+	if !replaceable(f) || sharded[f.Sink] {
+		return ""
+	}
+	return fmt.Sprintf("sink.%s[batch %d]", f.Sink, f.Batch)
+}
+
+// replaceHint is the command that writes the findings' batches again.
+func replaceHint(findings []engine.Finding, sharded map[string]bool) string {
+	var args []string
+	seen := map[string]bool{}
+	shardedFound := false
+	for _, f := range findings {
+		if replaceable(f) && sharded[f.Sink] {
+			shardedFound = true
+		}
+		if a := replaceAddressOf(f, sharded); a != "" && !seen[a] {
+			seen[a] = true
+			args = append(args, "-replace='"+a+"'")
+		}
+	}
+	var hint []string
+	if len(args) > 0 {
+		hint = append(hint, fmt.Sprintf("To write the batches with missing or changed files again from the source, review and apply:\n  streamctl plan %s -out=replace.tfplan\n  streamctl apply replace.tfplan", strings.Join(args, " ")))
+	}
+	if shardedFound {
+		hint = append(hint, "A sink with shards numbers its batches per shard: find the shard of each batch with streamctl state show SINK/shard-K, then plan -replace='sink.SINK/shard-K[batch N]'.")
+	}
+	return strings.Join(hint, "\n")
 }
 
 // verifyJSON prints one JSON document.
@@ -47,16 +92,19 @@ type findingDocument struct {
 	Path        string `json:"path"`
 	Problem     string `json:"problem"` // missing | changed | unlisted | records | unreadable | table
 	Detail      string `json:"detail"`
+	// Replace is the -replace address that writes the batch again, for a
+	// file missing or changed.
+	Replace string `json:"replace,omitempty"`
 }
 
-func (v *verifyJSON) verified(r engine.Verification) {
+func (v *verifyJSON) verified(r engine.Verification, sharded map[string]bool) {
 	out := struct {
 		Manifests int               `json:"manifests"`
 		Files     int               `json:"files"`
 		Findings  []findingDocument `json:"findings"`
 	}{r.Manifests, r.Files, []findingDocument{}}
 	for _, f := range r.Findings {
-		out.Findings = append(out.Findings, findingDocument{f.Sink, f.Destination, f.Batch, f.Path, string(f.Problem), f.Detail})
+		out.Findings = append(out.Findings, findingDocument{f.Sink, f.Destination, f.Batch, f.Path, string(f.Problem), f.Detail, replaceAddressOf(f, sharded)})
 	}
 	writeIndentedJSON(v.m.Stdout, out)
 }

@@ -121,6 +121,11 @@ func TestIcebergPlanSchemaEvolution(t *testing.T) {
 	if !strings.Contains(r.stdout, "\n  "+change+"\n") {
 		t.Errorf("plan does not show the schema change:\n%s", r.stdout)
 	}
+	// The column is a change of what the sink writes, and of the table:
+	// the summary counts both.
+	if !strings.Contains(r.stdout, "\nPlan: 1 batch, 1,500 records to 2 destinations, 1 layout change, 1 table change.\n") || !strings.Contains(r.stdout, `+ column "note" = { type = "string" }`) {
+		t.Errorf("the plan's summary does not count the schema change:\n%s", r.stdout)
+	}
 	r = mustRun(t, dir, 0, nil, "plan", "-json", "-var", "records=2500")
 	if msgs := jsonMessages(t, r.stdout, "table_plan"); len(msgs) != 1 || fmt.Sprint(msgs[0]["table"].(map[string]any)["changes"]) != "[add column note (string, optional)]" {
 		t.Errorf("plan -json: table_plan %v", msgs)

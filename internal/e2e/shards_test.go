@@ -528,7 +528,7 @@ sink "events" {
 				t.Errorf("%s holds %s, of shard %d", name, p, k)
 			}
 			used[ss.Shard.Index] = true
-			if old := before.Sinks[name]; p != "in/f.jsonl" && (old == nil || old.Offsets[p] != ss.Offsets[p]) {
+			if old := before.Sinks[name]; p != "f.jsonl" && (old == nil || old.Offsets[p] != ss.Offsets[p]) {
 				t.Errorf("%s: %s moved or changed when f.jsonl was added", name, p)
 			}
 		}

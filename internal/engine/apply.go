@@ -106,6 +106,12 @@ func (e *Engine) ApplySink(ctx context.Context, sink *Sink, plan *planner.SinkPl
 			return sum, fmt.Errorf("drop removed destinations of sink %s: %w", sink.Name, err)
 		}
 	}
+	if err := e.recordLayout(ctx, sink, plan); err != nil {
+		return sum, err
+	}
+	if err := e.recordRenamed(ctx, sink, plan); err != nil {
+		return sum, err
+	}
 	if plan.Resume != nil {
 		if err := e.runBatch(ctx, sink, plan.Snapshot.Identity, *plan.Resume, resumed, &sum, nil); err != nil {
 			return sum, err
@@ -219,6 +225,9 @@ func logIntent(s *state.State, sink *Sink, identity string, b planner.Batch, sta
 	ss.Source = state.SourceRef{Type: sink.SourceType, Name: sink.SourceName, Identity: identity}
 	t := started.UTC()
 	ss.InFlight = &state.Batch{ID: b.ID, Ranges: b.Ranges, Destinations: b.Destinations, Layout: sink.LayoutHash, Records: b.Records, Started: &t}
+	if sink.LayoutHash != "" && (ss.Layout == nil || ss.Layout.Hash != sink.LayoutHash) {
+		ss.SetLayout(layoutOf(sink))
+	}
 	ss.NextBatch = b.ID + 1
 	return nil
 }
@@ -387,7 +396,7 @@ func pendingDestinations(ctx context.Context, sink *Sink, b planner.Batch, m mod
 		if err != nil && !errors.Is(err, providers.ErrNotExist) {
 			return nil, fmt.Errorf("check batch %d in %s: %w", b.ID, name, err)
 		}
-		if have != nil {
+		if have != nil && !b.Replace {
 			if !sameRanges(have, b.Ranges) {
 				return nil, fmt.Errorf("batch %d in %s: its manifest covers other ranges than the state's in-flight batch; the destination was written under another state", b.ID, name)
 			}

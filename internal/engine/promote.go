@@ -63,9 +63,16 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 		}
 		m.Bytes += f.Size
 	}
+	intact, err := checkReplacement(ctx, sink, b, d, m.Files)
+	if err != nil {
+		for _, u := range staged {
+			u.Release()
+		}
+		return err
+	}
 	// The owner was checked when the apply started; a record replaced since
 	// (by hand, or a copied configuration) stops the batch before promotion.
-	err := checkOwner(ctx, d, e.owner(sink, d))
+	err = checkOwner(ctx, d, e.owner(sink, d))
 	if err == nil {
 		err = e.fence(sink.Name)
 	}
@@ -91,7 +98,11 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 	if err := e.fence(sink.Name); err != nil {
 		return fmt.Errorf("commit batch %d in %s: %w", b.ID, d.Name, err)
 	}
-	if _, err := d.Storage.PutIfAbsent(ctx, key, encodeManifest(m)); err != nil {
+	var putErr error
+	if !intact { // a replacement's files are those its manifest lists: it stays
+		_, putErr = d.Storage.PutIfAbsent(ctx, key, encodeManifest(m))
+	}
+	if err := putErr; err != nil {
 		if !errors.Is(err, providers.ErrExist) {
 			return fmt.Errorf("commit batch %d in %s: write manifest: %w", b.ID, d.Name, err)
 		}

@@ -59,7 +59,7 @@ func NewPlanDocument(p *planner.Plan) PlanDocument {
 		Serial:            p.Serial,
 		ConfigHash:        p.ConfigHash,
 		Changes:           p.Changes(),
-		Summary:           PlanSummary{Operation: "plan", Changes: p.Changes(), Batches: batches, Records: records, Destinations: dests, Cleanups: cleanups, OrphanFiles: orphanFiles(p)},
+		Summary:           PlanSummary{Operation: "plan", Changes: p.Changes(), Batches: batches, Records: records, Destinations: dests, Cleanups: cleanups, OrphanFiles: orphanFiles(p), Counts: PlanCounts(p)},
 		SummaryMsg:        SummaryLine(p),
 		Sinks:             []PlanDocumentSink{},
 		RemovedSinks:      append([]planner.RemovedSink{}, p.Removed...),

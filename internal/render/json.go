@@ -18,7 +18,7 @@ import (
 // minor version; removing or changing one bumps the major version. Consumers
 // must ignore types and fields they do not know. docs/json-output.md is the
 // reference.
-const UIVersion = "1.2"
+const UIVersion = "1.3"
 
 // TimestampFormat is the format of every message's @timestamp.
 const TimestampFormat = "2006-01-02T15:04:05.000000Z07:00"
@@ -128,9 +128,11 @@ type BatchInfo struct {
 	Records      int64    `json:"records"`
 	Destinations []string `json:"destinations,omitempty"`
 	// Pending are the destinations that still have to write a resumed batch.
-	Pending        []string `json:"pending,omitempty"`
-	Ranges         []Range  `json:"ranges,omitempty"`
-	Resume         bool     `json:"resume,omitempty"`
+	Pending []string `json:"pending,omitempty"`
+	Ranges  []Range  `json:"ranges,omitempty"`
+	Resume  bool     `json:"resume,omitempty"`
+	// Replace is set on a committed batch written again (-replace).
+	Replace        bool     `json:"replace,omitempty"`
 	ElapsedSeconds *float64 `json:"elapsed_seconds,omitempty"`
 }
 
@@ -157,6 +159,12 @@ type SinkPlanInfo struct {
 	Warning []string     `json:"warnings"`
 	// Tables are what apply does to destinations' tables.
 	Tables []TableInfo `json:"tables"`
+	// LayoutChange is a change of the sink's output settings: the settings
+	// that differ, and the first batch written with the new ones.
+	LayoutChange *planner.LayoutChange `json:"layout_change,omitempty"`
+	// Renamed are committed offsets recorded under their partitions'
+	// current names.
+	Renamed []planner.PartitionRename `json:"renamed_partitions,omitempty"`
 }
 
 // TableInfo is the payload of table_plan: what apply does to one
@@ -276,6 +284,9 @@ func sinkPlanInfo(s *planner.SinkPlan) SinkPlanInfo {
 		Skipped: jsonRanges(s.Skipped),
 		Warning: nonNil(s.Warnings),
 		Tables:  []TableInfo{},
+
+		LayoutChange: s.LayoutChange,
+		Renamed:      s.Renamed,
 	}
 	for _, t := range s.Tables {
 		info.Tables = append(info.Tables, tableInfo(s.Name, t))
@@ -296,7 +307,7 @@ func sinkPlanInfo(s *planner.SinkPlan) SinkPlanInfo {
 func batchInfos(sink string, bs []planner.Batch) []BatchInfo {
 	out := make([]BatchInfo, len(bs))
 	for i, b := range bs {
-		out[i] = BatchInfo{Sink: sink, ID: b.ID, Records: b.Records, Destinations: nonNil(b.Destinations), Pending: nonNil(b.Pending), Ranges: jsonRanges(b.Ranges)}
+		out[i] = BatchInfo{Sink: sink, ID: b.ID, Records: b.Records, Destinations: nonNil(b.Destinations), Pending: nonNil(b.Pending), Ranges: jsonRanges(b.Ranges), Replace: b.Replace}
 	}
 	return out
 }
@@ -318,6 +329,7 @@ type PlanSummary struct {
 	Cleanups     int    `json:"cleanups"`
 	// OrphanFiles counts the orphan files of destinations' tables to remove.
 	OrphanFiles int `json:"orphan_files"`
+	Counts
 }
 
 // Plan writes a plan: per sink a sink_plan, the resume_batch, the planned
@@ -333,6 +345,9 @@ func (v *JSONView) Plan(p *planner.Plan, operation string) {
 	}
 	for _, s := range p.Sinks {
 		v.emit("info", "sink_plan", fmt.Sprintf("sink %q: %s", s.Name, sinkSummary(s)), "sink", sinkPlanInfo(s))
+		if c := s.LayoutChange; c != nil {
+			v.emit("info", "layout_change", fmt.Sprintf("sink %q: update output settings in place: %s", s.Name, LayoutChangeText(s.Name, c)), "layout_change", LayoutChangeInfo{Sink: s.Name, LayoutChange: *c})
+		}
 		if b := s.Resume; b != nil {
 			v.emit("info", "resume_batch", fmt.Sprintf("sink %q: resume batch %d (in flight): %s records", s.Name, b.ID, Count(b.Records)), "batch",
 				BatchInfo{Sink: s.Name, ID: b.ID, Records: b.Records, Destinations: nonNil(b.Destinations), Pending: nonNil(b.Pending), Ranges: jsonRanges(b.Ranges), Resume: true})
@@ -341,7 +356,11 @@ func (v *JSONView) Plan(p *planner.Plan, operation string) {
 			v.emit("info", "adopt_batch", fmt.Sprintf("sink %q: adopt batch %d, committed by a destination but not in the state: %s records", s.Name, b.ID, Count(b.Records)), "batch", b)
 		}
 		for _, b := range batchInfos(s.Name, s.Repairs) {
-			v.emit("info", "repair_batch", fmt.Sprintf("sink %q: rewrite committed batch %d into %s (missing there): %s records", s.Name, b.ID, destList(b.Pending, "no destination"), Count(b.Records)), "batch", b)
+			msg := fmt.Sprintf("sink %q: rewrite committed batch %d into %s (missing there): %s records", s.Name, b.ID, destList(b.Pending, "no destination"), Count(b.Records))
+			if b.Replace {
+				msg = fmt.Sprintf("sink %q: replace batch %d in %s (-replace): %s records written again from the source", s.Name, b.ID, destList(b.Pending, "no destination"), Count(b.Records))
+			}
+			v.emit("info", "repair_batch", msg, "batch", b)
 		}
 		for _, c := range s.Cleanups {
 			cleanups++
@@ -375,8 +394,14 @@ func (v *JSONView) Plan(p *planner.Plan, operation string) {
 	}
 	batches, records, dests := p.Totals()
 	v.emit("info", "plan_summary", SummaryLine(p), "changes", PlanSummary{
-		Operation: operation, Changes: p.Changes(), Batches: batches, Records: records, Destinations: dests, Cleanups: cleanups, OrphanFiles: orphanFiles(p),
+		Operation: operation, Changes: p.Changes(), Batches: batches, Records: records, Destinations: dests, Cleanups: cleanups, OrphanFiles: orphanFiles(p), Counts: PlanCounts(p),
 	})
+}
+
+// LayoutChangeInfo is the payload of layout_change.
+type LayoutChangeInfo struct {
+	Sink string `json:"sink"`
+	planner.LayoutChange
 }
 
 func sinkSummary(s *planner.SinkPlan) string {
@@ -389,7 +414,14 @@ func sinkSummary(s *planner.SinkPlan) string {
 		n++
 		r += s.Resume.Records
 	}
-	return fmt.Sprintf("%s, %s records", Plural(n, "batch", "batches"), Count(r))
+	text := fmt.Sprintf("%s, %s", Plural(n, "batch", "batches"), Plural(r, "record", "records"))
+	if s.MovedFrom != "" {
+		text += fmt.Sprintf(", moved from %s", s.MovedFrom)
+	}
+	if s.LayoutChange != nil {
+		text += ", output settings changed"
+	}
+	return text
 }
 
 // BatchStart writes batch_start.

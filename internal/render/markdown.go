@@ -40,6 +40,9 @@ func PlanMarkdown(p *planner.Plan, o MarkdownOptions) string {
 	fmt.Fprintf(&head, "**%s**\n", html.EscapeString(SummaryLine(p)))
 
 	var warnings []string
+	if p.Targeted {
+		warnings = append(warnings, "> - "+html.EscapeString(TargetedText)+"\n")
+	}
 	for _, r := range p.Reshards {
 		warnings = append(warnings, fmt.Sprintf("> - sink `%s`: reshard %d → %d: %s\n", r.Sink, r.From, r.To, html.EscapeString(ReshardText(r))))
 	}
@@ -121,6 +124,11 @@ func sinkSection(s *planner.SinkPlan, o MarkdownOptions) string {
 		line = strings.TrimPrefix(line, "  ")
 		if strings.HasPrefix(line, "Warning:") {
 			line = "! " + line
+		}
+		// An indented setting of a change ("    ~ format = …") gets its
+		// symbol in the first column too.
+		if rest := strings.TrimLeft(line, " "); len(rest) < len(line) && len(rest) > 1 && strings.ContainsRune("+-~", rune(rest[0])) && rest[1] == ' ' {
+			line = rest[:1] + line[1:len(line)-len(rest)] + " " + rest[2:]
 		}
 		b.WriteString(line)
 		b.WriteByte('\n')

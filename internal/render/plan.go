@@ -162,6 +162,22 @@ func writeSinkActions(w io.Writer, s *planner.SinkPlan, o Options) {
 	if s.MovedFrom != "" {
 		fmt.Fprintf(w, "  %s move sink.%s to sink.%s: its checkpoint, manifests and destination ownership\n", o.paint(yellow, "~"), s.MovedFrom, s.Name)
 	}
+	for i, r := range s.Renamed {
+		if i == o.MaxBatches && !o.Verbose {
+			fmt.Fprintf(w, "  %s … and %d more partitions renamed (-verbose lists them)\n", o.paint(yellow, "~"), len(s.Renamed)-i)
+			break
+		}
+		fmt.Fprintf(w, "  %s partition %s is now named %s: its committed offset %s carries over (the source names its files relative to its root folder now, wherever streamctl runs from)\n", o.paint(yellow, "~"), r.From, r.To, Count(r.Offset))
+	}
+	if c := s.LayoutChange; c != nil {
+		fmt.Fprintf(w, "  %s update output settings in place: %s\n", o.paint(yellow, "~"), LayoutChangeText(s.Name, c))
+		for _, a := range c.Attributes {
+			fmt.Fprintf(w, "      %s %s\n", o.paint(symbolColor[a.Symbol()], a.Symbol()), a.Text())
+		}
+		if len(c.Attributes) == 0 {
+			fmt.Fprintf(w, "      (the state, written by an older streamctl, does not record which settings the batches before were written with)\n")
+		}
+	}
 	if b := s.Resume; b != nil {
 		fmt.Fprintf(w, "  %s resume batch %d (in flight): %s records → %s\n",
 			o.paint(yellow, "~"), b.ID, Count(b.Records), destList(b.Pending, "already committed everywhere; only the state commit remains"))
@@ -178,8 +194,13 @@ func writeSinkActions(w io.Writer, s *planner.SinkPlan, o Options) {
 		}
 	}
 	for _, b := range s.Repairs {
-		fmt.Fprintf(w, "  %s rewrite committed batch %d into %s (missing there): %s records\n",
-			o.paint(yellow, "~"), b.ID, strings.Join(b.Pending, ", "), Count(b.Records))
+		if b.Replace {
+			fmt.Fprintf(w, "  %s replace batch %d in %s (-replace): %s records written again from the source, into the files its manifest lists\n",
+				o.paint(yellow, "-/+"), b.ID, strings.Join(b.Pending, ", "), Count(b.Records))
+		} else {
+			fmt.Fprintf(w, "  %s rewrite committed batch %d into %s (missing there): %s records\n",
+				o.paint(yellow, "~"), b.ID, strings.Join(b.Pending, ", "), Count(b.Records))
+		}
 		if o.Verbose {
 			writeRanges(w, b.Ranges, o)
 		}
@@ -213,13 +234,91 @@ func writeSinkActions(w io.Writer, s *planner.SinkPlan, o Options) {
 	}
 }
 
-// SummaryLine is the plan's last line.
+// TargetedText is the warning of a plan made with -target or -exclude.
+const TargetedText = "-target or -exclude is in effect: the plan covers only the sinks they select. Use it for exceptional situations, not routinely."
+
+var symbolColor = map[string]string{"+": green, "-": red, "~": yellow}
+
+// LayoutChangeText says what a change of a sink's output settings means
+// for its readers.
+func LayoutChangeText(sink string, c *planner.LayoutChange) string {
+	if c.FirstBatch == 0 {
+		return "new batches are written with the new settings"
+	}
+	return fmt.Sprintf("the committed batches, up to batch %d, stay as they were written; batches from %d on are written with the new settings beside them (a reader that lists the folder sees both; streamctl files %s lists each batch's files)", c.FirstBatch-1, c.FirstBatch, sink)
+}
+
+// Counts are the changes of a plan besides its batches.
+type Counts struct {
+	Moves         int `json:"moves"`
+	LayoutChanges int `json:"layout_changes"`
+	TablesCreated int `json:"tables_created"`
+	TableChanges  int `json:"table_changes"`
+	// RemovedDestinations are destinations no longer configured.
+	RemovedDestinations int `json:"removed_destinations"`
+	// PartitionsRenamed are committed offsets recorded under their
+	// partitions' current names.
+	PartitionsRenamed int `json:"partitions_renamed"`
+}
+
+// PlanCounts counts a plan's changes besides its batches, by sink.
+func PlanCounts(p *planner.Plan) Counts {
+	var c Counts
+	// The shards of a sink share its name and its settings: it counts once.
+	moved, changed := map[string]bool{}, map[string]bool{}
+	for _, s := range p.Sinks {
+		name := s.Name
+		if s.Shard != nil {
+			name = s.Shard.Sink
+		}
+		if s.MovedFrom != "" && !moved[name] {
+			moved[name] = true
+			c.Moves++
+		}
+		if s.LayoutChange != nil && !changed[name] {
+			changed[name] = true
+			c.LayoutChanges++
+		}
+		for _, t := range s.Tables {
+			if t.Create != "" {
+				c.TablesCreated++
+			}
+			if len(t.Changes) > 0 {
+				c.TableChanges++
+			}
+		}
+		c.RemovedDestinations += len(s.Removed)
+		c.PartitionsRenamed += len(s.Renamed)
+	}
+	return c
+}
+
+// SummaryLine is the plan's last line: "Plan: 1 batch, 200 records to 2
+// destinations, 1 sink moved, 1 layout change." Scripts grep it: change it
+// deliberately.
 func SummaryLine(p *planner.Plan) string {
 	if !p.Changes() {
 		return "No changes. All sinks are up to date."
 	}
 	batches, records, dests := p.Totals()
-	line := fmt.Sprintf("Plan: %s %s, %s records to %d %s.", Count(batches), plural(batches, "batch", "batches"), Count(records), dests, plural(int64(dests), "destination", "destinations"))
+	parts := []string{fmt.Sprintf("%s, %s to %s", Plural(batches, "batch", "batches"), Plural(records, "record", "records"), Plural(int64(dests), "destination", "destinations"))}
+	c := PlanCounts(p)
+	for _, n := range []struct {
+		count     int
+		one, many string
+	}{
+		{c.Moves, "sink moved", "sinks moved"},
+		{c.LayoutChanges, "layout change", "layout changes"},
+		{c.TablesCreated, "table to create", "tables to create"},
+		{c.TableChanges, "table change", "table changes"},
+		{c.RemovedDestinations, "destination removed", "destinations removed"},
+		{c.PartitionsRenamed, "partition renamed", "partitions renamed"},
+	} {
+		if n.count > 0 {
+			parts = append(parts, Plural(int64(n.count), n.one, n.many))
+		}
+	}
+	line := "Plan: " + strings.Join(parts, ", ") + "."
 	cleanups := 0
 	for _, s := range p.Sinks {
 		cleanups += len(s.Cleanups)

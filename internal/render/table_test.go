@@ -42,7 +42,7 @@ func TestPlanTablesText(t *testing.T) {
   ~ resume batch 3 (in flight): 10 records → lake
   ~ iceberg table lake.orders already holds batch 3: its snapshot is kept, and the batch is not appended again
 
-Plan: 1 batch, 10 records to 1 destination. 2 orphan files to remove.
+Plan: 1 batch, 10 records to 1 destination, 1 table to create, 1 table change. 2 orphan files to remove.
 `
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)

@@ -32,6 +32,8 @@ type PlanOptions struct {
 	Snapshots map[string]providers.Snapshot
 	// Version is streamctl's, recorded in the plan.
 	Version string
+	// Replace are committed batches to write again, by sink (-replace).
+	Replace map[string][]int64
 }
 
 // Plan observes the sources and destinations and plans every sink against
@@ -74,6 +76,7 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 				return
 			}
 			snap, err := snapshots[cs.Source].get(ctx)
+			full := snap
 			// A shard plans only its partitions; a saved plan recorded them.
 			snap = planner.ShardSnapshot(snap, es.Shard)
 			if saved, ok := o.Snapshots[es.Name]; ok {
@@ -90,7 +93,7 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 			}
 			if change != nil {
 				// Planned as apply leaves it once the change is made.
-				sinkState = change.derived[es.Name]
+				sinkState = withFormerLayout(change.derived[es.Name], st, change.former)
 			}
 			var observed map[string]*planner.Observation
 			if o.Refresh {
@@ -101,28 +104,49 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 					return
 				}
 			}
+			var renamed map[string]string
+			if r, ok := w.sources[cs.Source].(partitionRenamer); ok {
+				if sinkState != nil {
+					renamed = r.RenamedPartitions(snap, stateKeys(sinkState))
+				}
+				if es.Shard != nil {
+					checkpoint := func(index int) *state.Sink {
+						name := state.ShardName(es.Shard.Sink, index)
+						if change != nil {
+							return change.derived[name]
+						}
+						return st.Sinks[name]
+					}
+					if errs[i] = renamedAcrossShards(r, full, es.Shard, checkpoint); errs[i] != nil {
+						return
+					}
+				}
+			}
 			names := make([]string, len(es.Destinations))
 			for k, d := range es.Destinations {
 				names[k] = d.Name
 			}
 			plans[i], errs[i] = planner.PlanSink(planner.SinkInput{
-				Name:          es.Name,
-				Shard:         es.Shard,
-				SourceType:    es.SourceType,
-				SourceName:    es.SourceName,
-				MaxRecords:    cs.MaxRecords,
-				MaxBatches:    o.MaxBatches,
-				OnDataLoss:    cs.OnDataLoss,
-				StartAtLatest: StartsAtLatest(w.Config.Sources[cs.Source], w.kinds),
-				RouteBy:       cs.RouteBy,
-				NoBackfill:    noBackfill(cs),
-				Destinations:  names,
-				Layout:        es.LayoutHash,
-				Lineage:       st.Lineage,
-				MovedFrom:     from,
-				State:         sinkState,
-				Snapshot:      snap,
-				Observed:      observed,
+				Name:           es.Name,
+				Shard:          es.Shard,
+				SourceType:     es.SourceType,
+				SourceName:     es.SourceName,
+				MaxRecords:     cs.MaxRecords,
+				MaxBatches:     o.MaxBatches,
+				OnDataLoss:     cs.OnDataLoss,
+				StartAtLatest:  StartsAtLatest(w.Config.Sources[cs.Source], w.kinds),
+				RouteBy:        cs.RouteBy,
+				NoBackfill:     noBackfill(cs),
+				Destinations:   names,
+				Layout:         es.LayoutHash,
+				LayoutSettings: es.Layout.Settings(),
+				Lineage:        st.Lineage,
+				MovedFrom:      from,
+				Renamed:        renamed,
+				Replace:        o.Replace[es.Name],
+				State:          sinkState,
+				Snapshot:       snap,
+				Observed:       observed,
 			})
 		}()
 	}
@@ -155,6 +179,79 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 		p.Removed = removedSinks(w.Config, st, movedFrom, replaced)
 	}
 	return p, failed
+}
+
+// withFormerLayout gives a checkpoint a change of shards derives the
+// layout the checkpoints it replaces were written with, which the change
+// does not carry: a change of layout made with it is planned as one.
+func withFormerLayout(derived *state.Sink, st *state.State, former []string) *state.Sink {
+	if derived == nil || derived.Layout != nil {
+		return derived
+	}
+	for _, name := range former {
+		if f := st.Sinks[name]; f != nil && f.Layout != nil {
+			c := *derived
+			c.Layout = f.Layout
+			return &c
+		}
+	}
+	return derived
+}
+
+// partitionRenamer is a source whose partitions an older streamctl named
+// otherwise (providers/files): it maps those names to the current ones.
+type partitionRenamer interface {
+	RenamedPartitions(snap providers.Snapshot, keys []string) map[string]string
+}
+
+// renamedAcrossShards refuses a sharded sink whose checkpoints hold a
+// partition under a name an older streamctl gave when its current name
+// belongs to another shard: its committed offset would stay in the former
+// shard's checkpoint while the other shard read the partition from its
+// start. Only the shards concerned, shard among them, are refused.
+func renamedAcrossShards(r partitionRenamer, full providers.Snapshot, shard *planner.Shard, checkpoint func(int) *state.Sink) error {
+	for index := range shard.Count {
+		cp := checkpoint(index)
+		if cp == nil {
+			continue
+		}
+		renamed := r.RenamedPartitions(full, stateKeys(cp))
+		for _, from := range sortedKeys(renamed) {
+			to := renamed[from]
+			owner := planner.ShardOf(to, shard.Count)
+			if owner == index || index != shard.Index && owner != shard.Index {
+				continue
+			}
+			return &planner.Error{Sink: shard.Sink, Summary: "a partition's name changed to one of another shard",
+				Detail: fmt.Sprintf("shard %d's checkpoint holds partition %s as an older streamctl named it; the source now names it %s, which belongs to shard %d, so its committed offset cannot carry over shard by shard. Set shards = 1 and apply: the shards' checkpoints are merged into one and its partitions take their current names; then set shards = %d again and apply.", index, from, to, owner, shard.Count)}
+		}
+	}
+	return nil
+}
+
+// stateKeys lists the partition names a checkpoint holds: its committed
+// offsets, and the ranges of its batch in flight and of its history.
+func stateKeys(st *state.Sink) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(ranges []state.Range) {
+		for _, r := range ranges {
+			if !seen[r.Partition] {
+				seen[r.Partition] = true
+				out = append(out, r.Partition)
+			}
+		}
+	}
+	for part := range st.Offsets {
+		add([]state.Range{{Partition: part}})
+	}
+	if st.InFlight != nil {
+		add(st.InFlight.Ranges)
+	}
+	for _, h := range st.History {
+		add(h.Ranges)
+	}
+	return out
 }
 
 // shardChange is what a sink's checkpoints need before its batches: split

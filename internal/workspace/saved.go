@@ -49,10 +49,16 @@ func CheckSaved(p *planner.Plan, mgr *state.Manager, configHash string) error {
 // planner gives: a plan file edited by hand or damaged must not run.
 func (w *Workspace) VerifySaved(ctx context.Context, saved *planner.Plan, st *state.State) []error {
 	snaps := map[string]providers.Snapshot{}
+	replace := map[string][]int64{}
 	for _, s := range saved.Sinks {
 		snaps[s.Name] = s.Snapshot
+		for _, b := range s.Repairs {
+			if b.Replace {
+				replace[s.Name] = append(replace[s.Name], b.ID)
+			}
+		}
 	}
-	fresh, errs := w.Plan(ctx, st, PlanOptions{Refresh: !saved.NoRefresh, MaxBatches: saved.MaxBatches, Targeted: true, Snapshots: snaps})
+	fresh, errs := w.Plan(ctx, st, PlanOptions{Refresh: !saved.NoRefresh, MaxBatches: saved.MaxBatches, Targeted: true, Snapshots: snaps, Replace: replace})
 	if len(errs) > 0 {
 		return errs
 	}

@@ -53,6 +53,7 @@ type Behind struct {
 // of the whole.
 func Status(ctx context.Context, cfg *config.Config, kinds providers.Kinds, st *state.State) []SinkStatus {
 	snapshots := map[string]providers.Snapshot{}
+	renamers := map[string]partitionRenamer{}
 	failures := map[string]error{}
 	for _, s := range cfg.Sinks {
 		if _, done := snapshots[s.Source]; done || failures[s.Source] != nil {
@@ -64,6 +65,9 @@ func Status(ctx context.Context, cfg *config.Config, kinds providers.Kinds, st *
 			continue
 		}
 		snap, err := src.Snapshot(ctx)
+		if r, ok := src.(partitionRenamer); ok {
+			renamers[s.Source] = r // works on names only: it needs no connection
+		}
 		src.Close()
 		if err != nil {
 			failures[s.Source] = err
@@ -104,12 +108,14 @@ func Status(ctx context.Context, cfg *config.Config, kinds providers.Kinds, st *
 			out = append(out, status)
 			continue
 		}
+		snap := planner.ShardSnapshot(snapshots[s.source], s.shard)
+		offsets := committedOffsets(ss, renamers[s.source], snap)
 		inSource := map[string]bool{}
-		for _, part := range planner.ShardSnapshot(snapshots[s.source], s.shard).Partitions {
+		for _, part := range snap.Partitions {
 			inSource[part.ID] = true
 			committed := part.Earliest
 			if ss != nil {
-				if off, ok := ss.Offsets[part.ID]; ok {
+				if off, ok := offsets[part.ID]; ok {
 					committed = off
 				}
 			} else if StartsAtLatest(cfg.Sources[s.source], kinds) {
@@ -126,7 +132,7 @@ func Status(ctx context.Context, cfg *config.Config, kinds providers.Kinds, st *
 		if ss != nil {
 			// As the planner: a partition read up to offset 0 lost nothing.
 			var vanished []Behind
-			for id, off := range ss.Offsets {
+			for id, off := range offsets {
 				if !inSource[id] && off > 0 {
 					vanished = append(vanished, Behind{Partition: id, Committed: off, Vanished: true})
 				}
@@ -153,4 +159,33 @@ func Lag(sp *planner.SinkPlan, ss *state.Sink) int64 {
 		lag += max(part.Latest-from, 0)
 	}
 	return lag
+}
+
+// committedOffsets are a checkpoint's committed offsets by the names the
+// source gives its partitions now: names an older streamctl gave are
+// mapped as the planner maps them, so that they are not taken for
+// partitions gone from the source.
+func committedOffsets(ss *state.Sink, r partitionRenamer, snap providers.Snapshot) map[string]int64 {
+	if ss == nil {
+		return nil
+	}
+	if r == nil {
+		return ss.Offsets
+	}
+	keys := make([]string, 0, len(ss.Offsets))
+	for k := range ss.Offsets {
+		keys = append(keys, k)
+	}
+	renamed := r.RenamedPartitions(snap, keys)
+	if len(renamed) == 0 {
+		return ss.Offsets
+	}
+	out := make(map[string]int64, len(ss.Offsets))
+	for k, off := range ss.Offsets {
+		if to, ok := renamed[k]; ok {
+			k = to
+		}
+		out[k] = max(out[k], off)
+	}
+	return out
 }

@@ -1,7 +1,16 @@
 // Package files reads append-only JSONL files matched by a glob. Each file is a
-// partition named by its path relative to the configuration directory; the
-// offset of a record is its line number (from 0). Only newline-terminated lines
-// are available, so a line being written is read once it is complete.
+// partition named by its path relative to the pattern's root, the folder its
+// leading run of names without glob characters names ("in" for
+// "in/*/*.jsonl"), resolved once against the configuration directory: the
+// same files have the same names wherever the command runs from. The offset
+// of a record is its line number (from 0). Only newline-terminated lines are
+// available, so a line being written is read once it is complete.
+//
+// Older streamctl named a file by its path relative to the configuration
+// directory as the command saw it (or its absolute path), which changed with
+// the path the directory was reached by: RenamedPartitions maps those names
+// to the current ones, and Read accepts them, so that committed ranges are
+// read again with the name they were written with.
 package files
 
 import (
@@ -16,6 +25,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -33,6 +43,10 @@ type Source struct {
 	// cursors remember where the last Read of each file ended, so sequential
 	// batches continue there instead of rescanning from the start.
 	cursors map[string]cursor
+
+	rootOnce sync.Once
+	root     string // the pattern's root, absolute when Dir is
+	glob     string // the pattern joined to Dir
 }
 
 type cursor struct {
@@ -45,11 +59,7 @@ var _ providers.Source = (*Source)(nil)
 // Snapshot implements providers.Source: the matched files in name order, each
 // with its number of complete lines.
 func (s *Source) Snapshot(ctx context.Context) (providers.Snapshot, error) {
-	pattern := s.Pattern
-	if !filepath.IsAbs(pattern) {
-		pattern = filepath.Join(s.Dir, pattern)
-	}
-	matches, err := filepath.Glob(pattern)
+	matches, err := filepath.Glob(s.pattern())
 	if err != nil {
 		return providers.Snapshot{}, fmt.Errorf("files: bad pattern %q: %w", s.Pattern, err)
 	}
@@ -72,19 +82,108 @@ func (s *Source) Snapshot(ctx context.Context) (providers.Snapshot, error) {
 	return snap, nil
 }
 
+// resolve computes the pattern's root and the pattern joined to Dir, once.
+func (s *Source) resolve() {
+	s.rootOnce.Do(func() {
+		s.glob = s.Pattern
+		if !filepath.IsAbs(s.glob) {
+			s.glob = filepath.Join(s.Dir, s.glob)
+		}
+		s.glob = filepath.Clean(s.glob)
+		root := filepath.Dir(s.glob)
+		for hasMeta(root) {
+			root = filepath.Dir(root)
+		}
+		s.root = root
+	})
+}
+
+func (s *Source) pattern() string { s.resolve(); return s.glob }
+
+// Root is the folder the partitions are named relative to.
+func (s *Source) Root() string { s.resolve(); return s.root }
+
+// hasMeta reports whether path holds glob characters (as filepath.Match
+// reads them).
+func hasMeta(path string) bool {
+	magic := `*?[`
+	if runtime.GOOS != "windows" {
+		magic = `*?[\`
+	}
+	return strings.ContainsAny(path, magic)
+}
+
 func (s *Source) partitionID(path string) string {
-	if rel, err := filepath.Rel(s.Dir, path); err == nil {
+	if rel, err := filepath.Rel(s.Root(), path); err == nil {
 		return filepath.ToSlash(rel)
 	}
 	return filepath.ToSlash(path)
 }
 
+// path is the file of a partition: named relative to the root, or by an
+// older streamctl (see RenamedPartitions).
 func (s *Source) path(partition string) string {
 	p := filepath.FromSlash(partition)
 	if filepath.IsAbs(p) {
 		return p
 	}
-	return filepath.Join(s.Dir, p)
+	current := filepath.Join(s.Root(), p)
+	if s.matches(current) {
+		return current
+	}
+	if legacy := filepath.Join(s.Dir, p); s.matches(legacy) {
+		return legacy
+	}
+	if matches, err := filepath.Glob(s.pattern()); err == nil {
+		var ids []string
+		for _, m := range matches {
+			ids = append(ids, s.partitionID(m))
+		}
+		if id := renamedTo(partition, ids); id != "" {
+			return filepath.Join(s.Root(), filepath.FromSlash(id))
+		}
+	}
+	return current
+}
+
+func (s *Source) matches(path string) bool {
+	ok, err := filepath.Match(s.pattern(), path)
+	return err == nil && ok
+}
+
+// RenamedPartitions maps the partition names among keys that an older
+// streamctl gave (the path relative to the configuration directory as the
+// command saw it, or absolute) to the names the snapshot's files have now:
+// a name maps to the one it ends with, the longest if several do. Names
+// the snapshot has, or that no file's name ends, are left out.
+func (s *Source) RenamedPartitions(snap providers.Snapshot, keys []string) map[string]string {
+	ids := make([]string, len(snap.Partitions))
+	have := make(map[string]bool, len(ids))
+	for i, p := range snap.Partitions {
+		ids[i] = p.ID
+		have[p.ID] = true
+	}
+	out := map[string]string{}
+	for _, k := range keys {
+		if have[k] {
+			continue
+		}
+		if id := renamedTo(k, ids); id != "" {
+			out[k] = id
+		}
+	}
+	return out
+}
+
+// renamedTo is the longest of ids that key ends with as a path, or "".
+func renamedTo(key string, ids []string) string {
+	best := ""
+	for _, id := range ids {
+		if strings.HasSuffix(key, "/"+id) && len(id) > len(best) {
+			best = id
+		}
+	}
+	return best
 }
 
 // countLines counts newline characters, complete lines, up to the file's

@@ -36,11 +36,11 @@ func TestFilesSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []providers.PartitionSnapshot{{ID: "logs/a.jsonl", Latest: 1}, {ID: "logs/b.jsonl", Latest: 4}}
+	want := []providers.PartitionSnapshot{{ID: "a.jsonl", Latest: 1}, {ID: "b.jsonl", Latest: 4}}
 	if len(snap.Partitions) != 2 || snap.Partitions[0] != want[0] || snap.Partitions[1] != want[1] {
 		t.Fatalf("snapshot %+v, want %+v", snap.Partitions, want)
 	}
-	got, err := read(t, s, "logs/b.jsonl", 1, 4)
+	got, err := read(t, s, "b.jsonl", 1, 4)
 	if err != nil || strings.Join(got, " ") != `{"n":2}@1 {"n":4}@3` {
 		t.Fatalf("read [1,4): %v %v (blank lines count as offsets but yield nothing; CR is trimmed)", got, err)
 	}
@@ -48,14 +48,14 @@ func TestFilesSource(t *testing.T) {
 	f, _ := os.OpenFile(filepath.Join(dir, "logs/b.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString("}\n")
 	f.Close()
-	got, err = read(t, s, "logs/b.jsonl", 4, 5)
+	got, err = read(t, s, "b.jsonl", 4, 5)
 	if err != nil || len(got) != 1 || got[0] != `{"n":5}@4` {
 		t.Fatalf("read the completed line: %v %v", got, err)
 	}
 	// A file that shrank below the range is data loss, naming the file.
 	write("logs/b.jsonl", "{\"n\":1}\n")
-	_, err = read(t, s, "logs/b.jsonl", 0, 3)
-	if !errors.Is(err, providers.ErrDataLoss) || !strings.Contains(err.Error(), "logs/b.jsonl") {
+	_, err = read(t, s, "b.jsonl", 0, 3)
+	if !errors.Is(err, providers.ErrDataLoss) || !strings.Contains(err.Error(), "b.jsonl") {
 		t.Fatalf("shrunk file: %v", err)
 	}
 	os.Remove(filepath.Join(dir, "logs/a.jsonl"))
@@ -95,5 +95,55 @@ func TestInputFormats(t *testing.T) {
 	lines := collect(&Source{Dir: dir, Pattern: "*.txt", Format: FormatLines}, "in.txt", 0, 2)
 	if strings.Join(lines, "\n") != `{"line":"hello \"world\""}`+"\n"+`{"line":"\ttab"}` {
 		t.Errorf("lines: %v", lines)
+	}
+}
+
+// TestFilesPartitionNames: a file's name is its path relative to the
+// pattern's root, the same whichever path reaches the configuration
+// directory; names an older streamctl gave (relative to the configuration
+// directory as the command saw it, or absolute) are mapped to the current
+// ones, and read.
+func TestFilesPartitionNames(t *testing.T) {
+	base := t.TempDir()
+	data := filepath.Join(base, "data", "eu")
+	conf := filepath.Join(base, "conf")
+	os.MkdirAll(data, 0o755)
+	os.MkdirAll(conf, 0o755)
+	os.WriteFile(filepath.Join(data, "a.jsonl"), []byte("{\"n\":0}\n{\"n\":1}\n"), 0o644)
+	link := filepath.Join(base, "x", "y", "link")
+	os.MkdirAll(filepath.Dir(link), 0o755)
+	if err := os.Symlink(base, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, dir, pattern, id string
+	}{
+		{"relative pattern", conf, "../data/*/*.jsonl", "eu/a.jsonl"},
+		{"relative pattern, directory reached by a link", filepath.Join(link, "conf"), "../data/*/*.jsonl", "eu/a.jsonl"},
+		{"absolute pattern", conf, filepath.Join(data, "*.jsonl"), "a.jsonl"},
+		{"absolute pattern, directory reached by a link", filepath.Join(link, "conf"), filepath.Join(data, "*.jsonl"), "a.jsonl"},
+		{"a file, no glob", conf, "../data/eu/a.jsonl", "a.jsonl"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &Source{Dir: tc.dir, Pattern: tc.pattern}
+			snap, err := s.Snapshot(context.Background())
+			if err != nil || len(snap.Partitions) != 1 || snap.Partitions[0].ID != tc.id {
+				t.Fatalf("snapshot %+v %v, want the one file named %s", snap.Partitions, err, tc.id)
+			}
+			// The names older streamctl gave the file, from either path.
+			for _, old := range []string{"../data/eu/a.jsonl", "../../../../data/eu/a.jsonl", filepath.ToSlash(filepath.Join(data, "a.jsonl"))} {
+				renamed := s.RenamedPartitions(snap, []string{old, tc.id})
+				if len(renamed) != 1 || renamed[old] != tc.id {
+					t.Errorf("RenamedPartitions(%s) = %v, want it mapped to %s only", old, renamed, tc.id)
+				}
+				got, err := read(t, s, old, 1, 2)
+				if err != nil || len(got) != 1 || got[0] != `{"n":1}@1` {
+					t.Errorf("read [1, 2) of %s: %v %v", old, got, err)
+				}
+			}
+			if renamed := s.RenamedPartitions(snap, []string{"gone/b.jsonl"}); len(renamed) != 0 {
+				t.Errorf("a name no file ends with was mapped: %v", renamed)
+			}
+		})
 	}
 }

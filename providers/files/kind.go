@@ -22,7 +22,8 @@ var Kind = &providers.Kind{
 		Body: providers.Body{
 			Summary: "Append-only files matched by a glob: one partition per file, offset = record number.",
 			Description: "Files may grow (new lines appended) and new files may appear; a file must never be " +
-				"rewritten or truncated, since committed offsets point into it.",
+				"rewritten or truncated, since committed offsets point into it. A file's partition is named by its path " +
+				"relative to the pattern's root folder (`in` for `in/*/*.jsonl`), the same wherever streamctl runs from.",
 			Config: Config{},
 			Attributes: map[string]providers.Attribute{
 				"path":   {Example: `"in/*.jsonl"`, Description: "A glob of the input files, relative to the configuration directory."},
