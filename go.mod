@@ -159,3 +159,8 @@ require (
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )
+
+// A trimmed copy of iceberg-go v0.7.0 with a lazy Substrait function
+// collection and without the SQL dialects streamctl does not use:
+// third_party/iceberg-go/PATCHES.md says what differs and when to drop it.
+replace github.com/apache/iceberg-go v0.7.0 => ./third_party/iceberg-go
