@@ -20,6 +20,7 @@ package internal
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/twmb/avro"
 	"github.com/twmb/avro/atype"
@@ -189,7 +190,19 @@ var fieldSummaryNode = avro.SchemaNode{
 	},
 }
 
-func init() {
+// PATCH(streamctl): the schemas are built on first use, not in init: every
+// process that links this package paid for them (1.2 MB, 1-3 ms), whether
+// it reads a manifest or not.
+var avroSchemasOnce sync.Once
+
+// avroSchemas returns AvroSchemaMap, built on the first call.
+func avroSchemas() map[string]*avro.Schema {
+	avroSchemasOnce.Do(buildAvroSchemas)
+
+	return AvroSchemaMap
+}
+
+func buildAvroSchemas() {
 	AvroSchemaMap["field_summary"] = mustSchema(fieldSummaryNode)
 
 	partitionsNode := NullableNode(avro.SchemaNode{
@@ -422,7 +435,7 @@ func init() {
 
 func newDataFileSchema(partitionType *avro.Schema, version int) (*avro.Schema, error) {
 	key := fmt.Sprintf("data_file_v%d", version)
-	schema := AvroSchemaMap[key]
+	schema := avroSchemas()[key]
 
 	node := schema.Root()
 	node.Fields = append(slices.Clone(node.Fields), avro.SchemaField{
@@ -443,7 +456,7 @@ func NewManifestFileSchema(version int) (*avro.Schema, error) {
 
 	key := fmt.Sprintf("manifest_list_file_v%d", version)
 
-	return AvroSchemaMap[key], nil
+	return avroSchemas()[key], nil
 }
 
 func NewManifestEntrySchema(partitionType *avro.Schema, version int) (*avro.Schema, error) {
@@ -459,7 +472,7 @@ func NewManifestEntrySchema(partitionType *avro.Schema, version int) (*avro.Sche
 	}
 
 	key := fmt.Sprintf("manifest_entry_v%d", version)
-	schema := AvroSchemaMap[key]
+	schema := avroSchemas()[key]
 
 	node := schema.Root()
 	node.Fields = append(slices.Clone(node.Fields), avro.SchemaField{

@@ -39,13 +39,9 @@ import (
 	"github.com/apache/iceberg-go/metrics"
 	"github.com/apache/iceberg-go/table"
 	"github.com/apache/iceberg-go/view"
-	mysql "github.com/go-sql-driver/mysql"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect"
 	"github.com/uptrace/bun/dialect/feature"
-	"github.com/uptrace/bun/dialect/mssqldialect"
-	"github.com/uptrace/bun/dialect/mysqldialect"
-	"github.com/uptrace/bun/dialect/oracledialect"
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
 	"github.com/uptrace/bun/extra/bundebug"
@@ -242,14 +238,13 @@ func createDialect(d SupportedDialect) (schema.Dialect, error) {
 	switch d {
 	case Postgres:
 		return pgdialect.New(), nil
-	case MySQL:
-		return mysqldialect.New(), nil
 	case SQLite:
 		return sqlitedialect.New(), nil
-	case MSSQL:
-		return mssqldialect.New(), nil
-	case Oracle:
-		return oracledialect.New(), nil
+	case MySQL, MSSQL, Oracle:
+		// PATCH(streamctl): streamctl opens this catalog on SQLite and
+		// PostgreSQL only; the other dialects and the MySQL driver are not
+		// linked.
+		return nil, fmt.Errorf("unsupported sql dialect: %q (this build of iceberg-go has sqlite and postgres only)", d)
 	default:
 		return nil, fmt.Errorf("unsupported sql dialect: %q", d)
 	}
@@ -353,13 +348,7 @@ func isRetryableSerializableError(err error) bool {
 		}
 	}
 
-	var mysqlErr *mysql.MySQLError
-	if errors.As(err, &mysqlErr) {
-		switch mysqlErr.Number {
-		case 1205, 1213: // lock wait timeout, deadlock
-			return true
-		}
-	}
+	// PATCH(streamctl): no MySQL error codes: the MySQL driver is not linked.
 
 	msg := err.Error()
 
