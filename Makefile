@@ -2,7 +2,7 @@
 GO ?= go
 export PATH := $(CURDIR)/.tools/bin:$(CURDIR)/.tools/node/node_modules/.bin:$(PATH)
 
-.PHONY: all build test unit tools bench lint fmt clean website pgo fuzz
+.PHONY: all build test unit tools bench lint fmt clean website pgo fuzz release
 
 all: build
 
@@ -35,6 +35,12 @@ fuzz:
 bench: tools
 	bash scripts/bench.sh
 
+# Reproducible, stripped binaries for linux/darwin × amd64/arm64 as archives in
+# dist/, with SHA256SUMS (scripts/release.sh says how; VERSION=1.2.0 names a
+# release, PLATFORMS=linux/amd64 builds one). The Containerfile packs one.
+release:
+	bash scripts/release.sh
+
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
@@ -54,4 +60,4 @@ website:
 	$(GO) run ./website/gen -root . -out website/public
 
 clean:
-	rm -rf bin
+	rm -rf bin dist

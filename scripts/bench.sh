@@ -41,6 +41,35 @@ run go run ./internal/bench/reconcile
 section "JSONL → Parquet zstd by country: streamctl vs DuckDB vs raw parquet-go"
 run go run ./internal/bench/parquet
 
+section "start-up and size: CPU of streamctl version and validate, an apply with nothing to do, the binary's size"
+# /usr/bin/time counts in hundredths of a second, so each figure is one loop
+# of $reps runs divided by $reps (the loop's shell adds a few µs a run), the
+# median of 5 loops.
+work=$(mktemp -d)
+trap 'rm -f "$log"; rm -rf "$work"' EXIT
+go build -o "$work/streamctl" .
+go build -trimpath -ldflags='-s -w' -o "$work/streamctl-stripped" .
+cp -r examples/quickstart "$work/quickstart"
+rm -rf "$work/quickstart/.streamctl" "$work/quickstart/out"
+"$work/streamctl" -chdir="$work/quickstart" apply -auto-approve > /dev/null
+reps=20
+# per_run WHAT ARGS...: prints "startup WHAT cpu-ms X wall-ms Y" (medians).
+per_run() {
+	what=$1
+	shift
+	for _ in 1 2 3 4 5; do
+		/usr/bin/time -f '%U %S %e' sh -c 'for i in $(seq '"$reps"'); do "$@" > /dev/null || exit 1; done' sh "$@" 2>&1 >/dev/null | tail -1
+	done > "$work/loops"
+	cpu=$(awk -v n="$reps" '{ print ($1 + $2) * 1000 / n }' "$work/loops" | sort -n | sed -n 3p)
+	wall=$(awk -v n="$reps" '{ print $3 * 1000 / n }' "$work/loops" | sort -n | sed -n 3p)
+	printf 'startup %s cpu-ms %.1f wall-ms %.1f\n' "$what" "$cpu" "$wall"
+}
+run per_run version "$work/streamctl" version
+run per_run validate "$work/streamctl" -chdir="$work/quickstart" validate
+run per_run apply-nothing-to-do "$work/streamctl" -chdir="$work/quickstart" apply -auto-approve
+run awk -v a="$(wc -c < "$work/streamctl")" -v b="$(wc -c < "$work/streamctl-stripped")" \
+	'BEGIN { printf "binary-size MB %.1f stripped-MB %.1f\n", a / 1e6, b / 1e6 }'
+
 section "summary: the ratios of the throughput goals, from the runs above"
 # metric BENCH NAME: the value before the unit NAME on the benchmark's line.
 metric() { awk -v b="$1" -v m="$2" '$1 ~ "^"b"(-[0-9]+)?$" { for (i = 3; i < NF; i++) if ($(i+1) == m) { print $i; exit } }' "$log"; }
@@ -66,4 +95,10 @@ small=$(awk '/apply → 1 destination, max_records 10,000/ { print $NF; exit }' 
 	printf 'Iceberg table destination, vs the same Parquet destination without\t%s\t≥ 0.9\n' "$(metric 'BenchmarkIceberg' vs-parquet)"
 	printf 'bytes the store moves per committed byte, S3 / Azure (JSONL)\t%s / %s\t1.0\n' \
 		"$(metric 'BenchmarkApplyS3/jsonl' moved/committed)" "$(metric 'BenchmarkApplyAzure/jsonl' moved/committed)"
+	startup() { awk -v w="$1" -v m="$2" '$1 == "startup" && $2 == w { for (i = 3; i < NF; i++) if ($i == m) { print $(i+1); exit } }' "$log"; }
+	printf 'start-up CPU of streamctl version / validate of the quickstart (ms)\t%s / %s\t≤ 15\n' "$(startup version cpu-ms)" "$(startup validate cpu-ms)"
+	printf 'apply with nothing to do (quickstart): CPU / wall time (ms)\t%s / %s\t≤ 50 CPU\n' \
+		"$(startup apply-nothing-to-do cpu-ms)" "$(startup apply-nothing-to-do wall-ms)"
+	printf 'binary size, go build / stripped -trimpath -s -w (MB)\t%s\t-\n' \
+		"$(awk '$1 == "binary-size" { print $3 " / " $5; exit }' "$log")"
 } | column -t -s "$(printf '\t')"

@@ -19,28 +19,7 @@ import (
 	"github.com/hashicorp/cli"
 
 	"github.com/streamctl/streamctl/internal/crash"
-	"github.com/streamctl/streamctl/internal/format"
 )
-
-// Version is streamctl's version, set at build time with -ldflags.
-var Version = "0.1.0-dev"
-
-// The Parquet files name their writer (created_by): this version, and the
-// commit go build stamped into the binary, unless -ldflags set format.Build.
-// Both come with the binary, so it writes the same bytes on every run.
-func init() {
-	format.Version = Version
-	if format.Build != "unknown" {
-		return
-	}
-	if info, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range info.Settings {
-			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-				format.Build = s.Value[:12]
-			}
-		}
-	}
-}
 
 // Exit codes, documented in website/content/exit-codes.md. Scripts rely on
 // them: a code's meaning never changes.
@@ -245,16 +224,4 @@ func (m *Meta) abs(p string) string {
 func (m *Meta) errorf(format string, args ...any) int {
 	fmt.Fprintf(m.Stderr, "Error: "+format+"\n", args...)
 	return ExitError
-}
-
-// VersionCommand prints the version.
-type VersionCommand struct{ *Meta }
-
-func (c *VersionCommand) Synopsis() string { return "Show the streamctl version" }
-func (c *VersionCommand) Help() string {
-	return "Usage: streamctl version\n\n  Prints the streamctl version.\n"
-}
-func (c *VersionCommand) Run(args []string) int {
-	fmt.Fprintf(c.Stdout, "streamctl v%s\n", Version)
-	return ExitOK
 }
