@@ -32,6 +32,9 @@ type PlanOptions struct {
 	Snapshots map[string]providers.Snapshot
 	// Version is streamctl's, recorded in the plan.
 	Version string
+	// Parallelism bounds the sinks whose source and destinations are
+	// observed at once (plan -parallelism); 0 is no bound.
+	Parallelism int
 }
 
 // Plan observes the sources and destinations and plans every sink against
@@ -60,11 +63,19 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 	}
 	changes := shardChanges(w.Config, st)
 	var wg sync.WaitGroup
+	var sem chan struct{}
+	if o.Parallelism > 0 {
+		sem = make(chan struct{}, o.Parallelism)
+	}
 	for i, es := range w.Sinks {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer crash.Report()
+			if sem != nil {
+				sem <- struct{}{}
+				defer func() { <-sem }()
+			}
 			cs := w.Config.Sinks[i]
 			change := changes[cs.Declared()]
 			if change != nil && change.err != nil {
