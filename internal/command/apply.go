@@ -306,7 +306,7 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 			return failf(v, "%v", err)
 		}
 	}
-	ws, err := workspace.Open(ctx, cfg, kinds())
+	ws, err := c.openWorkspace(ctx, cfg)
 	if err != nil {
 		return failf(v, "%v", err)
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/streamctl/streamctl/internal/crash"
 	"github.com/streamctl/streamctl/internal/format"
+	"github.com/streamctl/streamctl/providers/logged"
 )
 
 // Version is streamctl's version, set at build time with -ldflags.
@@ -215,6 +216,8 @@ type Meta struct {
 	Dir string
 	// secrets are the values the output masks as (sensitive).
 	secrets *secretSet
+	// debugLog is the log of store requests (STREAMCTL_LOG=debug), once open.
+	debugLog *logged.Log
 }
 
 // now is the output's clock.

@@ -160,7 +160,7 @@ func (c *PlanCommand) Run(args []string) int {
 	if err != nil {
 		return failf(v, "%v", err)
 	}
-	ws, err := workspace.Open(ctx, cfg, kinds())
+	ws, err := c.openWorkspace(ctx, cfg)
 	if err != nil {
 		return failf(v, "%v", err)
 	}
