@@ -65,8 +65,10 @@ func (c stage) Stage(ctx context.Context, key string, o providers.StageOptions) 
 func (c list) ListStaged(ctx context.Context, p string, fn func(providers.StagedUpload) error) error {
 	return c.st.ListStaged(ctx, p, fn)
 }
-func (c list) Discard(ctx context.Context, u providers.StagedUpload) error { return c.st.Discard(ctx, u) }
-func (rename) Rename(context.Context, string, string) error               { return nil }
+func (c list) Discard(ctx context.Context, u providers.StagedUpload) error {
+	return c.st.Discard(ctx, u)
+}
+func (rename) Rename(context.Context, string, string) error { return nil }
 func (scratch) CreateScratch(context.Context, string) (providers.ObjectWriter, error) {
 	return nil, nil
 }
@@ -78,18 +80,56 @@ func TestForwardsExactlyTheCapabilities(t *testing.T) {
 	st := mem.NewStaging("x")
 	b := base{mem.New("x")}
 	stores := map[string]providers.Storage{
-		"none":                      b,
-		"Stager":                    struct{ base; stage }{b, stage{st}},
-		"Stager StagedLister":       struct{ base; stage; list }{b, stage{st}, list{st}},
-		"Renamer":                   struct{ base; rename }{b, rename{}},
-		"Renamer ScratchCreator":    struct{ base; rename; scratch }{b, rename{}, scratch{}},
-		"PrefixDeleter":             struct{ base; prefixes }{b, prefixes{}},
-		"Renamer ScratchCreator PD": struct{ base; rename; scratch; prefixes }{b, rename{}, scratch{}, prefixes{}},
-		"Stager StagedLister PD":    struct{ base; stage; list; prefixes }{b, stage{st}, list{st}, prefixes{}},
-		"Stager PD":                 struct{ base; stage; prefixes }{b, stage{st}, prefixes{}},
-		"all":                       struct{ base; stage; list; rename; scratch; prefixes }{b, stage{st}, list{st}, rename{}, scratch{}, prefixes{}},
-		"local":                     local.New(t.TempDir()),
-		"mem-staging":               st,
+		"none": b,
+		"Stager": struct {
+			base
+			stage
+		}{b, stage{st}},
+		"Stager StagedLister": struct {
+			base
+			stage
+			list
+		}{b, stage{st}, list{st}},
+		"Renamer": struct {
+			base
+			rename
+		}{b, rename{}},
+		"Renamer ScratchCreator": struct {
+			base
+			rename
+			scratch
+		}{b, rename{}, scratch{}},
+		"PrefixDeleter": struct {
+			base
+			prefixes
+		}{b, prefixes{}},
+		"Renamer ScratchCreator PD": struct {
+			base
+			rename
+			scratch
+			prefixes
+		}{b, rename{}, scratch{}, prefixes{}},
+		"Stager StagedLister PD": struct {
+			base
+			stage
+			list
+			prefixes
+		}{b, stage{st}, list{st}, prefixes{}},
+		"Stager PD": struct {
+			base
+			stage
+			prefixes
+		}{b, stage{st}, prefixes{}},
+		"all": struct {
+			base
+			stage
+			list
+			rename
+			scratch
+			prefixes
+		}{b, stage{st}, list{st}, rename{}, scratch{}, prefixes{}},
+		"local":       local.New(t.TempDir()),
+		"mem-staging": st,
 	}
 	for name, s := range stores {
 		want := strings.Join(capabilities(s), " ")
