@@ -34,6 +34,8 @@ type applyArgs struct {
 	json        bool
 	input       bool
 	metricsFile string
+	// metricsWorker labels the metrics of one of several workers.
+	metricsWorker string
 	planFile    string
 }
 
@@ -74,6 +76,11 @@ Options:
   -max-batches=N         Run at most N batches per sink, then stop.
   -metrics-file=FILE     Write Prometheus metrics to FILE (atomically), for
                          node_exporter's textfile collector.
+  -metrics-worker=ID     One of several workers over one remote state: label
+                         every series worker="ID" and report only the sinks
+                         this run applied (the others' holders report them),
+                         even when every sink was held (exit 4). Give each
+                         worker its own FILE, e.g. named after ID.
   -refresh=false         Do not list the destinations before planning.
   -verbose               Show every partition range in the plan.
 `+targetFlagsHelp+"\n"+configFlagsHelp) + "\n"
@@ -91,6 +98,7 @@ func (c *ApplyCommand) flags(a *applyArgs) *flag.FlagSet {
 	fs.BoolVar(&a.json, "json", false, "")
 	fs.BoolVar(&a.input, "input", true, "")
 	fs.StringVar(&a.metricsFile, "metrics-file", "", "")
+	fs.StringVar(&a.metricsWorker, "metrics-worker", "", "")
 	return fs
 }
 
@@ -136,9 +144,12 @@ func (c *ApplyCommand) Run(args []string) int {
 	v := c.newApplyView(a.json, a.noColor)
 	met := &applyMetrics{start: c.now()}
 	code := c.apply(a, v, met)
-	if a.metricsFile != "" && code != ExitLocked {
-		// A run refused for the lock leaves the metrics to the run that holds it.
-		met.success = code == ExitOK
+	if a.metricsFile != "" && (code != ExitLocked || a.metricsWorker != "") {
+		// A run refused for the lock leaves the metrics to the run that
+		// holds it; a worker's file is its own, and says it found the
+		// sinks held by others, which is no failure.
+		met.success = code == ExitOK || code == ExitLocked
+		met.worker = a.metricsWorker
 		met.end = c.now()
 		if err := c.writeMetrics(a.metricsFile, met); err != nil {
 			failf(v, "write -metrics-file: %v", err)
@@ -437,6 +448,9 @@ func (c *ApplyCommand) run(ctx context.Context, v applyView, ws *workspace.Works
 	}
 	sortSinkSummaries(perSink)
 	met.sinks = perSink
+	if claims != nil {
+		met.skipped = claims.skippedSinks()
+	}
 	summary := render.ApplySummary{
 		Status: "complete", Batches: total.Batches, Records: total.Records, Files: total.Files, Bytes: total.Bytes,
 		ElapsedSeconds: elapsed.Seconds(), RecordsPerSecond: rate, Sinks: perSink,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -150,6 +151,8 @@ type sinkClaims struct {
 	// refused, with its holder.
 	claimed int
 	skipped *state.LockedError
+	// skippedNames are the sinks held by another process, skipped.
+	skippedNames map[string]bool
 	// ids are the IDs of the sinks' locks held, by sink, and locks the
 	// locks.
 	ids   map[string]string
@@ -176,6 +179,13 @@ func (c *sinkClaims) lockID(sink string) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.ids[sink]
+}
+
+// skippedSinks are the sinks skipped because another process held them.
+func (c *sinkClaims) skippedSinks() map[string]bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return maps.Clone(c.skippedNames)
 }
 
 // allSkipped returns the refusal to report when every sink with changes was
@@ -205,6 +215,10 @@ func (c *sinkClaims) claim(ctx context.Context, sp *planner.SinkPlan) (*planner.
 		if c.skipped == nil {
 			c.skipped = locked
 		}
+		if c.skippedNames == nil {
+			c.skippedNames = map[string]bool{}
+		}
+		c.skippedNames[sp.Name] = true
 		c.mu.Unlock()
 		return nil, nil, nil
 	}
