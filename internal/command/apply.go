@@ -36,7 +36,7 @@ type applyArgs struct {
 	metricsFile string
 	// metricsWorker labels the metrics of one of several workers.
 	metricsWorker string
-	planFile    string
+	planFile      string
 }
 
 func (c *ApplyCommand) Synopsis() string { return "Run the pending batches, exactly once" }
