@@ -147,7 +147,7 @@ func renderPage(p *Page) error {
 	if err := md.Renderer().Render(&buf, src, doc); err != nil {
 		return err
 	}
-	p.HTML = template.HTML(rewriteRawLinks(buf.String()))
+	p.HTML = template.HTML(wrapTables(rewriteRawLinks(buf.String())))
 	p.doc = doc
 	return nil
 }
@@ -158,6 +158,14 @@ var (
 )
 
 func stripTags(s string) string { return tags.ReplaceAllString(s, " ") }
+
+// wrapTables puts each table in a box that scrolls sideways, so that on a
+// phone a wide table scrolls inside the page instead of widening it, while
+// its cells keep a readable width.
+func wrapTables(html string) string {
+	html = strings.ReplaceAll(html, "<table>", `<div class="table-scroll"><table>`)
+	return strings.ReplaceAll(html, "</table>", "</table></div>")
+}
 
 func asBytes(v any) []byte {
 	switch v := v.(type) {
