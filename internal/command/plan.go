@@ -82,7 +82,8 @@ Options:
                       state is always read whole), but by default it waits
                       for a running apply to finish, up to -lock-timeout, and
                       warns when one still holds it.
-  -lock-timeout=DUR   Wait this long for a running apply. Default 0s.
+  -lock-timeout=DURATION
+                      Wait this long for a running apply. Default 0s.
   -parallelism=N      Observe up to N sinks' sources and destinations at
                       once. Default 10.
 `+targetFlagsHelp+"\n"+configFlagsHelp) + "\n"

@@ -485,7 +485,9 @@ func sinkSchemaDoc(kinds providers.Kinds) *SchemaBlock {
 		Type: "sink", Labels: []string{"name"},
 		Summary: "One streaming query: a source, an output layout and its destinations, with its own checkpoint.",
 		Description: "All destinations of a sink share its batches: batch N covers the same offset ranges everywhere. " +
-			"The name is part of every destination's control paths (`_streamctl/<sink>/`), so renaming a sink starts it over.",
+			"The name is the key of its checkpoint and part of every destination's control paths (`_streamctl/<sink>/`): to rename a sink, " +
+			"declare the rename with a [`moved`](#moved) block (or run `streamctl state mv OLD NEW`), and its checkpoint, manifests and destinations move with it. " +
+			"Renamed without one, it is refused by `plan`, which shows the block to add.",
 		Attributes: attrs,
 		Blocks: []*SchemaBlock{
 			{

@@ -148,6 +148,20 @@ func TestBrowser(t *testing.T) {
 		infos[p.URL()] = info
 	}
 
+	// Iceberg tables, shards and workers have a page each, in every page's
+	// navigation.
+	for url, info := range infos {
+		nav := map[string]bool{}
+		for _, l := range info.Links {
+			nav[strings.TrimPrefix(l, srv.URL+"/")] = true
+		}
+		for _, want := range []string{"iceberg-tables.html", "shards.html", "workers.html"} {
+			if !nav[want] {
+				report("%s: no link to %s", url, want)
+			}
+		}
+	}
+
 	// Every link to the site must reach a page that has the anchor.
 	checked := 0
 	for from, info := range infos {
