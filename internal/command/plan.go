@@ -204,9 +204,20 @@ func (c *PlanCommand) awaitApplies(ctx context.Context, cfg *config.Config, v ui
 	if err != nil {
 		return failf(v, "%v", err), false
 	}
+	// live leaves out a remote lock whose holder stopped refreshing it
+	// longer than a lease ago, by this machine's clock: a run that died,
+	// which nobody needs to wait for. (The store's clock, which a take-over
+	// goes by, would cost plan a write.) A local lock is only reported
+	// while its holder lives.
+	live := func(h *state.LockInfo) *state.LockInfo {
+		if h != nil && !h.Heartbeat.IsZero() && time.Since(h.Heartbeat) > state.Lease {
+			return nil
+		}
+		return h
+	}
 	holder := func() (*state.LockInfo, string, error) {
 		h, err := backend.LockInfo(ctx)
-		if err != nil || h != nil {
+		if err != nil || live(h) != nil {
 			return h, "", err
 		}
 		sb, ok := backend.(state.ShardedBackend)
@@ -214,7 +225,7 @@ func (c *PlanCommand) awaitApplies(ctx context.Context, cfg *config.Config, v ui
 			return nil, "", nil
 		}
 		for _, s := range cfg.Sinks {
-			if h, err := sb.SinkLock(s.Name).LockInfo(ctx); err != nil || h != nil {
+			if h, err := sb.SinkLock(s.Name).LockInfo(ctx); err != nil || live(h) != nil {
 				return h, s.Name, err
 			}
 		}

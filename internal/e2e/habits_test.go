@@ -1,11 +1,15 @@
 package e2e
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/streamctl/streamctl/internal/testenv"
+	"github.com/streamctl/streamctl/state"
 )
 
 // ptyDriver runs a command in a pseudo-terminal (Python's pty module), waits
@@ -175,5 +179,38 @@ sink "orders" {
 	}
 	if strings.Contains(r.stdout, "[DEBUG]") {
 		t.Errorf("the debug log went to stdout:\n%s", r.stdout)
+	}
+}
+
+// TestPlanWaitsForARunningApplyOnS3: on a remote state, plan looks at the
+// sinks' locks without taking them. A sink held by a live apply is waited
+// for up to -lock-timeout, then reported beside the plan; once released,
+// plan says nothing of it; -lock=false does not look.
+func TestPlanWaitsForARunningApplyOnS3(t *testing.T) {
+	t.Parallel()
+	srv := testenv.S3(t)
+	bucket := bucketName("plan-lock")
+	srv.CreateBucket(t, bucket)
+	dest := func(prefix string) string { return s3Destination(srv, "lake", bucket, prefix) }
+	dir := writeConfig(t, workersConfig(s3StateBlock(srv, bucket), dest, 2, 1, 300, 100))
+	ctx := context.Background()
+	backend := state.NewRemote(s3Storage(t, srv, bucket, ""), remoteStateKey)
+	info := state.NewLockInfo("apply", "test")
+	u, err := backend.SinkLock("s01").Lock(ctx, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := mustRun(t, dir, 2, srv.Env(), "plan", "-no-color", "-detailed-exitcode", "-lock-timeout=1s")
+	if !strings.Contains(r.stdout+r.stderr, `Sink "s01" is locked by apply`) {
+		t.Errorf("plan while sink s01 is applied: want a warning naming it:\n%s", r)
+	}
+	if r := mustRun(t, dir, 2, srv.Env(), "plan", "-no-color", "-detailed-exitcode", "-lock=false"); strings.Contains(r.stdout+r.stderr, "is locked by") {
+		t.Errorf("plan -lock=false looked at the lock:\n%s", r)
+	}
+	if err := u.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if r := mustRun(t, dir, 2, srv.Env(), "plan", "-no-color", "-detailed-exitcode"); strings.Contains(r.stdout+r.stderr, "Warning") {
+		t.Errorf("plan over free locks warned:\n%s", r)
 	}
 }
