@@ -281,7 +281,12 @@ func TestBrowser(t *testing.T) {
 			const box = (t.closest('.table-scroll') || t).getBoundingClientRect();
 			const out = [];
 			if (box.right > window.innerWidth + 1 || box.left < -1) out.push('table ' + (i+1) + ' spans ' + Math.round(box.left) + '..' + Math.round(box.right) + ' px');
+			// A reference table (three columns or more) stacks, and needs
+			// no sideways scrolling to be read.
+			const wrap = t.closest('.table-scroll');
+			if (t.rows[0] && t.rows[0].cells.length >= 3 && wrap && wrap.scrollWidth > wrap.clientWidth + 1) out.push('table ' + (i+1) + ' of ' + t.rows[0].cells.length + ' columns must be scrolled sideways: ' + wrap.scrollWidth + ' px in ' + wrap.clientWidth);
 			for (const c of t.querySelectorAll('td, th')) {
+				if (c.getClientRects().length === 0) continue; // a stacked table's hidden header
 				const w = c.getBoundingClientRect().width;
 				if ((c.textContent.trim().length > 12 && w < 60) || w > window.innerWidth) { out.push('table ' + (i+1) + ' has a cell ' + Math.round(w) + ' px wide on a ' + window.innerWidth + ' px screen: ' + c.textContent.trim().slice(0, 30)); break; }
 			}
