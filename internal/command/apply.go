@@ -1,7 +1,6 @@
 package command
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -387,21 +386,8 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 // approve asks on the terminal. Ctrl-C (or SIGTERM) while it waits cancels at
 // once: the caller returns, and the lock is released on the way out.
 func (c *ApplyCommand) approve(ctx context.Context) bool {
-	fmt.Fprint(c.Stdout, "\nDo you want to run these batches?\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ")
-	answer := make(chan string, 1)
-	go func() {
-		defer crash.Report()
-		// Left blocked on stdin when cancelled; the process exits soon after.
-		line, _ := bufio.NewReader(c.Stdin).ReadString('\n')
-		answer <- line
-	}()
-	select {
-	case line := <-answer:
-		return strings.TrimSpace(line) == "yes"
-	case <-ctx.Done():
-		fmt.Fprintln(c.Stdout)
-		return false
-	}
+	line, ok := askLine(ctx, c.Stdin, c.Stdout, "\nDo you want to run these batches?\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ")
+	return ok && strings.TrimSpace(line) == "yes"
 }
 
 // run applies the sinks, up to -parallelism at once, and reports progress and
