@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -112,7 +113,9 @@ func TestKubernetesExampleWorkers(t *testing.T) {
 		for i := range 4 {
 			wg.Go(func() {
 				cmd := exec.Command("/bin/sh", "-c", script)
-				cmd.Env = append(env, fmt.Sprintf("JOB_COMPLETION_INDEX=%d", i))
+				// A copy per pod: appending to the shared env from four
+				// goroutines would write one slot of its backing array.
+				cmd.Env = append(slices.Clip(env), fmt.Sprintf("JOB_COMPLETION_INDEX=%d", i))
 				out, err := cmd.CombinedOutput()
 				if err != nil {
 					t.Errorf("pod %d: %v\n%s", i, err, out)
