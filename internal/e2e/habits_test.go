@@ -44,6 +44,15 @@ end = time.time() + 10
 while True:
     done, status = os.waitpid(pid, os.WNOHANG)
     if done:
+        # What it wrote last is still in the terminal: read it all.
+        while select.select([fd], [], [], 0.2)[0]:
+            try:
+                data = os.read(fd, 4096)
+            except OSError:
+                break
+            if not data:
+                break
+            out += data
         break
     if time.time() > end:
         os.kill(pid, 9)
