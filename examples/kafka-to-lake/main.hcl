@@ -40,8 +40,11 @@ variable "s3_endpoint" {
 }
 
 variable "azure_account_url" {
-  type        = string
-  default     = ""
+  type = string
+  # The local Azure emulator (Azurite), so that the file validates and runs
+  # as it is: a placeholder account in the cloud would be sent an Entra ID
+  # token it could reuse.
+  default     = "http://127.0.0.1:10000/devstoreaccount1"
   description = "https://ACCOUNT.blob.core.windows.net; empty to take the account from AZURE_STORAGE_CONNECTION_STRING."
 }
 

@@ -3,25 +3,53 @@
 # per sink in the state's bucket) and skips the others: started together, the
 # workers share the sinks; one killed, its sinks' leases expire and the next
 # run takes them over.
+#
+# Where the brokers and the buckets are comes from variables (the Job sets
+# none: the defaults are the cluster's), so that the same file runs against
+# local servers in a test.
+
+variable "brokers" {
+  type    = list(string)
+  default = ["kafka.data.svc:9092"]
+}
+
+variable "state_bucket" {
+  type    = string
+  default = "ops"
+}
+
+variable "lake_bucket" {
+  type    = string
+  default = "lake"
+}
+
+variable "s3_endpoint" {
+  type        = string
+  default     = ""
+  description = "Endpoint of an S3-compatible store (path-style); empty for Amazon S3."
+}
+
 streamctl {
   state "s3" {
-    bucket = "ops"
-    key    = "streamctl/lake.json"
+    bucket           = var.state_bucket
+    key              = "streamctl/lake.json"
+    endpoint         = var.s3_endpoint
+    force_path_style = var.s3_endpoint != ""
   }
 }
 
 source "kafka" "orders" {
-  brokers = ["kafka.data.svc:9092"]
+  brokers = var.brokers
   topic   = "orders"
 }
 
 source "kafka" "payments" {
-  brokers = ["kafka.data.svc:9092"]
+  brokers = var.brokers
   topic   = "payments"
 }
 
 source "kafka" "shipments" {
-  brokers = ["kafka.data.svc:9092"]
+  brokers = var.brokers
   topic   = "shipments"
 }
 
@@ -32,8 +60,10 @@ sink "orders" {
   shards = 4
 
   destination "s3" "lake" {
-    bucket = "lake"
-    prefix = "orders"
+    bucket           = var.lake_bucket
+    prefix           = "orders"
+    endpoint         = var.s3_endpoint
+    force_path_style = var.s3_endpoint != ""
   }
 }
 
@@ -41,8 +71,10 @@ sink "payments" {
   source = source.kafka.payments
 
   destination "s3" "lake" {
-    bucket = "lake"
-    prefix = "payments"
+    bucket           = var.lake_bucket
+    prefix           = "payments"
+    endpoint         = var.s3_endpoint
+    force_path_style = var.s3_endpoint != ""
   }
 }
 
@@ -50,7 +82,9 @@ sink "shipments" {
   source = source.kafka.shipments
 
   destination "s3" "lake" {
-    bucket = "lake"
-    prefix = "shipments"
+    bucket           = var.lake_bucket
+    prefix           = "shipments"
+    endpoint         = var.s3_endpoint
+    force_path_style = var.s3_endpoint != ""
   }
 }

@@ -1,15 +1,14 @@
 package command
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
-	"github.com/streamctl/streamctl/internal/crash"
 	"github.com/streamctl/streamctl/internal/engine"
 	"github.com/streamctl/streamctl/internal/render"
 	"github.com/streamctl/streamctl/internal/workspace"
@@ -33,7 +32,9 @@ type applyArgs struct {
 	json        bool
 	input       bool
 	metricsFile string
-	planFile    string
+	// metricsWorker labels the metrics of one of several workers.
+	metricsWorker string
+	planFile      string
 }
 
 func (c *ApplyCommand) Synopsis() string { return "Run the pending batches, exactly once" }
@@ -73,6 +74,11 @@ Options:
   -max-batches=N         Run at most N batches per sink, then stop.
   -metrics-file=FILE     Write Prometheus metrics to FILE (atomically), for
                          node_exporter's textfile collector.
+  -metrics-worker=ID     One of several workers over one remote state: label
+                         every series worker="ID" and report only the sinks
+                         this run applied (the others' holders report them),
+                         even when every sink was held (exit 4). Give each
+                         worker its own FILE, e.g. named after ID.
   -refresh=false         Do not list the destinations before planning.
   -verbose               Show every partition range in the plan.
 `+targetFlagsHelp+"\n"+configFlagsHelp) + "\n"
@@ -90,6 +96,7 @@ func (c *ApplyCommand) flags(a *applyArgs) *flag.FlagSet {
 	fs.BoolVar(&a.json, "json", false, "")
 	fs.BoolVar(&a.input, "input", true, "")
 	fs.StringVar(&a.metricsFile, "metrics-file", "", "")
+	fs.StringVar(&a.metricsWorker, "metrics-worker", "", "")
 	return fs
 }
 
@@ -135,9 +142,12 @@ func (c *ApplyCommand) Run(args []string) int {
 	v := c.newApplyView(a.json, a.noColor)
 	met := &applyMetrics{start: c.now()}
 	code := c.apply(a, v, met)
-	if a.metricsFile != "" && code != ExitLocked {
-		// A run refused for the lock leaves the metrics to the run that holds it.
-		met.success = code == ExitOK
+	if a.metricsFile != "" && (code != ExitLocked || a.metricsWorker != "") {
+		// A run refused for the lock leaves the metrics to the run that
+		// holds it; a worker's file is its own, and says it found the
+		// sinks held by others, which is no failure.
+		met.success = code == ExitOK || code == ExitLocked
+		met.worker = a.metricsWorker
 		met.end = c.now()
 		if err := c.writeMetrics(a.metricsFile, met); err != nil {
 			failf(v, "write -metrics-file: %v", err)
@@ -183,7 +193,11 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 
 	ctx, stop := signalContext()
 	defer stop()
-	rep := &applyReporter{v: v}
+	log, err := c.storeLog()
+	if err != nil {
+		return failf(v, "%v", err)
+	}
+	rep := &applyReporter{v: v, met: met}
 	s, err := workspace.Begin(ctx, cfg, kinds(), workspace.SessionOptions{
 		Lock:        a.lock,
 		LockTimeout: a.lockTimeout,
@@ -191,6 +205,7 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 		Plan:        workspace.PlanOptions{Refresh: a.refresh, MaxBatches: a.maxBatches, Targeted: a.targetFlags.active(), Version: Version},
 		Version:     Version,
 		Now:         c.Now,
+		WrapStorage: storeWrapper(log),
 	}, rep)
 	defer func() {
 		var left *workspace.ReleaseError
@@ -250,21 +265,8 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 // approve asks on the terminal. Ctrl-C (or SIGTERM) while it waits cancels at
 // once: the caller returns, and the lock is released on the way out.
 func (c *ApplyCommand) approve(ctx context.Context) bool {
-	fmt.Fprint(c.Stdout, "\nDo you want to run these batches?\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ")
-	answer := make(chan string, 1)
-	go func() {
-		defer crash.Report()
-		// Left blocked on stdin when cancelled; the process exits soon after.
-		line, _ := bufio.NewReader(c.Stdin).ReadString('\n')
-		answer <- line
-	}()
-	select {
-	case line := <-answer:
-		return strings.TrimSpace(line) == "yes"
-	case <-ctx.Done():
-		fmt.Fprintln(c.Stdout)
-		return false
-	}
+	line, ok := askLine(ctx, c.Stdin, c.Stdout, "\nDo you want to run these batches?\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ")
+	return ok && strings.TrimSpace(line) == "yes"
 }
 
 // run applies the sinks, up to -parallelism at once, and reports progress and
@@ -328,10 +330,19 @@ func sortSinkSummaries(s []render.SinkSummary) {
 
 // applyReporter is the apply view as the session's workspace.Reporter.
 type applyReporter struct {
-	v applyView
+	v   applyView
+	met *applyMetrics // its skipped sinks, which a worker's metrics leave out
+
+	mu sync.Mutex // sinks are skipped from their own goroutines
 }
 
 func (r *applyReporter) SinkSkipped(sink string, holder *state.LockInfo) {
+	r.mu.Lock()
+	if r.met.skipped == nil {
+		r.met.skipped = map[string]bool{}
+	}
+	r.met.skipped[sink] = true
+	r.mu.Unlock()
 	r.v.warn("Sink skipped", skippedSink{Sink: sink, Holder: holder}.message())
 }
 

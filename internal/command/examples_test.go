@@ -273,9 +273,13 @@ func TestExamplesValidate(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			o := runner{t: t, dir: dir, env: c.env}.run("validate", "-no-color")
-			if o.code != ExitOK || strings.Contains(o.stdout+o.stderr, "Warning") {
-				t.Errorf("streamctl validate of %s (env %q): exit %d\n%s%s", c.name, c.env, o.code, o.stdout, o.stderr)
+			// As a user runs it first, with nothing set, then with what
+			// its docs set.
+			for _, env := range [][]string{nil, c.env} {
+				o := runner{t: t, dir: dir, env: env}.run("validate", "-no-color")
+				if o.code != ExitOK || strings.Contains(o.stdout+o.stderr, "Warning") {
+					t.Errorf("streamctl validate of %s (env %q): exit %d\n%s%s", c.name, env, o.code, o.stdout, o.stderr)
+				}
 			}
 		})
 	}

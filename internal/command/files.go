@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/streamctl/streamctl/internal/engine"
-	"github.com/streamctl/streamctl/internal/workspace"
 )
 
 // FilesCommand lists the committed files of a sink, from the manifests: what
@@ -56,7 +55,7 @@ func (c *FilesCommand) Run(args []string) int {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	ws, err := workspace.Open(ctx, cfg, kinds())
+	ws, err := c.openWorkspace(ctx, cfg)
 	if err != nil {
 		return failf(v, "%v", err)
 	}

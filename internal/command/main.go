@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/cli"
 
 	"github.com/streamctl/streamctl/internal/crash"
+	"github.com/streamctl/streamctl/providers/logged"
 )
 
 // Exit codes, documented in website/content/exit-codes.md. Scripts rely on
@@ -194,6 +195,8 @@ type Meta struct {
 	Dir string
 	// secrets are the values the output masks as (sensitive).
 	secrets *secretSet
+	// debugLog is the log of store requests (STREAMCTL_LOG=debug), once open.
+	debugLog *logged.Log
 }
 
 // now is the output's clock.

@@ -12,18 +12,25 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/streamctl/streamctl/internal/config"
 	"github.com/streamctl/streamctl/internal/render"
 	"github.com/streamctl/streamctl/internal/workspace"
 	"github.com/streamctl/streamctl/planner"
+	"github.com/streamctl/streamctl/state"
 )
 
 // PlanCommand shows what apply would do.
 //
 // plan reads the state without taking the lock: a state is only ever replaced
 // whole (rename, or a compare-and-swap put), so plan always sees one complete
-// version, and it writes nothing. A plan saved with -out records the state's
-// lineage and serial; apply refuses it if any apply ran in between.
+// version, and it writes nothing; a lock it took would make a worker starting
+// meanwhile skip its sinks. With the lock (the default) it looks at the
+// lock first and waits up to -lock-timeout for a running apply to finish,
+// so that the plan starts from what that apply commits; -lock=false does not
+// look. A plan saved with -out records the state's lineage and serial; apply
+// refuses it if any apply ran in between.
 type PlanCommand struct{ *Meta }
 
 type planArgs struct {
@@ -40,6 +47,9 @@ type planArgs struct {
 	input            bool
 	maxBatches       int64
 	replace          []string
+	lock             bool
+	lockTimeout      time.Duration
+	parallelism      int
 }
 
 func (c *PlanCommand) Synopsis() string { return "Show the batches apply would run" }
@@ -79,6 +89,14 @@ Options:
                       missing or changed: the same ranges give the same files,
                       which apply checks against the batch's manifests before
                       it puts them in place. Repeatable.
+  -lock=false         Do not look at the state lock. plan never takes it (the
+                      state is always read whole), but by default it waits
+                      for a running apply to finish, up to -lock-timeout, and
+                      warns when one still holds it.
+  -lock-timeout=DURATION
+                      Wait this long for a running apply. Default 0s.
+  -parallelism=N      Observe up to N sinks' sources and destinations at
+                      once. Default 10.
 `+targetFlagsHelp+"\n"+configFlagsHelp) + "\n"
 }
 
@@ -95,6 +113,9 @@ func (c *PlanCommand) flags(a *planArgs) *flag.FlagSet {
 	fs.BoolVar(&a.input, "input", true, "")
 	fs.Int64Var(&a.maxBatches, "max-batches", 0, "")
 	fs.Var(stringsFlag{&a.replace}, "replace", "")
+	fs.BoolVar(&a.lock, "lock", true, "")
+	fs.DurationVar(&a.lockTimeout, "lock-timeout", 0, "")
+	fs.IntVar(&a.parallelism, "parallelism", 10, "")
 	return fs
 }
 
@@ -112,6 +133,12 @@ func (c *PlanCommand) parse(args []string) (*planArgs, error) {
 	}
 	if a.maxBatches < 0 {
 		return nil, fmt.Errorf("-max-batches must not be negative")
+	}
+	if a.parallelism < 1 {
+		return nil, fmt.Errorf("-parallelism must be at least 1")
+	}
+	if a.lockTimeout < 0 {
+		return nil, fmt.Errorf("-lock-timeout must not be negative")
 	}
 	if a.json && a.markdown {
 		return nil, fmt.Errorf("-json and -markdown are two renderings of stdout; pick one, and write the other with -json-out or -markdown-out")
@@ -135,11 +162,18 @@ func (c *PlanCommand) Run(args []string) int {
 	ctx, stop := signalContext()
 	defer stop()
 
+	if a.lock {
+		if code, ok := c.awaitApplies(ctx, cfg, v, a.lockTimeout); !ok {
+			return code
+		}
+	} else {
+		v.warn("The state lock is not looked at", "-lock=false: if an apply is running, this plan may show batches it is committing, and a plan saved with -out is then refused as stale.")
+	}
 	mgr, err := readState(ctx, cfg)
 	if err != nil {
 		return failf(v, "%v", err)
 	}
-	ws, err := workspace.Open(ctx, cfg, kinds())
+	ws, err := c.openWorkspace(ctx, cfg)
 	if err != nil {
 		return failf(v, "%v", err)
 	}
@@ -148,7 +182,7 @@ func (c *PlanCommand) Run(args []string) int {
 	if err != nil {
 		return failf(v, "%v", err)
 	}
-	p, errs := ws.Plan(ctx, mgr.State(), workspace.PlanOptions{Refresh: a.refresh, MaxBatches: a.maxBatches, Targeted: a.targetFlags.active(), Version: Version, Replace: replace})
+	p, errs := ws.Plan(ctx, mgr.State(), workspace.PlanOptions{Refresh: a.refresh, MaxBatches: a.maxBatches, Targeted: a.targetFlags.active(), Version: Version, Replace: replace, Parallelism: a.parallelism})
 	if len(errs) > 0 {
 		return v.planErrors(errs)
 	}
@@ -176,6 +210,68 @@ func (c *PlanCommand) Run(args []string) int {
 		return ExitChanges
 	}
 	return ExitOK
+}
+
+// awaitApplies waits up to timeout while an apply holds the state's lock, or
+// the lock of one of cfg's sinks on a remote state, and warns when one still
+// does: the plan is then made from the state as last committed. It takes no
+// lock. ok is false when it failed, with the exit code.
+func (c *PlanCommand) awaitApplies(ctx context.Context, cfg *config.Config, v ui, timeout time.Duration) (code int, ok bool) {
+	backend, err := workspace.StateBackend(ctx, cfg, kinds())
+	if err != nil {
+		return failf(v, "%v", err), false
+	}
+	// live leaves out a remote lock whose holder stopped refreshing it
+	// longer than a lease ago, by this machine's clock: a run that died,
+	// which nobody needs to wait for. (The store's clock, which a take-over
+	// goes by, would cost plan a write.) A local lock is only reported
+	// while its holder lives.
+	live := func(h *state.LockInfo) *state.LockInfo {
+		if h != nil && !h.Heartbeat.IsZero() && time.Since(h.Heartbeat) > state.Lease {
+			return nil
+		}
+		return h
+	}
+	holder := func() (*state.LockInfo, string, error) {
+		h, err := backend.LockInfo(ctx)
+		if err != nil || live(h) != nil {
+			return h, "", err
+		}
+		sb, ok := backend.(state.ShardedBackend)
+		if !ok {
+			return nil, "", nil
+		}
+		for _, s := range cfg.Sinks {
+			if h, err := sb.SinkLock(s.Name).LockInfo(ctx); err != nil || live(h) != nil {
+				return h, s.Name, err
+			}
+		}
+		return nil, "", nil
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		h, sink, err := holder()
+		if err != nil {
+			return failf(v, "read the lock of %s: %v", backend.Describe(), err), false
+		}
+		if h == nil {
+			return ExitOK, true
+		}
+		if time.Now().After(deadline) {
+			what := "The state"
+			if sink != "" {
+				what = fmt.Sprintf("Sink %q", sink)
+			}
+			v.warn("The state is locked by a running "+h.Operation, fmt.Sprintf("%s is locked by %s (%s, pid %d, since %s). This plan is made from the state as last committed: the batches it shows may be committed by that run meanwhile, and a plan saved with -out is then refused as stale. Wait with -lock-timeout=DURATION, or see it with streamctl lock.",
+				what, h.Operation, h.Who, h.PID, h.Created.UTC().Format(time.RFC3339)))
+			return ExitOK, true
+		}
+		select {
+		case <-ctx.Done():
+			return failf(v, "plan cancelled while waiting for the state lock"), false
+		case <-time.After(min(500*time.Millisecond, time.Until(deadline)+time.Millisecond)):
+		}
+	}
 }
 
 // writeOutput writes a rendering to the file at path (relative to -chdir)

@@ -33,6 +33,8 @@ type configFlags struct {
 	noColor bool
 	// saved are the variable values of a saved plan being applied.
 	saved config.SavedValues
+	// validating is set by validate: sensitive variables may have no value.
+	validating bool
 }
 
 func (f *configFlags) register(fs *flag.FlagSet) {
@@ -69,7 +71,7 @@ func (m *Meta) readConfig(f *configFlags) (*config.Config, hcl.Diagnostics) {
 		}
 		vars[i] = v
 	}
-	cfg, diags := config.Load(m.configDir(), kinds(), config.Inputs{Args: vars, Environ: m.Environ, Saved: f.saved})
+	cfg, diags := config.Load(m.configDir(), kinds(), config.Inputs{Args: vars, Environ: m.Environ, Saved: f.saved, Validate: f.validating, Version: Version})
 	m.secrets.add(sensitiveValues(cfg, vars, m.Environ)...)
 	return cfg, diags
 }

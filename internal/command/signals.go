@@ -1,7 +1,10 @@
 package command
 
 import (
+	"bufio"
 	"context"
+	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -35,5 +38,26 @@ func notifyContext(parent context.Context) (context.Context, func()) {
 		signal.Stop(ch)
 		close(done)
 		cancel()
+	}
+}
+
+// askLine prints question and waits for a line on stdin, or for ctx: Ctrl-C
+// (or SIGTERM) while a prompt waits cancels at once, so that the caller
+// returns and releases its lock on the way out. ok is false when cancelled.
+func askLine(ctx context.Context, stdin io.Reader, stdout io.Writer, question string) (line string, ok bool) {
+	fmt.Fprint(stdout, question)
+	answer := make(chan string, 1)
+	go func() {
+		defer crash.Report()
+		// Left blocked on stdin when cancelled; the process exits soon after.
+		line, _ := bufio.NewReader(stdin).ReadString('\n')
+		answer <- line
+	}()
+	select {
+	case line := <-answer:
+		return line, true
+	case <-ctx.Done():
+		fmt.Fprintln(stdout)
+		return "", false
 	}
 }

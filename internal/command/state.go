@@ -1,7 +1,6 @@
 package command
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -251,9 +250,12 @@ func (c *StateRmCommand) Run(args []string) int {
 	}
 	names = expanded
 	if !a.force {
-		fmt.Fprintf(c.Stdout, "Remove the checkpoint of %s from %s?\n  The sinks start over on their next apply; their files stay.\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ",
-			quoteList(names), backend.Describe())
-		line, _ := bufio.NewReader(c.Stdin).ReadString('\n')
+		line, ok := askLine(ctx, c.Stdin, c.Stdout, fmt.Sprintf("Remove the checkpoint of %s from %s?\n  The sinks start over on their next apply; their files stay.\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ",
+			quoteList(names), backend.Describe()))
+		if !ok {
+			fmt.Fprintln(c.Stdout, "State rm cancelled. Nothing was removed.")
+			return ExitError
+		}
 		if strings.TrimSpace(line) != "yes" {
 			fmt.Fprintln(c.Stdout, "\nNothing was removed.")
 			return ExitError

@@ -97,7 +97,7 @@ func (c *StateMvCommand) Run(args []string) int {
 		}
 		return failf(v, "the state has no sink %q; streamctl state list shows the sinks it has. Nothing was moved", from)
 	}
-	ws, err := workspace.Open(ctx, &one, kinds())
+	ws, err := c.openWorkspace(ctx, &one)
 	if err != nil {
 		return failf(v, "%v", err)
 	}

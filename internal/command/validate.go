@@ -21,9 +21,12 @@ func (c *ValidateCommand) Help() string {
 	return strings.TrimSpace(`
 Usage: streamctl [-chdir=DIR] validate [options]
 
-  Checks the configuration: syntax, blocks and attributes, types, references
-  and values. Works offline: no source, destination or state is contacted.
-  Every problem is reported in one run, with file, line and a snippet.
+  Checks the configuration: syntax, blocks and attributes, types, references,
+  values and the variables' validation rules. Works offline: no source,
+  destination or state is contacted. Every problem is reported in one run,
+  with file, line and a snippet. Sensitive variables need no value (a fork's
+  pull request has no secrets): their value is unknown, and what is made of
+  it is checked by plan.
 
 Options:
 
@@ -62,6 +65,7 @@ func (c *ValidateCommand) Run(args []string) int {
 		return c.errorf("unexpected argument %q; validate reads the configuration of -chdir=DIR\n\n%s", fs.Arg(0), c.Help())
 	}
 	v := c.newValidateView(a.json, a.noColor)
+	a.validating = true
 	cfg, diags := c.readConfig(&a.configFlags)
 	v.diags(cfg, diags)
 	sum := validateSummary{Valid: !diags.HasErrors()}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/streamctl/streamctl/internal/engine"
-	"github.com/streamctl/streamctl/internal/workspace"
 )
 
 // VerifyCommand checks that every destination holds what its manifests say.
@@ -57,7 +56,7 @@ func (c *VerifyCommand) Run(args []string) int {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	ws, err := workspace.Open(ctx, cfg, kinds())
+	ws, err := c.openWorkspace(ctx, cfg)
 	if err != nil {
 		return failf(v, "%v", err)
 	}

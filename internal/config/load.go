@@ -27,6 +27,13 @@ type Inputs struct {
 	// Saved are the values a saved plan was made with; they win over every
 	// other source.
 	Saved SavedValues
+	// Validate loads for streamctl validate: a sensitive variable without a
+	// value is unknown instead of an error, and the attributes made of it
+	// are not checked.
+	Validate bool
+	// Version is the binary's version, compared with the configuration's
+	// required_version; "" does not check it.
+	Version string
 }
 
 // VarArg is one -var NAME=VALUE (File false) or -var-file=PATH (File true).
@@ -67,6 +74,12 @@ type loader struct {
 	varValues   map[string]cty.Value
 	pendingRefs []sourceRefCheck
 	environ     []string
+	// unknowns is set when a variable's value is unknown (validate without
+	// a sensitive value): attributes that are not known are left out of
+	// decoding.
+	unknowns bool
+	// version is Inputs.Version.
+	version string
 	// budget bounds what evaluating the configuration produces.
 	budget budget
 }
@@ -94,6 +107,7 @@ func Load(dir string, kinds providers.Kinds, in Inputs) (*Config, hcl.Diagnostic
 		kinds:   kinds,
 		parser:  hclparse.NewParser(),
 		environ: in.Environ,
+		version: in.Version,
 	}
 	l.cfg.Files = l.parser.Files()
 	files, hashInput := l.parseDir(abs)
@@ -245,6 +259,9 @@ func (l *loader) errorf(rng *hcl.Range, summary, format string, args ...any) {
 
 // decode decodes body into target with gohcl, using the plain context.
 func (l *loader) decode(body hcl.Body, target any) bool {
+	if l.unknowns {
+		body = knownBody{Body: body, ctx: l.plain}
+	}
 	diags := gohcl.DecodeBody(body, l.plain, target)
 	l.diags = append(l.diags, diags...)
 	return !diags.HasErrors()
@@ -259,11 +276,15 @@ func (l *loader) decodeStreamctl(blocks []*hcl.Block) {
 		return
 	}
 	content, diags := blocks[0].Body.Content(&hcl.BodySchema{
-		Blocks: []hcl.BlockHeaderSchema{{Type: "state", LabelNames: []string{"type"}}},
+		Attributes: []hcl.AttributeSchema{{Name: "required_version"}},
+		Blocks:     []hcl.BlockHeaderSchema{{Type: "state", LabelNames: []string{"type"}}},
 	})
 	l.diags = append(l.diags, diags...)
 	if content == nil {
 		return
+	}
+	if a, ok := content.Attributes["required_version"]; ok {
+		l.checkRequiredVersion(a, l.version)
 	}
 	for i, b := range content.Blocks {
 		if i > 0 {

@@ -283,11 +283,19 @@ source "generate" "orders" {
 func streamctlSchema(kinds providers.Kinds) *SchemaBlock {
 	b := &SchemaBlock{
 		Type:    "streamctl",
-		Summary: "Settings of streamctl itself: where the state lives.",
+		Summary: "Settings of streamctl itself: the versions it may run with, where the state lives.",
 		Description: "At most one per configuration. Without it, the state is the local file " +
 			"`.streamctl/state.json` beside the configuration.",
 		Max: 1,
+		Attributes: []*SchemaAttribute{
+			{Name: "required_version", Type: "string",
+				Description: "Version constraints the streamctl binary must satisfy, in Terraform's syntax: comma-separated `=`, `!=`, `>`, `>=`, `<`, `<=` or `~>` and a version. " +
+					"Every command refuses to run with another version, naming both. A development build, whose version is unknown, runs with a warning.",
+				Example: `">= 0.9, < 2.0"`},
+		},
 		Example: `streamctl {
+  required_version = ">= 0.1"
+
   state "local" {
     path = ".streamctl/state.json"
   }
@@ -361,9 +369,10 @@ func variableSchema() *SchemaBlock {
 	return &SchemaBlock{
 		Type: "variable", Labels: []string{"name"},
 		Summary: "An input variable, referenced as `var.NAME`.",
-		Description: "Values come from, lowest precedence first: `default`, the file `" + AutoVarsFile +
-			"`, `*.auto.vars` files in name order, `" + EnvPrefix + "<NAME>` environment variables, " +
-			"then `-var` and `-var-file` in command-line order. A variable without a default must be given a value.",
+		Description: "Values come from, lowest precedence first: `default`, `" + EnvPrefix + "<NAME>` environment variables, the file `" + AutoVarsFile +
+			"`, `*.auto.vars` files in name order, then `-var` and `-var-file` in command-line order: a later source wins, as in Terraform. " +
+			"A variable without a default must be given a value, except a sensitive one to `validate`, which checks the configuration without secrets (the value is unknown, and what is made of it is checked by `plan`). " +
+			"Each `validation` block is checked against the final value.",
 		Attributes: []*SchemaAttribute{
 			{Name: "type", Type: "type expression", Default: "any",
 				Description: "The type values are converted to: `string`, `number`, `bool`, `list(string)`, `map(string)`, `object({...})`, `any`.",
@@ -378,10 +387,28 @@ func variableSchema() *SchemaBlock {
 				Description: "Mask the value as `(sensitive)` in every output. Secrets (`access_key`, `sas_token`, `password`, …) are only accepted from sensitive variables.",
 				Example:     "true"},
 		},
+		Blocks: []*SchemaBlock{{
+			Type:        "validation",
+			Summary:     "A rule the variable's value must follow.",
+			Description: "Checked as in Terraform, by `validate`, `plan` and `apply`, once the value is final: when `condition` is false, the command fails with `error_message` and the rule's file and line. The condition may refer only to the variable itself. Any number per variable.",
+			Attributes: []*SchemaAttribute{
+				{Name: "condition", Type: "bool", Required: true,
+					Description: "An expression of `var.NAME` and the standard functions; true when the value is valid.",
+					Example:     "var.records > 0"},
+				{Name: "error_message", Type: "string", Required: true,
+					Description: "What is wrong and what to give instead, shown when `condition` is false.",
+					Example:     `"records must be positive."`},
+			},
+		}},
 		Example: `variable "records" {
   type        = number
   default     = 50000
   description = "Records per partition."
+
+  validation {
+    condition     = var.records > 0
+    error_message = "records must be positive."
+  }
 }
 
 source "generate" "orders" {
@@ -458,7 +485,9 @@ func sinkSchemaDoc(kinds providers.Kinds) *SchemaBlock {
 		Type: "sink", Labels: []string{"name"},
 		Summary: "One streaming query: a source, an output layout and its destinations, with its own checkpoint.",
 		Description: "All destinations of a sink share its batches: batch N covers the same offset ranges everywhere. " +
-			"The name is part of every destination's control paths (`_streamctl/<sink>/`), so renaming a sink starts it over.",
+			"The name is the key of its checkpoint and part of every destination's control paths (`_streamctl/<sink>/`): to rename a sink, " +
+			"declare the rename with a [`moved`](#moved) block (or run `streamctl state mv OLD NEW`), and its checkpoint, manifests and destinations move with it. " +
+			"Renamed without one, it is refused by `plan`, which shows the block to add.",
 		Attributes: attrs,
 		Blocks: []*SchemaBlock{
 			{

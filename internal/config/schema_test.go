@@ -406,9 +406,14 @@ func renderProbe(path []*SchemaBlock, extra, omit string) string {
 		}
 		header := b.Type
 		for j := range b.Labels {
-			if j == 0 && b.Kind != "" {
+			switch {
+			case j == 0 && b.Kind != "":
 				header += fmt.Sprintf(" %q", b.Kind)
-			} else {
+			case b.Type == "variable":
+				// A validation's examples refer to the variable by the
+				// name the documentation's examples give it.
+				header += ` "records"`
+			default:
 				header += ` "probe"`
 			}
 		}

@@ -23,6 +23,8 @@ type variableDecl struct {
 	def     cty.Value
 	hasDef  bool
 	typeSet bool
+	// validations are the variable's validation blocks, in order.
+	validations []*variableValidation
 }
 
 func (l *loader) decodeVariables(blocks []*hcl.Block, in Inputs) {
@@ -37,11 +39,19 @@ func (l *loader) decodeVariables(blocks []*hcl.Block, in Inputs) {
 			l.errorf(&b.DefRange, "Duplicate variable", "A variable %q was already declared at %s.", name, prev.v.DeclRange)
 			continue
 		}
-		content, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-			{Name: "default"}, {Name: "type"}, {Name: "description"}, {Name: "sensitive"},
-		}})
+		content, diags := b.Body.Content(&hcl.BodySchema{
+			Attributes: []hcl.AttributeSchema{
+				{Name: "default"}, {Name: "type"}, {Name: "description"}, {Name: "sensitive"},
+			},
+			Blocks: []hcl.BlockHeaderSchema{{Type: "validation"}},
+		})
 		l.diags = append(l.diags, diags...)
 		d := &variableDecl{v: &Variable{Name: name, DeclRange: b.DefRange}, typ: cty.DynamicPseudoType}
+		for _, vb := range content.Blocks {
+			if val := l.decodeValidation(name, vb); val != nil {
+				d.validations = append(d.validations, val)
+			}
+		}
 		if a, ok := content.Attributes["type"]; ok {
 			ty, diags := typeexpr.TypeConstraint(a.Expr)
 			l.diags = append(l.diags, diags...)
@@ -84,6 +94,7 @@ func (l *loader) decodeVariables(blocks []*hcl.Block, in Inputs) {
 	}
 
 	values := map[string]cty.Value{}
+	origins := map[string]string{} // where each value given from outside came from
 	set := func(name string, src varSource) {
 		d, ok := decls[name]
 		if !ok {
@@ -97,6 +108,7 @@ func (l *loader) decodeVariables(blocks []*hcl.Block, in Inputs) {
 		}
 		if v, ok := l.inputValue(name, d, src); ok {
 			values[name] = v
+			origins[name] = src.origin() + " set it"
 		}
 	}
 
@@ -144,13 +156,22 @@ func (l *loader) decodeVariables(blocks []*hcl.Block, in Inputs) {
 	for name, d := range decls {
 		v, ok := values[name]
 		if !ok {
-			if !d.hasDef {
+			switch {
+			case !d.hasDef && d.v.Sensitive && in.Validate:
+				// validate checks the configuration without its secrets
+				// (a fork's pull request has none): the value is unknown,
+				// and what is made of it is checked by plan.
+				v = cty.UnknownVal(d.typ)
+				l.unknowns = true
+			case !d.hasDef:
 				l.errorf(&d.v.DeclRange, "No value for required variable", "The variable %q has no default and no value was given. Set it with -var '%s=…', a -var-file, the environment variable %s%s, or a %s file.", name, name, EnvPrefix, name, AutoVarsFile)
 				v = cty.UnknownVal(d.typ)
-			} else {
+			default:
 				v = d.def
+				origins[name] = "The value is the default"
 			}
 		}
+		l.checkValidations(name, d, v, origins[name])
 		l.varValues[name] = v
 		if d.v.Sensitive {
 			v = v.Mark(SensitiveMark)

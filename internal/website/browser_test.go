@@ -148,6 +148,20 @@ func TestBrowser(t *testing.T) {
 		infos[p.URL()] = info
 	}
 
+	// Iceberg tables, shards and workers have a page each, in every page's
+	// navigation.
+	for url, info := range infos {
+		nav := map[string]bool{}
+		for _, l := range info.Links {
+			nav[strings.TrimPrefix(l, srv.URL+"/")] = true
+		}
+		for _, want := range []string{"iceberg-tables.html", "shards.html", "workers.html"} {
+			if !nav[want] {
+				report("%s: no link to %s", url, want)
+			}
+		}
+	}
+
 	// Every link to the site must reach a page that has the anchor.
 	checked := 0
 	for from, info := range infos {
@@ -205,6 +219,25 @@ func TestBrowser(t *testing.T) {
 	if hits < 3 {
 		t.Errorf("search for \"exactly once\" shows %d matching results: %q", hits, results)
 	}
+	// The same search on the site opened from disk, where a page may not
+	// fetch a file: the index comes as a script.
+	setCurrent("search from file://")
+	if err := chromedp.Do(browser,
+		chromedp.Navigate("file://"+filepath.ToSlash(out)+"/concepts.html"),
+		chromedp.WaitReady("#search"),
+		chromedp.SendKeys("#search", "moved block"),
+		chromedp.WaitVisible("#search-results li"),
+	); err != nil {
+		t.Fatalf("search from file://: %v", err)
+	}
+	fileResults, err := chromedp.Run(browser, chromedp.Evaluate[[]string](
+		`Array.from(document.querySelectorAll('#search-results li')).map(li => li.textContent)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fileResults) == 0 || strings.Contains(strings.Join(fileResults, " "), "unavailable") || strings.Contains(strings.Join(fileResults, " "), "Nothing found") {
+		t.Errorf("search from file:// shows %q", fileResults)
+	}
 	shots := map[string][]byte{}
 	if shots["screenshot-search.png"], err = chromedp.Run(browser, chromedp.CaptureScreenshot()); err != nil {
 		t.Fatal(err)
@@ -226,7 +259,7 @@ func TestBrowser(t *testing.T) {
 
 	// On a phone, no page may be wider than the screen: wide tables and code
 	// scroll inside themselves.
-	if err := chromedp.Do(browser, chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile)); err != nil {
+	if err := chromedp.Do(browser, chromedp.EmulateViewport(375, 812, chromedp.EmulateScale(2), chromedp.EmulateMobile)); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range site.Pages {
@@ -240,6 +273,30 @@ func TestBrowser(t *testing.T) {
 		}
 		if width[0] > width[1] {
 			report("%s (phone): the page is %d px wide on a %d px screen", p.URL(), width[0], width[1])
+		}
+		// Every table fits the screen, scrolling inside its own box, and
+		// its cells stay readable: not squeezed to a word per line, nor
+		// one line wider than the screen.
+		tables, err := chromedp.Run(browser, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('.content table')).flatMap((t, i) => {
+			const box = (t.closest('.table-scroll') || t).getBoundingClientRect();
+			const out = [];
+			if (box.right > window.innerWidth + 1 || box.left < -1) out.push('table ' + (i+1) + ' spans ' + Math.round(box.left) + '..' + Math.round(box.right) + ' px');
+			// A reference table (three columns or more) stacks, and needs
+			// no sideways scrolling to be read.
+			const wrap = t.closest('.table-scroll');
+			if (t.rows[0] && t.rows[0].cells.length >= 3 && wrap && wrap.scrollWidth > wrap.clientWidth + 1) out.push('table ' + (i+1) + ' of ' + t.rows[0].cells.length + ' columns must be scrolled sideways: ' + wrap.scrollWidth + ' px in ' + wrap.clientWidth);
+			for (const c of t.querySelectorAll('td, th')) {
+				if (c.getClientRects().length === 0) continue; // a stacked table's hidden header
+				const w = c.getBoundingClientRect().width;
+				if ((c.textContent.trim().length > 12 && w < 60) || w > window.innerWidth) { out.push('table ' + (i+1) + ' has a cell ' + Math.round(w) + ' px wide on a ' + window.innerWidth + ' px screen: ' + c.textContent.trim().slice(0, 30)); break; }
+			}
+			return out;
+		})`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, problem := range tables {
+			report("%s (phone): %s", p.URL(), problem)
 		}
 		switch p.Slug {
 		case "index":

@@ -2,6 +2,7 @@ package website
 
 import (
 	"bytes"
+	htmlpkg "html"
 	"html/template"
 	"regexp"
 	"strings"
@@ -147,7 +148,7 @@ func renderPage(p *Page) error {
 	if err := md.Renderer().Render(&buf, src, doc); err != nil {
 		return err
 	}
-	p.HTML = template.HTML(rewriteRawLinks(buf.String()))
+	p.HTML = template.HTML(wrapTables(rewriteRawLinks(buf.String())))
 	p.doc = doc
 	return nil
 }
@@ -158,6 +159,44 @@ var (
 )
 
 func stripTags(s string) string { return tags.ReplaceAllString(s, " ") }
+
+// wrapTables puts each table in a box that scrolls sideways, so that a wide
+// table never widens the page. A table of three columns or more (the
+// reference's attribute tables) is marked to stack on a phone: each row a
+// block, each cell under its column's name, which the cell carries.
+func wrapTables(html string) string {
+	return tableHTML.ReplaceAllStringFunc(html, func(table string) string {
+		var labels []string
+		if head := theadHTML.FindString(table); head != "" {
+			for _, m := range thHTML.FindAllStringSubmatch(head, -1) {
+				labels = append(labels, strings.TrimSpace(stripTags(m[1])))
+			}
+		}
+		if len(labels) >= 3 {
+			table = strings.Replace(table, "<table>", `<table class="stack">`, 1)
+			table = trHTML.ReplaceAllStringFunc(table, func(row string) string {
+				i := 0
+				return tdOpen.ReplaceAllStringFunc(row, func(td string) string {
+					if i >= len(labels) {
+						return td
+					}
+					label := labels[i]
+					i++
+					return td[:3] + ` data-label="` + htmlpkg.EscapeString(label) + `"` + td[3:]
+				})
+			})
+		}
+		return `<div class="table-scroll">` + table + `</div>`
+	})
+}
+
+var (
+	tableHTML = regexp.MustCompile(`(?s)<table>.*?</table>`)
+	theadHTML = regexp.MustCompile(`(?s)<thead>.*?</thead>`)
+	thHTML    = regexp.MustCompile(`(?s)<th[^>]*>(.*?)</th>`)
+	trHTML    = regexp.MustCompile(`(?s)<tr>.*?</tr>`)
+	tdOpen    = regexp.MustCompile(`<td[^>]*>`)
+)
 
 func asBytes(v any) []byte {
 	switch v := v.(type) {

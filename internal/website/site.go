@@ -239,7 +239,8 @@ func Build(root, out string) (*Site, error) {
 	return s, s.Write(out)
 }
 
-// Write writes the pages, the assets and the search index into out.
+// Write writes the pages, the assets and the search index (JSON, and the
+// same as a script for search.js) into out.
 func (s *Site) Write(out string) error {
 	if err := os.MkdirAll(filepath.Join(out, "assets"), 0o755); err != nil {
 		return err
@@ -283,7 +284,13 @@ func (s *Site) Write(out string) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(out, "search-index.json"), index, 0o644)
+	if err := os.WriteFile(filepath.Join(out, "search-index.json"), index, 0o644); err != nil {
+		return err
+	}
+	// The same index as a script, which search.js loads with a <script>
+	// element: a page opened from disk (file://) may not fetch a file.
+	script := append(append([]byte("window.streamctlSearchIndex = "), index...), ";\n"...)
+	return os.WriteFile(filepath.Join(out, "search-index.js"), script, 0o644)
 }
 
 // SearchSection is one entry of the search index: a page's text under one

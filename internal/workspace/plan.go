@@ -34,6 +34,9 @@ type PlanOptions struct {
 	Version string
 	// Replace are committed batches to write again, by sink (-replace).
 	Replace map[string][]int64
+	// Parallelism bounds the sinks whose source and destinations are
+	// observed at once (plan -parallelism); 0 is no bound.
+	Parallelism int
 }
 
 // Plan observes the sources and destinations and plans every sink against
@@ -62,11 +65,19 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 	}
 	changes := shardChanges(w.Config, st)
 	var wg sync.WaitGroup
+	var sem chan struct{}
+	if o.Parallelism > 0 {
+		sem = make(chan struct{}, o.Parallelism)
+	}
 	for i, es := range w.Sinks {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer crash.Report()
+			if sem != nil {
+				sem <- struct{}{}
+				defer func() { <-sem }()
+			}
 			cs := w.Config.Sinks[i]
 			change := changes[cs.Declared()]
 			if change != nil && change.err != nil {

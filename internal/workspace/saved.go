@@ -27,19 +27,25 @@ func SavedValues(p *planner.Plan) (config.SavedValues, error) {
 	return out, nil
 }
 
+// staleAdvice ends every refusal of a stale plan with what to do: where
+// other runs commit (a schedule, workers), a plan saved for later goes stale
+// at their next commit, so the way that works is planning and applying in
+// one step.
+const staleAdvice = "Nothing was written. Make a new plan (streamctl plan -out=FILE), and apply that file; where other runs commit to this state (a schedule, workers), plan and apply in the same job, so that none commits in between, as examples/ci does"
+
 // CheckSaved refuses a saved plan that no longer matches the state or the
 // configuration: another state, an apply since, or another configuration.
 func CheckSaved(p *planner.Plan, mgr *state.Manager, configHash string) error {
 	st := mgr.State()
 	switch {
 	case p.Lineage == "" && mgr.Exists():
-		return errors.New("saved plan is stale: it was made before the state existed, and an apply has run since. Run streamctl plan again")
+		return errors.New("saved plan is stale: it was made before the state existed, and an apply has run since. " + staleAdvice)
 	case p.Lineage != "" && p.Lineage != st.Lineage:
-		return fmt.Errorf("saved plan is stale: it was made for state lineage %s, but the state has lineage %s (another state). Run streamctl plan again", p.Lineage, st.Lineage)
+		return fmt.Errorf("saved plan is stale: it was made for state lineage %s, but the state has lineage %s (another state). %s", p.Lineage, st.Lineage, staleAdvice)
 	case p.Lineage != "" && p.Serial != st.Serial:
-		return fmt.Errorf("saved plan is stale: it was made from state serial %d, and the state is now at serial %d (an apply ran since). Run streamctl plan again", p.Serial, st.Serial)
+		return fmt.Errorf("saved plan is stale: it was made from state serial %d, and the state is now at serial %d (an apply ran since). %s", p.Serial, st.Serial, staleAdvice)
 	case p.ConfigHash != configHash:
-		return errors.New("saved plan is stale: the configuration or its variables changed since it was made. Run streamctl plan again")
+		return errors.New("saved plan is stale: the configuration or its variables changed since it was made. " + staleAdvice)
 	}
 	return nil
 }

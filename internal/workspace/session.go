@@ -49,6 +49,9 @@ type SessionOptions struct {
 	Version string
 	// Now is the engine's clock; nil is time.Now.
 	Now func() time.Time
+	// WrapStorage, when set, wraps every destination's storage (the debug
+	// log of store requests).
+	WrapStorage func(providers.Storage) providers.Storage
 }
 
 // LockError is a lock Begin could not take, or could not check was free:
@@ -116,6 +119,9 @@ func Begin(ctx context.Context, cfg *config.Config, kinds providers.Kinds, opts 
 	}
 	if s.ws, err = Open(s.ctx, cfg, kinds); err != nil {
 		return s, err
+	}
+	if opts.WrapStorage != nil {
+		s.ws.WrapStorages(opts.WrapStorage)
 	}
 	return s, nil
 }

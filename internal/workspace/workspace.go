@@ -127,6 +127,17 @@ func Open(ctx context.Context, cfg *config.Config, kinds providers.Kinds) (*Work
 	return w, nil
 }
 
+// WrapStorages replaces each destination's storage with wrap's, e.g. one
+// that logs its requests (providers/logged). The wrapper must keep the
+// storage's optional capabilities.
+func (w *Workspace) WrapStorages(wrap func(providers.Storage) providers.Storage) {
+	for _, s := range w.Sinks {
+		for i := range s.Destinations {
+			s.Destinations[i].Storage = wrap(s.Destinations[i].Storage)
+		}
+	}
+}
+
 // Close closes the sources and the tables' catalogs.
 func (w *Workspace) Close() {
 	for _, s := range w.sources {

@@ -1,17 +1,32 @@
-// Client-side search over search-index.json: one entry per section of a page
-// (page title, heading, URL, text). The index is fetched on first use. Every
-// query word must appear; the whole phrase and matches in headings rank first.
+// Client-side search over the search index: one entry per section of a page
+// (page title, heading, URL, text). The index is search-index.js, a script
+// that sets window.streamctlSearchIndex, loaded on first use with a <script>
+// element: unlike fetch, that works when the site is opened from disk
+// (file://). Every query word must appear; the whole phrase and matches in
+// headings rank first.
 (function () {
   "use strict";
   var input, list, index = null, loading = null, active = -1;
 
   function load() {
     if (!loading) {
-      loading = fetch("search-index.json")
-        .then(function (r) {
-          if (!r.ok) throw new Error("search index: HTTP " + r.status);
-          return r.json();
-        })
+      loading = new Promise(function (resolve, reject) {
+        if (window.streamctlSearchIndex) {
+          resolve(window.streamctlSearchIndex);
+          return;
+        }
+        var script = document.createElement("script");
+        script.src = "search-index.js";
+        script.onload = function () {
+          if (window.streamctlSearchIndex) resolve(window.streamctlSearchIndex);
+          else reject(new Error("search-index.js holds no index"));
+        };
+        script.onerror = function () {
+          loading = null; // try again on the next keystroke
+          reject(new Error("search-index.js could not be loaded"));
+        };
+        document.head.appendChild(script);
+      })
         .then(function (data) {
           index = data.map(function (e) {
             e.lh = (e.h || "").toLowerCase();
