@@ -68,6 +68,10 @@ func checkOwners(in SinkInput) error {
 				// The move switches the owner before anything is written.
 				have.Sink = in.Name
 			}
+			if in.UndoMove != "" && have.Sink == in.UndoMove {
+				// Apply gives the destination back before anything is written.
+				have.Sink = want.Sink
+			}
 			if !SameOwner(have, want) {
 				conflicts = append(conflicts, OwnerConflict(want, have, obs.Location))
 			}

@@ -47,6 +47,10 @@ type SinkInput struct {
 	// the state still holds the checkpoint under that name; State and
 	// Observed are then the former sink's.
 	MovedFrom string
+	// UndoMove is the name a move killed before its state commit switched
+	// the sink's destinations to (their owner records name it, the state
+	// still holds the checkpoint under Name): apply switches them back.
+	UndoMove string
 	// MaxBatches limits the new batches planned (plan and apply -max-batches);
 	// 0 plans them all.
 	MaxBatches int64
@@ -112,6 +116,10 @@ type SinkPlan struct {
 	// MovedFrom is the sink's former name (a moved block): apply first moves
 	// its checkpoint, manifests and ownership to Name.
 	MovedFrom string `json:"moved_from,omitempty"`
+	// UndoMove is the name an interrupted move switched the destinations'
+	// owner records to: apply first removes the manifests it copied there
+	// and gives the destinations back to Name.
+	UndoMove string `json:"undo_move,omitempty"`
 	// Start are the offsets a new sink starts from when it skips what the source
 	// already holds (StartAtLatest); apply records them before any batch.
 	Start []state.Range `json:"start,omitempty"`
@@ -150,7 +158,7 @@ type SinkPlan struct {
 
 // Changes reports whether applying the plan would do anything.
 func (p *SinkPlan) Changes() bool {
-	return p.Resume != nil || p.New.Batches > 0 || len(p.Cleanups) > 0 || len(p.Start) > 0 || p.MovedFrom != "" ||
+	return p.Resume != nil || p.New.Batches > 0 || len(p.Cleanups) > 0 || len(p.Start) > 0 || p.MovedFrom != "" || p.UndoMove != "" ||
 		len(p.Adopt) > 0 || len(p.Repairs) > 0 || len(p.Removed) > 0 || p.tablesChange() || p.LayoutChange != nil || len(p.Renamed) > 0
 }
 
@@ -300,7 +308,7 @@ func (e *Error) Error() string {
 
 // PlanSink plans one sink.
 func PlanSink(in SinkInput) (*SinkPlan, error) {
-	p := &SinkPlan{Name: in.Name, Shard: in.Shard, Snapshot: in.Snapshot, RouteBy: in.RouteBy, MovedFrom: in.MovedFrom}
+	p := &SinkPlan{Name: in.Name, Shard: in.Shard, Snapshot: in.Snapshot, RouteBy: in.RouteBy, MovedFrom: in.MovedFrom, UndoMove: in.UndoMove}
 	if err := checkOwners(in); err != nil {
 		return nil, err
 	}

@@ -32,6 +32,7 @@ func TestVerifySavedPlan(t *testing.T) {
 		{"no resume", func(p *SinkPlan) { p.Resume = nil }, "its batch in flight does not match the state's"},
 		{"a partition added", func(p *SinkPlan) { p.New.Ranges = append(p.New.Ranges, rng("9", 0, 10)) }, "it is not what the state"},
 		{"a move made up", func(p *SinkPlan) { p.MovedFrom = "x" }, `it moves the sink from "x"`},
+		{"an undone move made up", func(p *SinkPlan) { p.UndoMove = "x" }, `it undoes an interrupted move of the sink to "x"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fresh, err := PlanSink(savedInput())
@@ -120,5 +121,36 @@ func TestMaxBatchesLimitsThePlan(t *testing.T) {
 	in.MaxBatches = 10
 	if p, _ := PlanSink(in); p.New.Batches != 5 || p.New.Deferred != 0 {
 		t.Errorf("a limit above the pending batches changed the plan: %+v", p.New)
+	}
+}
+
+// TestOwnerOfAnInterruptedMove: a destination an interrupted move switched to
+// another name is refused, unless the plan undoes that very move.
+func TestOwnerOfAnInterruptedMove(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		owner string
+		undo  string
+		want  string
+	}{
+		{"owned by the sink", "s", "", ""},
+		{"switched by a move, not undone", "s2", "", `holds the data of sink "s2", not of sink "s"`},
+		{"switched by a move, undone", "s2", "s2", ""},
+		{"switched to another name than the one undone", "s3", "s2", `holds the data of sink "s3", not of sink "s"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := savedInput()
+			in.UndoMove = tc.undo
+			in.Observed = map[string]*Observation{"a": {Manifests: []int64{0, 1}, Location: "/lake", Owner: &Owner{Lineage: "L", Sink: tc.owner, Destination: "a"}}}
+			p, err := PlanSink(in)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("got %v, want %q", err, tc.want)
+			case tc.want == "" && p.UndoMove != tc.undo:
+				t.Errorf("the plan undoes the move to %q, want %q", p.UndoMove, tc.undo)
+			}
+		})
 	}
 }

@@ -144,6 +144,9 @@ type SinkPlanInfo struct {
 	Source  SourceInfo `json:"source"`
 	// MovedFrom is the sink's former name when a moved block renames it.
 	MovedFrom string `json:"moved_from,omitempty"`
+	// UndoMove is the name an interrupted move gave the destinations, which
+	// apply gives back.
+	UndoMove string `json:"undo_move,omitempty"`
 	// Start are the offsets a new sink starts at (starting_offsets = "latest").
 	Start  []Range `json:"start,omitempty"`
 	Resume *int64  `json:"resume_batch,omitempty"`
@@ -268,6 +271,7 @@ func sinkPlanInfo(s *planner.SinkPlan) SinkPlanInfo {
 		Changes:   s.Changes(),
 		Source:    sourceInfo(s),
 		MovedFrom: s.MovedFrom,
+		UndoMove:  s.UndoMove,
 		Start:     nil,
 		Pending: PendingInfo{
 			FirstBatch:   s.New.FirstID,
@@ -417,6 +421,9 @@ func sinkSummary(s *planner.SinkPlan) string {
 	text := fmt.Sprintf("%s, %s", Plural(n, "batch", "batches"), Plural(r, "record", "records"))
 	if s.MovedFrom != "" {
 		text += fmt.Sprintf(", moved from %s", s.MovedFrom)
+	}
+	if s.UndoMove != "" {
+		text += fmt.Sprintf(", interrupted move to %s undone", s.UndoMove)
 	}
 	if s.LayoutChange != nil {
 		text += ", output settings changed"

@@ -162,6 +162,9 @@ func writeSinkActions(w io.Writer, s *planner.SinkPlan, o Options) {
 	if s.MovedFrom != "" {
 		fmt.Fprintf(w, "  %s move sink.%s to sink.%s: its checkpoint, manifests and destination ownership\n", o.paint(yellow, "~"), s.MovedFrom, s.Name)
 	}
+	if s.UndoMove != "" {
+		fmt.Fprintf(w, "  %s undo the interrupted move of sink.%s to sink.%s: its destinations go back to sink.%s and the manifests copied under _streamctl/%s/ are removed\n", o.paint(yellow, "~"), s.Name, s.UndoMove, s.Name, s.UndoMove)
+	}
 	for i, r := range s.Renamed {
 		if i == o.MaxBatches && !o.Verbose {
 			fmt.Fprintf(w, "  %s … and %d more partitions renamed (-verbose lists them)\n", o.paint(yellow, "~"), len(s.Renamed)-i)
@@ -271,7 +274,7 @@ func PlanCounts(p *planner.Plan) Counts {
 		if s.Shard != nil {
 			name = s.Shard.Sink
 		}
-		if s.MovedFrom != "" && !moved[name] {
+		if (s.MovedFrom != "" || s.UndoMove != "") && !moved[name] {
 			moved[name] = true
 			c.Moves++
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"sync"
@@ -115,6 +116,7 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 					return
 				}
 			}
+			undo := interruptedMove(w.Config, st, es, sinkState, from, observed)
 			var renamed map[string]string
 			if r, ok := w.sources[cs.Source].(partitionRenamer); ok {
 				if sinkState != nil {
@@ -153,6 +155,7 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 				LayoutSettings: es.Layout.Settings(),
 				Lineage:        st.Lineage,
 				MovedFrom:      from,
+				UndoMove:       undo,
 				Renamed:        renamed,
 				Replace:        o.Replace[es.Name],
 				State:          sinkState,
@@ -338,6 +341,28 @@ func shardChanges(cfg *config.Config, st *state.State) map[string]*shardChange {
 // of shards: a change of the whole state, under the run-wide lock.
 func Resharding(cfg *config.Config, st *state.State) bool {
 	return len(shardChanges(cfg, st)) > 0 || len(st.Reshards) > 0
+}
+
+// interruptedMove returns the name a move killed before its state commit
+// switched sink's destinations to, when the state still holds sink under
+// its own name and nothing else, neither the state nor the configuration,
+// goes by the name the owner records give: applying the configuration as it
+// was before the move (with or without the reverse moved block) then undoes
+// it. "" when there is nothing to undo.
+func interruptedMove(cfg *config.Config, st *state.State, es *engine.Sink, sinkState *state.Sink, from string, observed map[string]*planner.Observation) string {
+	if es.Shard != nil || from != "" || sinkState == nil || st.Sinks[es.Name] == nil {
+		return ""
+	}
+	for _, name := range slices.Sorted(maps.Keys(observed)) {
+		o := observed[name].Owner
+		if o == nil || o.Lineage != st.Lineage || o.Sink == es.Name {
+			continue
+		}
+		if st.Sinks[o.Sink] == nil && cfg.Sink(o.Sink) == nil {
+			return o.Sink
+		}
+	}
+	return ""
 }
 
 // removedSinks lists the sinks the state holds that the configuration does

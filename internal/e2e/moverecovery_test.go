@@ -1,0 +1,141 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// A move killed at any of its steps is followed by whatever the user does
+// next: the move again, the configuration as it was, the configuration as it
+// was with the reverse moved block, or no sink at all. Each converges, and
+// each thing streamctl suggests on the way works when followed.
+
+// movedBlock matches the moved block a refusal suggests.
+var movedBlock = regexp.MustCompile(`moved \{\s*from = sink\.(\w+)\s*to\s*= sink\.(\w+)\s*\}`)
+
+// stateRm matches the command a plan suggests for a sink no longer configured.
+var stateRm = regexp.MustCompile("streamctl state rm (\\w+)")
+
+func TestEveryNextStepAfterAKilledMove(t *testing.T) {
+	t.Parallel()
+	const records = "default = 1500"
+	orders := strings.Replace(driftConfig("", "a", "b"), "default = 1000", records, 1)
+	moved := renamed(orders, "orders_v2") + "moved {\n  from = sink.orders\n  to   = sink.orders_v2\n}\n"
+	back := orders + "moved {\n  from = sink.orders_v2\n  to   = sink.orders\n}\n"
+	// Only the source: the sink is removed from the configuration.
+	none := orders[:strings.Index(orders, `sink "orders" {`)]
+	next := []struct {
+		name string
+		hcl  string
+		want int64 // records per partition in the destinations at the end
+	}{
+		{"move-again", moved, 1500},
+		{"revert", orders, 1500},
+		{"revert-with-reverse-block", back, 1500},
+		{"remove-the-sink", none, 1000},
+	}
+	for _, point := range []string{"after-move-manifests", "before-move-state", "after-move-state"} {
+		for _, n := range next {
+			t.Run(point+"/"+n.name, func(t *testing.T) {
+				t.Parallel()
+				dir := writeConfig(t, driftConfig("", "a", "b"))
+				mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+				setConfig(t, dir, moved)
+				if r := run(t, dir, []string{"STREAMCTL_FAULT=" + point}, "apply", "-auto-approve", "-no-color"); !r.killed {
+					t.Fatalf("apply did not reach %s: %s", point, r)
+				}
+				hcl := n.hcl
+				setConfig(t, dir, hcl)
+				converged := false
+				for step := 0; step < 3 && !converged; step++ {
+					r := run(t, dir, nil, "apply", "-auto-approve", "-no-color")
+					if r.killed || r.code != 0 && r.code != 1 {
+						t.Fatalf("apply after %s (step %d): %s", point, step, r)
+					}
+					if r.code == 1 {
+						m := movedBlock.FindStringSubmatch(r.stderr)
+						if m == nil {
+							t.Fatalf("apply after %s refused without a way out: %s", point, r)
+						}
+						block := "moved {\n  from = sink." + m[1] + "\n  to   = sink." + m[2] + "\n}\n"
+						if strings.Contains(hcl, block) {
+							t.Fatalf("apply after %s suggests the moved block the configuration already has: %s", point, r)
+						}
+						hcl += block
+						setConfig(t, dir, hcl)
+						continue
+					}
+					plan := run(t, dir, nil, "plan", "-detailed-exitcode", "-no-color")
+					switch {
+					case plan.code == 0 && !stateRm.MatchString(plan.stdout):
+						converged = true
+					case plan.code == 0:
+						// A sink no longer configured: follow the suggestion.
+						name := stateRm.FindStringSubmatch(plan.stdout)[1]
+						mustRun(t, dir, 0, nil, "state", "rm", "-force", name)
+					default:
+						t.Fatalf("plan after the apply that follows %s (step %d) is not empty: %s", point, step, plan)
+					}
+				}
+				if !converged {
+					t.Fatalf("no convergence after %s", point)
+				}
+				for _, d := range []string{"a", "b"} {
+					assertExactlyOnce(t, dest(dir, d), expectedIDs(2, n.want))
+				}
+			})
+		}
+	}
+}
+
+// TestUndoOfAKilledMoveIsPlanned: after a move killed before its state
+// commit, the configuration as it was plans giving the destinations back, as
+// a change in every form of the plan, and an apply killed while it does so is
+// finished by the next.
+func TestUndoOfAKilledMoveIsPlanned(t *testing.T) {
+	t.Parallel()
+	orders := strings.Replace(driftConfig("", "a", "b"), "default = 1000", "default = 1500", 1)
+	moved := renamed(orders, "orders_v2") + "moved {\n  from = sink.orders\n  to   = sink.orders_v2\n}\n"
+	dir := writeConfig(t, driftConfig("", "a", "b"))
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	setConfig(t, dir, moved)
+	if r := run(t, dir, []string{"STREAMCTL_FAULT=before-move-state"}, "apply", "-auto-approve", "-no-color"); !r.killed {
+		t.Fatalf("apply did not reach before-move-state: %s", r)
+	}
+	setConfig(t, dir, orders)
+
+	plan := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
+	if want := "~ undo the interrupted move of sink.orders to sink.orders_v2: its destinations go back to sink.orders and the manifests copied under _streamctl/orders_v2/ are removed"; !strings.Contains(plan.stdout, want) {
+		t.Errorf("plan lacks %q:\n%s", want, plan.stdout)
+	}
+	if js := mustRun(t, dir, 0, nil, "plan", "-json"); !strings.Contains(js.stdout, `"undo_move":"orders_v2"`) {
+		t.Errorf("plan -json has no undo_move:\n%s", js.stdout)
+	}
+	if md := mustRun(t, dir, 0, nil, "plan", "-markdown"); !strings.Contains(md.stdout, "undo the interrupted move of sink.orders to sink.orders_v2") {
+		t.Errorf("plan -markdown does not show the undo:\n%s", md.stdout)
+	}
+
+	if r := run(t, dir, []string{"STREAMCTL_FAULT=after-undo-move-manifests"}, "apply", "-auto-approve", "-no-color"); !r.killed {
+		t.Fatalf("apply did not reach after-undo-move-manifests: %s", r)
+	}
+	applied := mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	if !strings.Contains(applied.stdout, "sink.orders: moved from sink.orders_v2") {
+		t.Errorf("apply does not report the undo:\n%s", applied.stdout)
+	}
+	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+	for _, d := range []string{"a", "b"} {
+		root := filepath.Join(dir, "out", d)
+		var owner struct{ Sink string }
+		readJSON(t, filepath.Join(root, "_streamctl", "owner.json"), &owner)
+		if owner.Sink != "orders" {
+			t.Errorf("%s: owned by %q after the undo", d, owner.Sink)
+		}
+		if _, err := os.Stat(filepath.Join(root, "_streamctl", "orders_v2")); !os.IsNotExist(err) {
+			t.Errorf("%s: the copied manifests are still there (%v)", d, err)
+		}
+		assertExactlyOnce(t, dest(dir, d), expectedIDs(2, 1500))
+	}
+}
