@@ -139,3 +139,56 @@ func TestUndoOfAKilledMoveIsPlanned(t *testing.T) {
 		assertExactlyOnce(t, dest(dir, d), expectedIDs(2, 1500))
 	}
 }
+
+// TestSinkLeftBehindByAKilledMove: after a move killed before its state
+// commit, an apply of the new name without the moved block adopts the
+// batches, and the old sink stays behind in the state and its manifests in
+// the destinations. The plan says so and how to clean up, in every form;
+// followed, the cleanup converges.
+func TestSinkLeftBehindByAKilledMove(t *testing.T) {
+	t.Parallel()
+	v2 := renamed(strings.Replace(driftConfig("", "a", "b"), "default = 1000", "default = 1500", 1), "orders_v2")
+	dir := writeConfig(t, driftConfig("", "a", "b"))
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	setConfig(t, dir, v2+"moved {\n  from = sink.orders\n  to   = sink.orders_v2\n}\n")
+	if r := run(t, dir, []string{"STREAMCTL_FAULT=before-move-state"}, "apply", "-auto-approve", "-no-color"); !r.killed {
+		t.Fatalf("apply did not reach before-move-state: %s", r)
+	}
+	setConfig(t, dir, v2)
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+
+	plan := mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+	for _, want := range []string{`# sink "orders" is no longer in the configuration`, "a move of it to sink.orders_v2 was interrupted", "sink.orders_v2 now owns a, b and has adopted its batches there",
+		"To clean up: streamctl state rm orders, then remove the folder _streamctl/orders/ from a, b"} {
+		if !strings.Contains(plan.stdout, want) {
+			t.Errorf("plan lacks %q:\n%s", want, plan.stdout)
+		}
+	}
+	if strings.Contains(plan.stdout, "NEW_NAME") {
+		t.Errorf("plan suggests a rename, which the state holding both sinks refuses:\n%s", plan.stdout)
+	}
+	if js := mustRun(t, dir, 0, nil, "plan", "-json"); !strings.Contains(js.stdout, `"superseded_by":"orders_v2"`) || !strings.Contains(js.stdout, `"leftover_manifests_in":["a","b"]`) {
+		t.Errorf("plan -json does not name the sink that took over:\n%s", js.stdout)
+	}
+	if md := mustRun(t, dir, 0, nil, "plan", "-markdown"); !strings.Contains(md.stdout, "a move of it to sink.orders_v2 was interrupted") {
+		t.Errorf("plan -markdown does not say the move was interrupted:\n%s", md.stdout)
+	}
+
+	// The cleanup, as the plan says.
+	mustRun(t, dir, 0, nil, "state", "rm", "-force", "orders")
+	for _, d := range []string{"a", "b"} {
+		if err := os.RemoveAll(filepath.Join(dir, "out", d, "_streamctl", "orders")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plan = mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+	if strings.Contains(plan.stdout, `sink "orders"`) {
+		t.Errorf("plan still shows sink orders after the cleanup:\n%s", plan.stdout)
+	}
+	mustRun(t, dir, 0, nil, "verify")
+	setConfig(t, dir, strings.Replace(v2, "default = 1500", "default = 1700", 1))
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	for _, d := range []string{"a", "b"} {
+		assertExactlyOnce(t, dest(dir, d), expectedIDs(2, 1700))
+	}
+}

@@ -166,3 +166,34 @@ func checkOwner(ctx context.Context, d *Destination, want planner.Owner) error {
 	}
 	return nil
 }
+
+// LeftoverManifests lists the destinations of sink, owned by it, that still
+// hold manifests under _streamctl/<of>/: those of a sink whose move to this
+// one was interrupted and which this one then adopted.
+func LeftoverManifests(ctx context.Context, sink *Sink, lineage, of string) ([]string, error) {
+	var found []string
+	stop := errors.New("found")
+	for _, d := range sink.Destinations {
+		o, _, err := readOwner(ctx, d.Storage)
+		if err != nil {
+			return nil, fmt.Errorf("destination %s: %w", d.Name, err)
+		}
+		if o == nil || o.Lineage != lineage || o.Sink != sink.declaredName() {
+			continue
+		}
+		prefix := MetadataDir + "/" + of + "/"
+		err = d.Storage.List(ctx, prefix, func(info providers.ObjectInfo) error {
+			if _, ok := parseBatchKey(info.Key[len(prefix):], true); ok {
+				return stop
+			}
+			return nil
+		})
+		switch {
+		case errors.Is(err, stop):
+			found = append(found, d.Name)
+		case err != nil:
+			return nil, fmt.Errorf("destination %s: list %s: %w", d.Name, prefix, err)
+		}
+	}
+	return found, nil
+}

@@ -123,6 +123,12 @@ func RemovedSinkText(r planner.RemovedSink) string {
 	if r.InFlight != nil {
 		stays += fmt.Sprintf(", with batch %d in flight", *r.InFlight)
 	}
+	if r.SupersededBy != "" {
+		// The rename it suggests otherwise is refused: the state holds both.
+		where := strings.Join(r.Leftovers, ", ")
+		return stays + fmt.Sprintf(", but a move of it to sink.%s was interrupted, and sink.%s now owns %s and has adopted its batches there: that checkpoint and the manifests under _streamctl/%s/ in %s are leftovers. To clean up: streamctl state rm %s, then remove the folder _streamctl/%s/ from %s; the data files and sink.%s's manifests stay.",
+			r.SupersededBy, r.SupersededBy, where, r.Name, where, r.Name, r.Name, where, r.SupersededBy)
+	}
 	if len(r.Destinations) > 0 {
 		stays += fmt.Sprintf(", and its files stay in %s", strings.Join(r.Destinations, ", "))
 	}

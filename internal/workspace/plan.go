@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -191,6 +192,13 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 	}
 	if !o.Targeted {
 		p.Removed = removedSinks(w.Config, st, movedFrom, replaced)
+		if o.Refresh {
+			for k := range p.Removed {
+				if err := w.supersede(ctx, st, &p.Removed[k]); err != nil {
+					failed = append(failed, err)
+				}
+			}
+		}
 	}
 	return p, failed
 }
@@ -363,6 +371,29 @@ func interruptedMove(cfg *config.Config, st *state.State, es *engine.Sink, sinkS
 		}
 	}
 	return ""
+}
+
+// supersede finds whether a configured sink took a removed sink's place
+// after a move between them was interrupted: it owns destinations that still
+// hold the removed sink's manifests.
+func (w *Workspace) supersede(ctx context.Context, st *state.State, r *planner.RemovedSink) error {
+	if st.Sinks[r.Name] == nil || strings.Contains(r.Name, "/") { // a shard is never moved alone
+		return nil
+	}
+	for _, es := range w.Sinks {
+		if es.Shard != nil || st.Sinks[es.Name] == nil {
+			continue
+		}
+		left, err := engine.LeftoverManifests(ctx, es, st.Lineage, r.Name)
+		if err != nil {
+			return fmt.Errorf("sink %q: look for the manifests of sink %q: %w", es.Name, r.Name, err)
+		}
+		if len(left) > 0 {
+			r.SupersededBy, r.Leftovers = es.Name, left
+			return nil
+		}
+	}
+	return nil
 }
 
 // removedSinks lists the sinks the state holds that the configuration does
