@@ -81,6 +81,9 @@ type Observation struct {
 	Ahead map[int64][]state.Range
 	// AheadSource holds the source identity those manifests were written from.
 	AheadSource map[int64]string
+	// AheadLineage holds the lineage of the state that committed them; ""
+	// for manifests written before it was recorded.
+	AheadLineage map[int64]string
 	// Location is where the destination is, for messages.
 	Location string
 	// Owner is the destination's owner record; nil when it has none.
@@ -128,6 +131,10 @@ type SinkPlan struct {
 	// Adopt are batches whose manifests some destinations hold although the
 	// state never logged them; each is logged, then finished like a resume.
 	Adopt []Batch `json:"adopt,omitempty"`
+	// Takeovers are destinations without an owner record whose adopted
+	// batches another state committed: adopting them takes the destination
+	// over from that state.
+	Takeovers []Takeover `json:"takeovers,omitempty"`
 	// Repairs are committed batches rewritten into destinations that miss them
 	// (drift) or never had them (backfill of a new destination).
 	Repairs []Batch `json:"repairs,omitempty"`
@@ -159,7 +166,7 @@ type SinkPlan struct {
 // Changes reports whether applying the plan would do anything.
 func (p *SinkPlan) Changes() bool {
 	return p.Resume != nil || p.New.Batches > 0 || len(p.Cleanups) > 0 || len(p.Start) > 0 || p.MovedFrom != "" || p.UndoMove != "" ||
-		len(p.Adopt) > 0 || len(p.Repairs) > 0 || len(p.Removed) > 0 || p.tablesChange() || p.LayoutChange != nil || len(p.Renamed) > 0
+		len(p.Adopt) > 0 || len(p.Takeovers) > 0 || len(p.Repairs) > 0 || len(p.Removed) > 0 || p.tablesChange() || p.LayoutChange != nil || len(p.Renamed) > 0
 }
 
 func (p *SinkPlan) tablesChange() bool {

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/streamctl/streamctl/providers/local"
 )
 
 // A move killed at any of its steps is followed by whatever the user does
@@ -191,4 +193,42 @@ func TestSinkLeftBehindByAKilledMove(t *testing.T) {
 	for _, d := range []string{"a", "b"} {
 		assertExactlyOnce(t, dest(dir, d), expectedIDs(2, 1700))
 	}
+}
+
+// TestLostOwnerRecordTakeoverIsPlanned: a destination whose owner record
+// was deleted is taken over by another state only through a plan that says
+// whose batches it adopts, as a change to approve.
+func TestLostOwnerRecordTakeoverIsPlanned(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "lake")
+	first := writeConfig(t, sharedConfig(out))
+	mustRun(t, first, 0, nil, "apply", "-auto-approve", "-no-color")
+	var firstState struct{ Lineage string }
+	readJSON(t, filepath.Join(first, ".streamctl", "state.json"), &firstState)
+	if firstState.Lineage == "" {
+		t.Fatal("the first state has no lineage")
+	}
+	if err := os.Remove(filepath.Join(out, "_streamctl", "owner.json")); err != nil {
+		t.Fatal(err)
+	}
+
+	second := writeConfig(t, strings.Replace(sharedConfig(out), "default = 1000", "default = 1200", 1))
+	plan := mustRun(t, second, 2, nil, "plan", "-detailed-exitcode", "-no-color")
+	want := "~ take over destination a from another state (lineage " + firstState.Lineage + "): it has no owner record, and batches 0–3 there (2,000 records) were committed by that state"
+	if !strings.Contains(plan.stdout, want) {
+		t.Errorf("plan lacks %q:\n%s", want, plan.stdout)
+	}
+	if js := mustRun(t, second, 0, nil, "plan", "-json"); !strings.Contains(js.stdout, `"type":"destination_takeover"`) || !strings.Contains(js.stdout, `"lineage":"`+firstState.Lineage+`"`) {
+		t.Errorf("plan -json has no destination_takeover naming the first state:\n%s", js.stdout)
+	}
+	if md := mustRun(t, second, 0, nil, "plan", "-markdown"); !strings.Contains(md.stdout, "take over destination a from another state (lineage "+firstState.Lineage+")") {
+		t.Errorf("plan -markdown does not show the takeover:\n%s", md.stdout)
+	}
+
+	mustRun(t, second, 0, nil, "apply", "-auto-approve", "-no-color")
+	mustRun(t, second, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+	if r := run(t, first, nil, "plan", "-no-color"); r.code != 1 || !strings.Contains(r.stderr, "another state") {
+		t.Errorf("the first state's plan after the takeover: %s", r)
+	}
+	assertExactlyOnce(t, local.New(out), expectedIDs(2, 1200))
 }

@@ -153,13 +153,16 @@ type SinkPlanInfo struct {
 	// Adopt are batches a destination committed ahead of the state; Repairs
 	// are committed batches rewritten where they are missing; Removed are
 	// destinations no longer configured.
-	Adopt   []BatchInfo  `json:"adopt"`
-	Repairs []BatchInfo  `json:"repairs"`
-	Removed []string     `json:"removed_destinations"`
-	Pending PendingInfo  `json:"pending"`
-	Cleanup []CleanupRef `json:"cleanups"`
-	Skipped []Range      `json:"skipped"`
-	Warning []string     `json:"warnings"`
+	Adopt []BatchInfo `json:"adopt"`
+	// Takeovers are destinations without an owner record whose adopted
+	// batches another state committed.
+	Takeovers []planner.Takeover `json:"takeovers,omitempty"`
+	Repairs   []BatchInfo        `json:"repairs"`
+	Removed   []string           `json:"removed_destinations"`
+	Pending   PendingInfo        `json:"pending"`
+	Cleanup   []CleanupRef       `json:"cleanups"`
+	Skipped   []Range            `json:"skipped"`
+	Warning   []string           `json:"warnings"`
 	// Tables are what apply does to destinations' tables.
 	Tables []TableInfo `json:"tables"`
 	// LayoutChange is a change of the sink's output settings: the settings
@@ -281,13 +284,14 @@ func sinkPlanInfo(s *planner.SinkPlan) SinkPlanInfo {
 			Destinations: nonNil(s.New.Destinations),
 			Ranges:       jsonRanges(s.New.Ranges),
 		},
-		Adopt:   batchInfos(s.Name, s.Adopt),
-		Repairs: batchInfos(s.Name, s.Repairs),
-		Removed: nonNil(s.Removed),
-		Cleanup: []CleanupRef{},
-		Skipped: jsonRanges(s.Skipped),
-		Warning: nonNil(s.Warnings),
-		Tables:  []TableInfo{},
+		Adopt:     batchInfos(s.Name, s.Adopt),
+		Takeovers: s.Takeovers,
+		Repairs:   batchInfos(s.Name, s.Repairs),
+		Removed:   nonNil(s.Removed),
+		Cleanup:   []CleanupRef{},
+		Skipped:   jsonRanges(s.Skipped),
+		Warning:   nonNil(s.Warnings),
+		Tables:    []TableInfo{},
 
 		LayoutChange: s.LayoutChange,
 		Renamed:      s.Renamed,
@@ -355,6 +359,9 @@ func (v *JSONView) Plan(p *planner.Plan, operation string) {
 		if b := s.Resume; b != nil {
 			v.emit("info", "resume_batch", fmt.Sprintf("sink %q: resume batch %d (in flight): %s records", s.Name, b.ID, Count(b.Records)), "batch",
 				BatchInfo{Sink: s.Name, ID: b.ID, Records: b.Records, Destinations: nonNil(b.Destinations), Pending: nonNil(b.Pending), Ranges: jsonRanges(b.Ranges), Resume: true})
+		}
+		for _, t := range s.Takeovers {
+			v.emit("warn", "destination_takeover", fmt.Sprintf("sink %q: %s", s.Name, TakeoverText(t)), "takeover", t)
 		}
 		for _, b := range batchInfos(s.Name, s.Adopt) {
 			v.emit("info", "adopt_batch", fmt.Sprintf("sink %q: adopt batch %d, committed by a destination but not in the state: %s records", s.Name, b.ID, Count(b.Records)), "batch", b)

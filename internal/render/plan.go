@@ -117,6 +117,20 @@ func writeRemovedSinks(w io.Writer, removed []planner.RemovedSink, o Options) {
 	}
 }
 
+// TakeoverText says which state's batches adopting a destination without
+// an owner record takes over.
+func TakeoverText(t planner.Takeover) string {
+	whose := fmt.Sprintf("another state (lineage %s)", t.Lineage)
+	if t.Lineage == "" {
+		whose = "another state (its manifests do not record its lineage: an older streamctl wrote them)"
+	}
+	batches := fmt.Sprintf("batch %d", t.FirstBatch)
+	if t.Batches > 1 {
+		batches = fmt.Sprintf("batches %d–%d", t.FirstBatch, t.LastBatch)
+	}
+	return fmt.Sprintf("take over destination %s from %s: it has no owner record, and %s there (%s records) were committed by that state; this state adopts them and claims the destination. If that state still writes there, do not apply: restore its _streamctl/owner.json instead", t.Destination, whose, batches, Count(t.Records))
+}
+
 // RemovedSinkText says what stays of a removed sink and how to forget it.
 func RemovedSinkText(r planner.RemovedSink) string {
 	stays := fmt.Sprintf("its checkpoint stays in the state (%s, %s records committed from %s)", Plural(r.CommittedBatches, "batch", "batches"), Count(r.CommittedRecords), r.Source)
@@ -191,6 +205,9 @@ func writeSinkActions(w io.Writer, s *planner.SinkPlan, o Options) {
 		fmt.Fprintf(w, "  %s resume batch %d (in flight): %s records → %s\n",
 			o.paint(yellow, "~"), b.ID, Count(b.Records), destList(b.Pending, "already committed everywhere; only the state commit remains"))
 		writeRanges(w, b.Ranges, o)
+	}
+	for _, t := range s.Takeovers {
+		fmt.Fprintf(w, "  %s %s\n", o.paint(yellow, "~"), TakeoverText(t))
 	}
 	for _, b := range s.Adopt {
 		fmt.Fprintf(w, "  %s adopt batch %d, committed by a destination but not in the state: %s records → %s\n",
