@@ -197,3 +197,19 @@ func LeftoverManifests(ctx context.Context, sink *Sink, lineage, of string) ([]s
 	}
 	return found, nil
 }
+
+// interruptedMoveError explains a refusal to claim a destination that a
+// move killed before its state commit switched to another name: the plan
+// undoes that move, but only when it read the owner records.
+func (e *Engine) interruptedMoveError(sink *Sink, err error) error {
+	var no *ErrNotOwner
+	if sink.Shard != nil || !errors.As(err, &no) || no.Owner.Lineage != no.Want.Lineage || no.Owner.Sink == no.Want.Sink {
+		return err
+	}
+	s := e.State.State()
+	if s.Sinks[no.Owner.Sink] != nil || s.Sinks[no.Want.Sink] == nil {
+		return err
+	}
+	return fmt.Errorf("destination %q (%s) was switched to sink %q by a move of sink %q to %q that was killed before the state was renamed. Run apply without -refresh=false: its plan reads the owner records and undoes the move. Or declare the move again to finish it",
+		no.Destination, no.Location, no.Owner.Sink, no.Want.Sink, no.Owner.Sink)
+}
