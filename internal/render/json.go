@@ -147,22 +147,22 @@ type SinkPlanInfo struct {
 	// UndoMove is the name an interrupted move gave the destinations, which
 	// apply gives back.
 	UndoMove string `json:"undo_move,omitempty"`
+	// Takeovers are destinations without an owner record whose adopted
+	// batches another state committed.
+	Takeovers []planner.Takeover `json:"takeovers,omitempty"`
 	// Start are the offsets a new sink starts at (starting_offsets = "latest").
 	Start  []Range `json:"start,omitempty"`
 	Resume *int64  `json:"resume_batch,omitempty"`
 	// Adopt are batches a destination committed ahead of the state; Repairs
 	// are committed batches rewritten where they are missing; Removed are
 	// destinations no longer configured.
-	Adopt []BatchInfo `json:"adopt"`
-	// Takeovers are destinations without an owner record whose adopted
-	// batches another state committed.
-	Takeovers []planner.Takeover `json:"takeovers,omitempty"`
-	Repairs   []BatchInfo        `json:"repairs"`
-	Removed   []string           `json:"removed_destinations"`
-	Pending   PendingInfo        `json:"pending"`
-	Cleanup   []CleanupRef       `json:"cleanups"`
-	Skipped   []Range            `json:"skipped"`
-	Warning   []string           `json:"warnings"`
+	Adopt   []BatchInfo  `json:"adopt"`
+	Repairs []BatchInfo  `json:"repairs"`
+	Removed []string     `json:"removed_destinations"`
+	Pending PendingInfo  `json:"pending"`
+	Cleanup []CleanupRef `json:"cleanups"`
+	Skipped []Range      `json:"skipped"`
+	Warning []string     `json:"warnings"`
 	// Tables are what apply does to destinations' tables.
 	Tables []TableInfo `json:"tables"`
 	// LayoutChange is a change of the sink's output settings: the settings
@@ -275,6 +275,7 @@ func sinkPlanInfo(s *planner.SinkPlan) SinkPlanInfo {
 		Source:    sourceInfo(s),
 		MovedFrom: s.MovedFrom,
 		UndoMove:  s.UndoMove,
+		Takeovers: s.Takeovers,
 		Start:     nil,
 		Pending: PendingInfo{
 			FirstBatch:   s.New.FirstID,
@@ -284,14 +285,13 @@ func sinkPlanInfo(s *planner.SinkPlan) SinkPlanInfo {
 			Destinations: nonNil(s.New.Destinations),
 			Ranges:       jsonRanges(s.New.Ranges),
 		},
-		Adopt:     batchInfos(s.Name, s.Adopt),
-		Takeovers: s.Takeovers,
-		Repairs:   batchInfos(s.Name, s.Repairs),
-		Removed:   nonNil(s.Removed),
-		Cleanup:   []CleanupRef{},
-		Skipped:   jsonRanges(s.Skipped),
-		Warning:   nonNil(s.Warnings),
-		Tables:    []TableInfo{},
+		Adopt:   batchInfos(s.Name, s.Adopt),
+		Repairs: batchInfos(s.Name, s.Repairs),
+		Removed: nonNil(s.Removed),
+		Cleanup: []CleanupRef{},
+		Skipped: jsonRanges(s.Skipped),
+		Warning: nonNil(s.Warnings),
+		Tables:  []TableInfo{},
 
 		LayoutChange: s.LayoutChange,
 		Renamed:      s.Renamed,
