@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -68,6 +69,10 @@ func checkOwners(in SinkInput) error {
 				// The move switches the owner before anything is written.
 				have.Sink = in.Name
 			}
+			if in.UndoMove != "" && have.Sink == in.UndoMove {
+				// Apply gives the destination back before anything is written.
+				have.Sink = want.Sink
+			}
 			if !SameOwner(have, want) {
 				conflicts = append(conflicts, OwnerConflict(want, have, obs.Location))
 			}
@@ -79,4 +84,40 @@ func checkOwners(in SinkInput) error {
 		return &Error{Sink: in.Name, Summary: "a destination belongs to another owner", Detail: strings.Join(conflicts, "\n\n  ")}
 	}
 	return nil
+}
+
+// Takeover is a destination without an owner record whose adopted batches
+// another state committed (or a state that did not record its lineage).
+type Takeover struct {
+	Destination string `json:"destination"`
+	// Lineage is the other state's; "" when its manifests do not say.
+	Lineage    string `json:"lineage"`
+	FirstBatch int64  `json:"first_batch"`
+	LastBatch  int64  `json:"last_batch"`
+	Batches    int64  `json:"batches"`
+	Records    int64  `json:"records"`
+}
+
+// noteTakeovers records, for adopted batch b, the destinations holding it
+// that have no owner record and whose manifest another state wrote.
+func noteTakeovers(p *SinkPlan, in SinkInput, holders []string, b Batch) {
+	for _, d := range holders {
+		obs := in.Observed[d]
+		if obs == nil || obs.Owner != nil {
+			continue
+		}
+		lineage := obs.AheadLineage[b.ID]
+		if lineage == in.Lineage {
+			continue // this state's own batch, committed before its state write was lost
+		}
+		i := slices.IndexFunc(p.Takeovers, func(t Takeover) bool { return t.Destination == d && t.Lineage == lineage })
+		if i < 0 {
+			p.Takeovers = append(p.Takeovers, Takeover{Destination: d, Lineage: lineage, FirstBatch: b.ID})
+			i = len(p.Takeovers) - 1
+		}
+		t := &p.Takeovers[i]
+		t.LastBatch = b.ID
+		t.Batches++
+		t.Records += b.Records
+	}
 }

@@ -63,6 +63,13 @@ type RemovedSink struct {
 	CommittedRecords int64    `json:"committed_records"`
 	Destinations     []string `json:"destinations"`
 	InFlight         *int64   `json:"in_flight_batch,omitempty"`
+	// SupersededBy is the configured sink a move of this one was meant to
+	// rename it to: the move was interrupted before the state was renamed,
+	// and that sink, which owns the destinations, adopted the batches.
+	SupersededBy string `json:"superseded_by,omitempty"`
+	// Leftovers are SupersededBy's destinations that still hold this sink's
+	// manifests, under _streamctl/<Name>/.
+	Leftovers []string `json:"leftover_manifests_in,omitempty"`
 }
 
 // Changes reports whether applying the plan would do anything.

@@ -47,6 +47,10 @@ type SinkInput struct {
 	// the state still holds the checkpoint under that name; State and
 	// Observed are then the former sink's.
 	MovedFrom string
+	// UndoMove is the name a move killed before its state commit switched
+	// the sink's destinations to (their owner records name it, the state
+	// still holds the checkpoint under Name): apply switches them back.
+	UndoMove string
 	// MaxBatches limits the new batches planned (plan and apply -max-batches);
 	// 0 plans them all.
 	MaxBatches int64
@@ -77,6 +81,9 @@ type Observation struct {
 	Ahead map[int64][]state.Range
 	// AheadSource holds the source identity those manifests were written from.
 	AheadSource map[int64]string
+	// AheadLineage holds the lineage of the state that committed them; ""
+	// for manifests written before it was recorded.
+	AheadLineage map[int64]string
 	// Location is where the destination is, for messages.
 	Location string
 	// Owner is the destination's owner record; nil when it has none.
@@ -112,6 +119,10 @@ type SinkPlan struct {
 	// MovedFrom is the sink's former name (a moved block): apply first moves
 	// its checkpoint, manifests and ownership to Name.
 	MovedFrom string `json:"moved_from,omitempty"`
+	// UndoMove is the name an interrupted move switched the destinations'
+	// owner records to: apply first removes the manifests it copied there
+	// and gives the destinations back to Name.
+	UndoMove string `json:"undo_move,omitempty"`
 	// Start are the offsets a new sink starts from when it skips what the source
 	// already holds (StartAtLatest); apply records them before any batch.
 	Start []state.Range `json:"start,omitempty"`
@@ -120,6 +131,10 @@ type SinkPlan struct {
 	// Adopt are batches whose manifests some destinations hold although the
 	// state never logged them; each is logged, then finished like a resume.
 	Adopt []Batch `json:"adopt,omitempty"`
+	// Takeovers are destinations without an owner record whose adopted
+	// batches another state committed: adopting them takes the destination
+	// over from that state.
+	Takeovers []Takeover `json:"takeovers,omitempty"`
 	// Repairs are committed batches rewritten into destinations that miss them
 	// (drift) or never had them (backfill of a new destination).
 	Repairs []Batch `json:"repairs,omitempty"`
@@ -150,8 +165,8 @@ type SinkPlan struct {
 
 // Changes reports whether applying the plan would do anything.
 func (p *SinkPlan) Changes() bool {
-	return p.Resume != nil || p.New.Batches > 0 || len(p.Cleanups) > 0 || len(p.Start) > 0 || p.MovedFrom != "" ||
-		len(p.Adopt) > 0 || len(p.Repairs) > 0 || len(p.Removed) > 0 || p.tablesChange() || p.LayoutChange != nil || len(p.Renamed) > 0
+	return p.Resume != nil || p.New.Batches > 0 || len(p.Cleanups) > 0 || len(p.Start) > 0 || p.MovedFrom != "" || p.UndoMove != "" ||
+		len(p.Adopt) > 0 || len(p.Takeovers) > 0 || len(p.Repairs) > 0 || len(p.Removed) > 0 || p.tablesChange() || p.LayoutChange != nil || len(p.Renamed) > 0
 }
 
 func (p *SinkPlan) tablesChange() bool {
@@ -300,7 +315,7 @@ func (e *Error) Error() string {
 
 // PlanSink plans one sink.
 func PlanSink(in SinkInput) (*SinkPlan, error) {
-	p := &SinkPlan{Name: in.Name, Shard: in.Shard, Snapshot: in.Snapshot, RouteBy: in.RouteBy, MovedFrom: in.MovedFrom}
+	p := &SinkPlan{Name: in.Name, Shard: in.Shard, Snapshot: in.Snapshot, RouteBy: in.RouteBy, MovedFrom: in.MovedFrom, UndoMove: in.UndoMove}
 	if err := checkOwners(in); err != nil {
 		return nil, err
 	}

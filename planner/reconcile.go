@@ -204,6 +204,7 @@ func reconcile(in SinkInput, st *state.Sink, p *SinkPlan, from map[string]int64,
 			}
 		}
 		p.Adopt = append(p.Adopt, b)
+		noteTakeovers(p, in, aheadIn[nextID], b)
 		delete(ahead, nextID)
 		nextID++
 	}

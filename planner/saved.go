@@ -100,6 +100,9 @@ func Verify(saved, fresh *SinkPlan) error {
 	if saved.MovedFrom != fresh.MovedFrom {
 		return fmt.Errorf("it moves the sink from %q, the configuration from %q", saved.MovedFrom, fresh.MovedFrom)
 	}
+	if saved.UndoMove != fresh.UndoMove {
+		return fmt.Errorf("it undoes an interrupted move of the sink to %q; what the destinations hold now asks to undo one to %q", saved.UndoMove, fresh.UndoMove)
+	}
 	if saved.Layout != fresh.Layout {
 		return fmt.Errorf("it writes new batches with other output settings (format, columns, partitioning or routing) than the configuration now declares")
 	}

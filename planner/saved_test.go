@@ -2,6 +2,7 @@ package planner
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -32,6 +33,7 @@ func TestVerifySavedPlan(t *testing.T) {
 		{"no resume", func(p *SinkPlan) { p.Resume = nil }, "its batch in flight does not match the state's"},
 		{"a partition added", func(p *SinkPlan) { p.New.Ranges = append(p.New.Ranges, rng("9", 0, 10)) }, "it is not what the state"},
 		{"a move made up", func(p *SinkPlan) { p.MovedFrom = "x" }, `it moves the sink from "x"`},
+		{"an undone move made up", func(p *SinkPlan) { p.UndoMove = "x" }, `it undoes an interrupted move of the sink to "x"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fresh, err := PlanSink(savedInput())
@@ -120,5 +122,78 @@ func TestMaxBatchesLimitsThePlan(t *testing.T) {
 	in.MaxBatches = 10
 	if p, _ := PlanSink(in); p.New.Batches != 5 || p.New.Deferred != 0 {
 		t.Errorf("a limit above the pending batches changed the plan: %+v", p.New)
+	}
+}
+
+// TestOwnerOfAnInterruptedMove: a destination an interrupted move switched to
+// another name is refused, unless the plan undoes that very move.
+func TestOwnerOfAnInterruptedMove(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		owner string
+		undo  string
+		want  string
+	}{
+		{"owned by the sink", "s", "", ""},
+		{"switched by a move, not undone", "s2", "", `holds the data of sink "s2", not of sink "s"`},
+		{"switched by a move, undone", "s2", "s2", ""},
+		{"switched to another name than the one undone", "s3", "s2", `holds the data of sink "s3", not of sink "s"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := savedInput()
+			in.UndoMove = tc.undo
+			in.Observed = map[string]*Observation{"a": {Manifests: []int64{0, 1}, Location: "/lake", Owner: &Owner{Lineage: "L", Sink: tc.owner, Destination: "a"}}}
+			p, err := PlanSink(in)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("got %v, want %q", err, tc.want)
+			case tc.want == "" && p.UndoMove != tc.undo:
+				t.Errorf("the plan undoes the move to %q, want %q", p.UndoMove, tc.undo)
+			}
+		})
+	}
+}
+
+// TestTakeoverOfADestinationWithoutOwner: adopting the batches another state
+// committed in a destination without an owner record is a takeover, and the
+// plan names that state's lineage; this state's own batches are not.
+func TestTakeoverOfADestinationWithoutOwner(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		owner   *Owner
+		lineage string // of the manifests of batches 0 and 1
+		want    []Takeover
+	}{
+		{"another state's batches", nil, "OTHER", []Takeover{{Destination: "a", Lineage: "OTHER", FirstBatch: 0, LastBatch: 1, Batches: 2, Records: 150}}},
+		{"batches of a state that did not record its lineage", nil, "", []Takeover{{Destination: "a", Lineage: "", FirstBatch: 0, LastBatch: 1, Batches: 2, Records: 150}}},
+		{"this state's own batches", nil, "L", nil},
+		{"a destination with its owner record", &Owner{Lineage: "L", Sink: "s", Destination: "a"}, "OTHER", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := SinkInput{Name: "s", SourceType: "generate", SourceName: "g", MaxRecords: 100, Destinations: []string{"a"}, Lineage: "L",
+				Snapshot: snap("id", part("0", 0, 100), part("1", 0, 50))}
+			in.Observed = map[string]*Observation{"a": {
+				Manifests:    []int64{0, 1},
+				Ahead:        map[int64][]state.Range{0: {rng("0", 0, 50), rng("1", 0, 25)}, 1: {rng("0", 50, 100), rng("1", 25, 50)}},
+				AheadSource:  map[int64]string{0: "id", 1: "id"},
+				AheadLineage: map[int64]string{0: tc.lineage, 1: tc.lineage},
+				Owner:        tc.owner,
+			}}
+			p, err := PlanSink(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(p.Adopt) != 2 {
+				t.Fatalf("adopts %d batches, want 2", len(p.Adopt))
+			}
+			if !reflect.DeepEqual(p.Takeovers, tc.want) {
+				t.Errorf("takeovers %+v, want %+v", p.Takeovers, tc.want)
+			}
+			if !p.Changes() {
+				t.Errorf("the plan has no changes")
+			}
+		})
 	}
 }

@@ -44,6 +44,11 @@ func (e *Engine) ApplySink(ctx context.Context, sink *Sink, plan *planner.SinkPl
 			return sum, err
 		}
 	}
+	if plan.UndoMove != "" {
+		if err := e.UndoMove(ctx, sink, plan.UndoMove); err != nil {
+			return sum, err
+		}
+	}
 	if err := e.claimAll(ctx, sink); err != nil {
 		return sum, err
 	}

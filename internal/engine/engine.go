@@ -130,7 +130,7 @@ func (e *Engine) claimAll(ctx context.Context, sink *Sink) error {
 			return fmt.Errorf("destination %s: %w", d.Name, err)
 		}
 		if err := claim(ctx, d, sink.ownerName(), e.owner(sink, d), e.Version, e.now()); err != nil {
-			return fmt.Errorf("destination %s (%s): %w", d.Name, d.Storage.Describe(), err)
+			return fmt.Errorf("destination %s (%s): %w", d.Name, d.Storage.Describe(), e.interruptedMoveError(sink, err))
 		}
 	}
 	return nil

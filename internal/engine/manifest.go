@@ -39,6 +39,10 @@ type Manifest struct {
 	// the sink's or shard's lease lock, else the state lock), so that who
 	// wrote each batch can be read back; "" when applied without a lock.
 	LockID string `json:"lock_id,omitempty"`
+	// Lineage is the lineage of the state that committed the batch, so that
+	// a destination whose owner record is lost still says whose batches it
+	// holds; "" in manifests written before it was recorded.
+	Lineage string `json:"lineage,omitempty"`
 }
 
 // FileEntry is one committed file, relative to the destination's root.

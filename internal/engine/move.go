@@ -193,3 +193,74 @@ func copyControlFile(ctx context.Context, s providers.Storage, from, to, file st
 	}
 	return nil
 }
+
+// UndoMove gives sink's destinations back from the name to that a move
+// killed before its state commit switched them to: the state still holds
+// the checkpoint under sink.Name, and the manifests under _streamctl/<to>/
+// are copies of those under _streamctl/<sink>/, which the move had not yet
+// removed. In each destination the copies are removed first, then the owner
+// record is switched back, so that a crash in between is undone again by the
+// next apply.
+func (e *Engine) UndoMove(ctx context.Context, sink *Sink, to string) error {
+	if sink.Shard != nil || to == sink.Name {
+		return fmt.Errorf("undo the move of sink %s to %s: only a whole sink is moved", sink.Name, to)
+	}
+	if s := e.State.State(); s.Sinks[sink.Name] == nil || s.Sinks[to] != nil {
+		return fmt.Errorf("undo the move of sink %s to %s: the state holds the checkpoint under %s now; run streamctl plan again", sink.Name, to, to)
+	}
+	own := e.ownership()
+	for i := range sink.Destinations {
+		d := &sink.Destinations[i]
+		want := planner.Owner{Lineage: own.Lineage, Sink: sink.Name, Destination: d.Name, State: own.State}
+		if err := undoMoveDestination(ctx, d, to, want); err != nil {
+			return fmt.Errorf("undo the move of sink %s to %s in destination %s (%s): %w", sink.Name, to, d.Name, d.Storage.Describe(), err)
+		}
+	}
+	e.emit(Moved{Sink: sink.Name, From: to})
+	return nil
+}
+
+// undoMoveDestination is UndoMove for one destination.
+func undoMoveDestination(ctx context.Context, d *Destination, to string, want planner.Owner) error {
+	o, ov, err := readOwner(ctx, d.Storage)
+	if err != nil {
+		return err
+	}
+	if o == nil || o.Sink == want.Sink {
+		return nil // never switched, or already given back
+	}
+	moved := o.identity()
+	moved.Sink = want.Sink
+	if o.Sink != to || !planner.SameOwner(moved, want) {
+		return &ErrNotOwner{Destination: d.Name, Location: d.Storage.Describe(), Owner: o.identity(), Want: want}
+	}
+	// Only copies may go: a file under the new name without its original
+	// under the old one is a batch of the other sink's own.
+	prefix := MetadataDir + "/" + to + "/"
+	var copies []string
+	err = d.Storage.List(ctx, prefix, func(info providers.ObjectInfo) error {
+		copies = append(copies, info.Key[len(prefix):])
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("list %s: %w", prefix, err)
+	}
+	for _, file := range copies {
+		original := MetadataDir + "/" + want.Sink + "/" + file
+		if _, err := d.Storage.Stat(ctx, original); err != nil {
+			if errors.Is(err, providers.ErrNotExist) {
+				return fmt.Errorf("%s%s has no original %s, so sink %s wrote batches of its own there: stop every other streamctl on this destination and run streamctl plan", prefix, file, original, to)
+			}
+			return fmt.Errorf("read %s: %w", original, err)
+		}
+	}
+	if err := deletePrefix(ctx, d.Storage, prefix); err != nil {
+		return fmt.Errorf("remove the copied manifests %s: %w", prefix, err)
+	}
+	fault.Point("after-undo-move-manifests")
+	rec := &Owner{FormatVersion: OwnerVersion, Lineage: want.Lineage, Sink: want.Sink, Destination: want.Destination, State: want.State, Claimed: o.Claimed, Version: o.Version}
+	if _, err := d.Storage.PutIfMatch(ctx, OwnerKey, encodeOwner(rec), ov); err != nil {
+		return fmt.Errorf("give %s back to sink %s: %w", OwnerKey, want.Sink, err)
+	}
+	return nil
+}

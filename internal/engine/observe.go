@@ -63,7 +63,9 @@ func observe(ctx context.Context, es *Sink, s providers.Storage, from, next int6
 		if obs.Ahead == nil {
 			obs.Ahead = map[int64][]state.Range{}
 			obs.AheadSource = map[int64]string{}
+			obs.AheadLineage = map[int64]string{}
 		}
+		obs.AheadLineage[m.Batch] = m.Lineage
 		obs.Ahead[m.Batch] = m.Ranges
 		obs.AheadSource[m.Batch] = m.Source
 	}

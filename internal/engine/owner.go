@@ -166,3 +166,50 @@ func checkOwner(ctx context.Context, d *Destination, want planner.Owner) error {
 	}
 	return nil
 }
+
+// LeftoverManifests lists the destinations of sink, owned by it, that still
+// hold manifests under _streamctl/<of>/: those of a sink whose move to this
+// one was interrupted and which this one then adopted.
+func LeftoverManifests(ctx context.Context, sink *Sink, lineage, of string) ([]string, error) {
+	var found []string
+	stop := errors.New("found")
+	for _, d := range sink.Destinations {
+		o, _, err := readOwner(ctx, d.Storage)
+		if err != nil {
+			return nil, fmt.Errorf("destination %s: %w", d.Name, err)
+		}
+		if o == nil || o.Lineage != lineage || o.Sink != sink.declaredName() {
+			continue
+		}
+		prefix := MetadataDir + "/" + of + "/"
+		err = d.Storage.List(ctx, prefix, func(info providers.ObjectInfo) error {
+			if _, ok := parseBatchKey(info.Key[len(prefix):], true); ok {
+				return stop
+			}
+			return nil
+		})
+		switch {
+		case errors.Is(err, stop):
+			found = append(found, d.Name)
+		case err != nil:
+			return nil, fmt.Errorf("destination %s: list %s: %w", d.Name, prefix, err)
+		}
+	}
+	return found, nil
+}
+
+// interruptedMoveError explains a refusal to claim a destination that a
+// move killed before its state commit switched to another name: the plan
+// undoes that move, but only when it read the owner records.
+func (e *Engine) interruptedMoveError(sink *Sink, err error) error {
+	var no *ErrNotOwner
+	if sink.Shard != nil || !errors.As(err, &no) || no.Owner.Lineage != no.Want.Lineage || no.Owner.Sink == no.Want.Sink {
+		return err
+	}
+	s := e.State.State()
+	if s.Sinks[no.Owner.Sink] != nil || s.Sinks[no.Want.Sink] == nil {
+		return err
+	}
+	return fmt.Errorf("destination %q (%s) was switched to sink %q by a move of sink %q to %q that was killed before the state was renamed. Run apply without -refresh=false: its plan reads the owner records and undoes the move. Or declare the move again to finish it",
+		no.Destination, no.Location, no.Owner.Sink, no.Want.Sink, no.Owner.Sink)
+}

@@ -47,6 +47,7 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 		Ranges:        b.Ranges,
 		Files:         files,
 		Version:       e.Version,
+		Lineage:       e.ownership().Lineage,
 	}
 	if e.LockID != nil {
 		m.LockID = e.LockID(sink.Name)

@@ -18,7 +18,7 @@ import (
 // minor version; removing or changing one bumps the major version. Consumers
 // must ignore types and fields they do not know. docs/json-output.md is the
 // reference.
-const UIVersion = "1.3"
+const UIVersion = "1.4"
 
 // TimestampFormat is the format of every message's @timestamp.
 const TimestampFormat = "2006-01-02T15:04:05.000000Z07:00"
@@ -144,6 +144,12 @@ type SinkPlanInfo struct {
 	Source  SourceInfo `json:"source"`
 	// MovedFrom is the sink's former name when a moved block renames it.
 	MovedFrom string `json:"moved_from,omitempty"`
+	// UndoMove is the name an interrupted move gave the destinations, which
+	// apply gives back.
+	UndoMove string `json:"undo_move,omitempty"`
+	// Takeovers are destinations without an owner record whose adopted
+	// batches another state committed.
+	Takeovers []planner.Takeover `json:"takeovers,omitempty"`
 	// Start are the offsets a new sink starts at (starting_offsets = "latest").
 	Start  []Range `json:"start,omitempty"`
 	Resume *int64  `json:"resume_batch,omitempty"`
@@ -268,6 +274,8 @@ func sinkPlanInfo(s *planner.SinkPlan) SinkPlanInfo {
 		Changes:   s.Changes(),
 		Source:    sourceInfo(s),
 		MovedFrom: s.MovedFrom,
+		UndoMove:  s.UndoMove,
+		Takeovers: s.Takeovers,
 		Start:     nil,
 		Pending: PendingInfo{
 			FirstBatch:   s.New.FirstID,
@@ -352,6 +360,9 @@ func (v *JSONView) Plan(p *planner.Plan, operation string) {
 			v.emit("info", "resume_batch", fmt.Sprintf("sink %q: resume batch %d (in flight): %s records", s.Name, b.ID, Count(b.Records)), "batch",
 				BatchInfo{Sink: s.Name, ID: b.ID, Records: b.Records, Destinations: nonNil(b.Destinations), Pending: nonNil(b.Pending), Ranges: jsonRanges(b.Ranges), Resume: true})
 		}
+		for _, t := range s.Takeovers {
+			v.emit("warn", "destination_takeover", fmt.Sprintf("sink %q: %s", s.Name, TakeoverText(t)), "takeover", t)
+		}
 		for _, b := range batchInfos(s.Name, s.Adopt) {
 			v.emit("info", "adopt_batch", fmt.Sprintf("sink %q: adopt batch %d, committed by a destination but not in the state: %s records", s.Name, b.ID, Count(b.Records)), "batch", b)
 		}
@@ -417,6 +428,9 @@ func sinkSummary(s *planner.SinkPlan) string {
 	text := fmt.Sprintf("%s, %s", Plural(n, "batch", "batches"), Plural(r, "record", "records"))
 	if s.MovedFrom != "" {
 		text += fmt.Sprintf(", moved from %s", s.MovedFrom)
+	}
+	if s.UndoMove != "" {
+		text += fmt.Sprintf(", interrupted move to %s undone", s.UndoMove)
 	}
 	if s.LayoutChange != nil {
 		text += ", output settings changed"

@@ -117,11 +117,31 @@ func writeRemovedSinks(w io.Writer, removed []planner.RemovedSink, o Options) {
 	}
 }
 
+// TakeoverText says which state's batches adopting a destination without
+// an owner record takes over.
+func TakeoverText(t planner.Takeover) string {
+	whose := fmt.Sprintf("another state (lineage %s)", t.Lineage)
+	if t.Lineage == "" {
+		whose = "another state (its manifests do not record its lineage: an older streamctl wrote them)"
+	}
+	batches := fmt.Sprintf("batch %d", t.FirstBatch)
+	if t.Batches > 1 {
+		batches = fmt.Sprintf("batches %d–%d", t.FirstBatch, t.LastBatch)
+	}
+	return fmt.Sprintf("take over destination %s from %s: it has no owner record, and %s there (%s records) were committed by that state; this state adopts them and claims the destination. If that state still writes there, do not apply: restore its _streamctl/owner.json instead", t.Destination, whose, batches, Count(t.Records))
+}
+
 // RemovedSinkText says what stays of a removed sink and how to forget it.
 func RemovedSinkText(r planner.RemovedSink) string {
 	stays := fmt.Sprintf("its checkpoint stays in the state (%s, %s records committed from %s)", Plural(r.CommittedBatches, "batch", "batches"), Count(r.CommittedRecords), r.Source)
 	if r.InFlight != nil {
 		stays += fmt.Sprintf(", with batch %d in flight", *r.InFlight)
+	}
+	if r.SupersededBy != "" {
+		// The rename it suggests otherwise is refused: the state holds both.
+		where := strings.Join(r.Leftovers, ", ")
+		return stays + fmt.Sprintf(", but a move of it to sink.%s was interrupted, and sink.%s now owns %s and has adopted its batches there: that checkpoint and the manifests under _streamctl/%s/ in %s are leftovers. To clean up: streamctl state rm %s, then remove the folder _streamctl/%s/ from %s; the data files and sink.%s's manifests stay.",
+			r.SupersededBy, r.SupersededBy, where, r.Name, where, r.Name, r.Name, where, r.SupersededBy)
 	}
 	if len(r.Destinations) > 0 {
 		stays += fmt.Sprintf(", and its files stay in %s", strings.Join(r.Destinations, ", "))
@@ -162,6 +182,9 @@ func writeSinkActions(w io.Writer, s *planner.SinkPlan, o Options) {
 	if s.MovedFrom != "" {
 		fmt.Fprintf(w, "  %s move sink.%s to sink.%s: its checkpoint, manifests and destination ownership\n", o.paint(yellow, "~"), s.MovedFrom, s.Name)
 	}
+	if s.UndoMove != "" {
+		fmt.Fprintf(w, "  %s undo the interrupted move of sink.%s to sink.%s: its destinations go back to sink.%s and the manifests copied under _streamctl/%s/ are removed\n", o.paint(yellow, "~"), s.Name, s.UndoMove, s.Name, s.UndoMove)
+	}
 	for i, r := range s.Renamed {
 		if i == o.MaxBatches && !o.Verbose {
 			fmt.Fprintf(w, "  %s … and %d more partitions renamed (-verbose lists them)\n", o.paint(yellow, "~"), len(s.Renamed)-i)
@@ -182,6 +205,9 @@ func writeSinkActions(w io.Writer, s *planner.SinkPlan, o Options) {
 		fmt.Fprintf(w, "  %s resume batch %d (in flight): %s records → %s\n",
 			o.paint(yellow, "~"), b.ID, Count(b.Records), destList(b.Pending, "already committed everywhere; only the state commit remains"))
 		writeRanges(w, b.Ranges, o)
+	}
+	for _, t := range s.Takeovers {
+		fmt.Fprintf(w, "  %s %s\n", o.paint(yellow, "~"), TakeoverText(t))
 	}
 	for _, b := range s.Adopt {
 		fmt.Fprintf(w, "  %s adopt batch %d, committed by a destination but not in the state: %s records → %s\n",
@@ -271,7 +297,7 @@ func PlanCounts(p *planner.Plan) Counts {
 		if s.Shard != nil {
 			name = s.Shard.Sink
 		}
-		if s.MovedFrom != "" && !moved[name] {
+		if (s.MovedFrom != "" || s.UndoMove != "") && !moved[name] {
 			moved[name] = true
 			c.Moves++
 		}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -115,6 +117,7 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 					return
 				}
 			}
+			undo := interruptedMove(w.Config, st, es, sinkState, from, observed)
 			var renamed map[string]string
 			if r, ok := w.sources[cs.Source].(partitionRenamer); ok {
 				if sinkState != nil {
@@ -153,6 +156,7 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 				LayoutSettings: es.Layout.Settings(),
 				Lineage:        st.Lineage,
 				MovedFrom:      from,
+				UndoMove:       undo,
 				Renamed:        renamed,
 				Replace:        o.Replace[es.Name],
 				State:          sinkState,
@@ -188,6 +192,13 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 	}
 	if !o.Targeted {
 		p.Removed = removedSinks(w.Config, st, movedFrom, replaced)
+		if o.Refresh {
+			for k := range p.Removed {
+				if err := w.supersede(ctx, st, &p.Removed[k]); err != nil {
+					failed = append(failed, err)
+				}
+			}
+		}
 	}
 	return p, failed
 }
@@ -338,6 +349,51 @@ func shardChanges(cfg *config.Config, st *state.State) map[string]*shardChange {
 // of shards: a change of the whole state, under the run-wide lock.
 func Resharding(cfg *config.Config, st *state.State) bool {
 	return len(shardChanges(cfg, st)) > 0 || len(st.Reshards) > 0
+}
+
+// interruptedMove returns the name a move killed before its state commit
+// switched sink's destinations to, when the state still holds sink under
+// its own name and nothing else, neither the state nor the configuration,
+// goes by the name the owner records give: applying the configuration as it
+// was before the move (with or without the reverse moved block) then undoes
+// it. "" when there is nothing to undo.
+func interruptedMove(cfg *config.Config, st *state.State, es *engine.Sink, sinkState *state.Sink, from string, observed map[string]*planner.Observation) string {
+	if es.Shard != nil || from != "" || sinkState == nil || st.Sinks[es.Name] == nil {
+		return ""
+	}
+	for _, name := range slices.Sorted(maps.Keys(observed)) {
+		o := observed[name].Owner
+		if o == nil || o.Lineage != st.Lineage || o.Sink == es.Name {
+			continue
+		}
+		if st.Sinks[o.Sink] == nil && cfg.Sink(o.Sink) == nil {
+			return o.Sink
+		}
+	}
+	return ""
+}
+
+// supersede finds whether a configured sink took a removed sink's place
+// after a move between them was interrupted: it owns destinations that still
+// hold the removed sink's manifests.
+func (w *Workspace) supersede(ctx context.Context, st *state.State, r *planner.RemovedSink) error {
+	if st.Sinks[r.Name] == nil || strings.Contains(r.Name, "/") { // a shard is never moved alone
+		return nil
+	}
+	for _, es := range w.Sinks {
+		if es.Shard != nil || st.Sinks[es.Name] == nil {
+			continue
+		}
+		left, err := engine.LeftoverManifests(ctx, es, st.Lineage, r.Name)
+		if err != nil {
+			return fmt.Errorf("sink %q: look for the manifests of sink %q: %w", es.Name, r.Name, err)
+		}
+		if len(left) > 0 {
+			r.SupersededBy, r.Leftovers = es.Name, left
+			return nil
+		}
+	}
+	return nil
 }
 
 // removedSinks lists the sinks the state holds that the configuration does
