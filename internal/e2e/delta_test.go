@@ -1,0 +1,110 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/streamctl/streamctl/internal/delta/deltacheck"
+	"github.com/streamctl/streamctl/internal/engine"
+	"github.com/streamctl/streamctl/providers/local"
+)
+
+// deltaConfig is icebergConfig with a Delta table, partitioned by country
+// (a Delta table's partitions are columns): 3 partitions × 2000 records in
+// batches of 1500, files of 500, into the table's destination and a plain
+// Hive-folder destination.
+var deltaConfig = strings.NewReplacer(
+	`partition_by = ["day(ts)"]`, `partition_by = ["country"]`,
+	`      format    = "iceberg"
+      namespace = "lake"
+      name      = "orders"
+`, `      format = "delta"
+`).Replace(icebergConfig)
+
+// deltaFaultPoints are the table's fault points but the Iceberg catalog's:
+// a Delta commit is the create-only write of one log entry.
+var deltaFaultPoints = slices.DeleteFunc(slices.Clone(icebergFaultPoints), func(fp string) bool {
+	return strings.HasPrefix(fp, "table-catalog-commit")
+})
+
+// TestDeltaCrashAtEveryFaultPoint: killed at each point of the protocol
+// around the table commit, then applied again, the Delta log replayed from
+// the protocol text (deltacheck, which shares no code with the writer)
+// follows the protocol's rules, lists every record once, and adds each batch
+// whole in one version with its txn; DuckDB reading the files the replay
+// lists agrees, and so does the Hive-folder destination of the same batches.
+func TestDeltaCrashAtEveryFaultPoint(t *testing.T) {
+	if !strings.Contains(deltaConfig, `format = "delta"`) || !strings.Contains(deltaConfig, `["country"]`) {
+		t.Fatal("deltaConfig no longer rewrites icebergConfig")
+	}
+	for _, fp := range deltaFaultPoints {
+		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
+			t.Parallel()
+			dir := writeConfig(t, deltaConfig)
+			r := run(t, dir, []string{"STREAMCTL_FAULT=" + fp}, "apply", "-auto-approve", "-no-color")
+			if !r.killed {
+				t.Fatalf("the fault %s was not reached: %s", fp, r)
+			}
+			mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+			mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+			mustRun(t, dir, 0, nil, "verify", "-no-color")
+			if got := fmt.Sprint(duckdb(t, dir, `SELECT count(*), count(DISTINCT id) FROM read_parquet('out/folder/**/*.parquet')`)); got != "[[6000 6000]]" {
+				t.Errorf("the Hive-folder destination: %s (want 6000 records, each once)", got)
+			}
+			checkDeltaTable(t, dir, "orders", 6000)
+		})
+	}
+}
+
+// checkDeltaTable replays the Delta log of deltaConfig's table destination
+// and checks it holds records records of sink, each once, each batch whole
+// in its own version.
+func checkDeltaTable(t *testing.T, dir, sink string, records int64) {
+	t.Helper()
+	ctx := context.Background()
+	store := local.New(filepath.Join(dir, "out", "table"))
+	tb, err := deltacheck.Replay(ctx, store)
+	if err != nil {
+		t.Fatalf("the Delta log breaks the protocol: %v", err)
+	}
+	if got := strings.Join(tb.PartitionColumns, ","); got != "country" {
+		t.Errorf("partition columns %q", got)
+	}
+	ms, err := engine.ReadManifests(ctx, store, sink, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tb.Versions) != len(ms)+1 {
+		t.Errorf("%d Delta versions for %d committed batches (and the table's creation)", len(tb.Versions), len(ms))
+	}
+	// Version 0 creates the table; version i adds batch i, all of it.
+	for i, m := range ms {
+		if i+1 >= len(tb.Versions) {
+			break
+		}
+		v := tb.Versions[i+1]
+		if v.Txns[sink] != m.Batch || len(v.Txns) != 1 || v.Records != m.Records {
+			t.Errorf("version %d: txns %v adding %d records; batch %d has %d records", v.Number, v.Txns, v.Records, m.Batch, m.Records)
+		}
+	}
+	var quoted []string
+	var total int64
+	for _, f := range tb.Files {
+		if f.PartitionValues["country"] == nil || !strings.HasPrefix(f.Key, "country="+*f.PartitionValues["country"]+"/") {
+			t.Errorf("file %s has partition values %v", f.Key, f.PartitionValues)
+		}
+		quoted = append(quoted, "'"+filepath.Join(dir, "out", "table", f.Key)+"'")
+		total += f.Records
+	}
+	if total != records {
+		t.Errorf("the replay's files count %d records, want %d", total, records)
+	}
+	want := fmt.Sprintf("[[%d %d]]", records, records)
+	if got := fmt.Sprint(duckdb(t, dir, "SELECT count(*), count(DISTINCT id) FROM read_parquet(["+strings.Join(quoted, ", ")+"])")); got != want {
+		t.Errorf("DuckDB over the replay's %d files: %s, want %s (each record once)", len(tb.Files), got, want)
+	}
+}
