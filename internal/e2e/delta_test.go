@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/streamctl/streamctl/internal/delta/deltacheck"
 	"github.com/streamctl/streamctl/internal/engine"
+	"github.com/streamctl/streamctl/internal/testenv"
+	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/providers/local"
 )
 
@@ -44,29 +47,64 @@ func TestDeltaCrashAtEveryFaultPoint(t *testing.T) {
 	for _, fp := range deltaFaultPoints {
 		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
 			t.Parallel()
-			dir := writeConfig(t, deltaConfig)
-			r := run(t, dir, []string{"STREAMCTL_FAULT=" + fp}, "apply", "-auto-approve", "-no-color")
-			if !r.killed {
-				t.Fatalf("the fault %s was not reached: %s", fp, r)
-			}
-			mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
-			mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
-			mustRun(t, dir, 0, nil, "verify", "-no-color")
-			if got := fmt.Sprint(duckdb(t, dir, `SELECT count(*), count(DISTINCT id) FROM read_parquet('out/folder/**/*.parquet')`)); got != "[[6000 6000]]" {
-				t.Errorf("the Hive-folder destination: %s (want 6000 records, each once)", got)
-			}
-			checkDeltaTable(t, dir, "orders", 6000)
+			dir := t.TempDir()
+			crashDeltaTable(t, fp, dir, deltaConfig, nil, local.New(filepath.Join(dir, "out", "table")))
 		})
 	}
 }
 
-// checkDeltaTable replays the Delta log of deltaConfig's table destination
-// and checks it holds records records of sink, each once, each batch whole
-// in its own version.
-func checkDeltaTable(t *testing.T, dir, sink string, records int64) {
+// TestDeltaOnS3CrashAtEveryFaultPoint: the same with the table in S3
+// (versitygw): each log entry is a conditional create (If-None-Match).
+func TestDeltaOnS3CrashAtEveryFaultPoint(t *testing.T) {
+	srv := testenv.S3(t)
+	for i, fp := range deltaFaultPoints {
+		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
+			t.Parallel()
+			bucket := bucketName("delta-", i, "-", fp)
+			srv.CreateBucket(t, bucket)
+			dest := strings.Replace(s3Destination(srv, "table", bucket, "lake/orders"), "force_path_style = true",
+				"force_path_style = true\n    table {\n      format = \"delta\"\n    }", 1)
+			hcl := strings.Replace(deltaConfig, `  destination "local" "table" {
+    path = "out/table"
+    table {
+      format = "delta"
+    }
+  }
+`, dest, 1)
+			if hcl == deltaConfig {
+				t.Fatal("the local table destination was not replaced")
+			}
+			crashDeltaTable(t, fp, t.TempDir(), hcl, srv.Env(), s3Storage(t, srv, bucket, "lake/orders"))
+		})
+	}
+}
+
+// crashDeltaTable applies hcl in dir killed at fp, applies it again, and
+// checks the Delta table in store and the Hive-folder destination.
+func crashDeltaTable(t *testing.T, fp, dir, hcl string, env []string, store providers.Storage) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(hcl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, dir, append([]string{"STREAMCTL_FAULT=" + fp}, env...), "apply", "-auto-approve", "-no-color")
+	if !r.killed {
+		t.Fatalf("the fault %s was not reached: %s", fp, r)
+	}
+	mustRun(t, dir, 0, env, "apply", "-auto-approve", "-no-color")
+	mustRun(t, dir, 0, env, "plan", "-detailed-exitcode", "-no-color")
+	mustRun(t, dir, 0, env, "verify", "-no-color")
+	if got := fmt.Sprint(duckdb(t, dir, `SELECT count(*), count(DISTINCT id) FROM read_parquet('out/folder/**/*.parquet')`)); got != "[[6000 6000]]" {
+		t.Errorf("the Hive-folder destination: %s (want 6000 records, each once)", got)
+	}
+	checkDeltaTable(t, dir, store, "orders", 6000)
+}
+
+// checkDeltaTable replays the Delta log of the table in store and checks it
+// holds records records of sink, each once, each batch whole in its own
+// version. DuckDB reads the files the replay lists, copied into dir.
+func checkDeltaTable(t *testing.T, dir string, store providers.Storage, sink string, records int64) {
 	t.Helper()
 	ctx := context.Background()
-	store := local.New(filepath.Join(dir, "out", "table"))
 	tb, err := deltacheck.Replay(ctx, store)
 	if err != nil {
 		t.Fatalf("the Delta log breaks the protocol: %v", err)
@@ -93,11 +131,22 @@ func checkDeltaTable(t *testing.T, dir, sink string, records int64) {
 	}
 	var quoted []string
 	var total int64
-	for _, f := range tb.Files {
+	for i, f := range tb.Files {
 		if f.PartitionValues["country"] == nil || !strings.HasPrefix(f.Key, "country="+*f.PartitionValues["country"]+"/") {
 			t.Errorf("file %s has partition values %v", f.Key, f.PartitionValues)
 		}
-		quoted = append(quoted, "'"+filepath.Join(dir, "out", "table", f.Key)+"'")
+		data, _, err := providers.ReadAll(ctx, store, f.Key)
+		if err != nil {
+			t.Fatalf("read %s, listed by the replay: %v", f.Key, err)
+		}
+		name := filepath.Join(dir, "replayed", fmt.Sprintf("%04d.parquet", i))
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		quoted = append(quoted, "'"+name+"'")
 		total += f.Records
 	}
 	if total != records {
