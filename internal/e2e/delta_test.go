@@ -63,20 +63,47 @@ func TestDeltaOnS3CrashAtEveryFaultPoint(t *testing.T) {
 			bucket := bucketName("delta-", i, "-", fp)
 			srv.CreateBucket(t, bucket)
 			dest := strings.Replace(s3Destination(srv, "table", bucket, "lake/orders"), "force_path_style = true",
-				"force_path_style = true\n    table {\n      format = \"delta\"\n    }", 1)
-			hcl := strings.Replace(deltaConfig, `  destination "local" "table" {
+				"force_path_style = true\n"+deltaTableBlock, 1)
+			crashDeltaTable(t, fp, t.TempDir(), remoteDeltaConfig(t, dest), srv.Env(), s3Storage(t, srv, bucket, "lake/orders"))
+		})
+	}
+}
+
+// TestDeltaOnAzureCrashAtEveryFaultPoint: the same with the table in Azure
+// Blob Storage (Azurite): each log entry is a conditional create
+// (If-None-Match: *).
+func TestDeltaOnAzureCrashAtEveryFaultPoint(t *testing.T) {
+	az := testenv.Azurite(t)
+	for i, fp := range deltaFaultPoints {
+		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
+			t.Parallel()
+			container := bucketName("delta-", i, "-", fp)
+			az.CreateContainer(t, container)
+			dest := azDestination(az, "table", container, "lake/orders", deltaTableBlock)
+			crashDeltaTable(t, fp, t.TempDir(), remoteDeltaConfig(t, dest), az.Env(), azStorage(t, az, container, "lake/orders"))
+		})
+	}
+}
+
+// deltaTableBlock is the table block of a destination on an object store.
+const deltaTableBlock = `    table {
+      format = "delta"
+    }`
+
+// remoteDeltaConfig is deltaConfig with the table's destination dest.
+func remoteDeltaConfig(t *testing.T, dest string) string {
+	t.Helper()
+	hcl := strings.Replace(deltaConfig, `  destination "local" "table" {
     path = "out/table"
     table {
       format = "delta"
     }
   }
 `, dest, 1)
-			if hcl == deltaConfig {
-				t.Fatal("the local table destination was not replaced")
-			}
-			crashDeltaTable(t, fp, t.TempDir(), hcl, srv.Env(), s3Storage(t, srv, bucket, "lake/orders"))
-		})
+	if hcl == deltaConfig {
+		t.Fatal("the local table destination was not replaced")
 	}
+	return hcl
 }
 
 // crashDeltaTable applies hcl in dir killed at fp, applies it again, and
