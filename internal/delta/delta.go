@@ -364,8 +364,8 @@ func (l *Log) refresh(ctx context.Context, seen func(v int64, actions []Action))
 	}
 }
 
-// checkStart refuses a log that does not start at version 0 (its start was
-// cleaned up behind a checkpoint, which streamctl does not read yet).
+// checkStart refuses a log that does not start at version 0: its start was
+// cleaned up behind a checkpoint, which streamctl does not read yet, or lost.
 func (l *Log) checkStart(ctx context.Context) error {
 	first, checkpoint := "", false
 	err := l.store.List(ctx, LogDir+"/", func(info providers.ObjectInfo) error {
@@ -381,10 +381,16 @@ func (l *Log) checkStart(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("list %s: %w", LogDir, err)
 	}
-	if first != "" && first != VersionKey(0) && checkpoint {
+	switch {
+	case first == "" || first == VersionKey(0):
+		return nil
+	case checkpoint:
 		return fmt.Errorf("the Delta log starts at %s after a checkpoint, and streamctl does not read checkpoints yet: write this sink to another table", first)
+	default:
+		// Without version 0 the table has no protocol nor metadata to
+		// read, and creating one would give it a second history.
+		return fmt.Errorf("the Delta log starts at %s, without version 0 or a checkpoint: not a table streamctl can read; move %s away to start a new one", first, LogDir)
 	}
-	return nil
 }
 
 // apply adds version v's actions to the snapshot.

@@ -218,3 +218,41 @@ func TestEncodePath(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenRefusesALogWithoutVersionZero: a log whose start was cleaned up
+// behind a checkpoint (not read yet), or lost, is refused, and no second
+// version 0 is written into it.
+func TestOpenRefusesALogWithoutVersionZero(t *testing.T) {
+	ctx := context.Background()
+	for name, extra := range map[string]string{
+		"after a checkpoint": "_delta_log/_last_checkpoint",
+		"lost":               "",
+	} {
+		t.Run(name, func(t *testing.T) {
+			store := mem.New("t")
+			open(t, store)
+			data, _, err := providers.ReadAll(ctx, store, delta.VersionKey(0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := providers.Put(ctx, store, delta.VersionKey(1), data); err != nil {
+				t.Fatal(err)
+			}
+			if err := store.Delete(ctx, delta.VersionKey(0)); err != nil {
+				t.Fatal(err)
+			}
+			if extra != "" {
+				if err := providers.Put(ctx, store, extra, []byte(`{"version":1,"size":3}`)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			err = delta.New(store, delta.Config{Columns: columns}).Open(ctx)
+			if err == nil || !strings.Contains(err.Error(), "the Delta log starts at _delta_log/00000000000000000001.json") {
+				t.Fatalf("open: %v", err)
+			}
+			if _, err := store.Stat(ctx, delta.VersionKey(0)); !errors.Is(err, providers.ErrNotExist) {
+				t.Errorf("a version 0 was written: %v", err)
+			}
+		})
+	}
+}
