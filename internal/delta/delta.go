@@ -73,6 +73,17 @@ type File struct {
 	Records int64
 }
 
+// CommitInfoKey is the key of BatchInfo in the commitInfo of a batch's
+// version.
+const CommitInfoKey = "streamctl"
+
+// BatchInfo is what a batch's version records of it besides its txn.
+type BatchInfo struct {
+	Sink   string          `json:"sink"`
+	Batch  int64           `json:"batch"`
+	Ranges json.RawMessage `json:"ranges,omitempty"`
+}
+
 // Action is one line of a log entry. Fields streamctl does not read are
 // kept out: a reader of the log ignores what it does not know.
 type Action struct {
@@ -268,8 +279,10 @@ func (l *Log) Files(ctx context.Context) ([]string, error) {
 }
 
 // Append commits files as one version with appID's txn at batch, unless
-// the log holds that txn already. Open must have been called.
-func (l *Log) Append(ctx context.Context, appID string, batch int64, files []File) error {
+// the log holds that txn already. Open must have been called. ranges (JSON,
+// the batch's source ranges) goes into the version's commitInfo, for plan
+// to compare the table with the state.
+func (l *Log) Append(ctx context.Context, appID string, batch int64, ranges json.RawMessage, files []File) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.meta == nil {
@@ -277,7 +290,9 @@ func (l *Log) Append(ctx context.Context, appID string, batch int64, files []Fil
 	}
 	adds := make([]Action, 0, len(files)+2)
 	now := l.now().UnixMilli()
-	adds = append(adds, Action{CommitInfo: commitInfo(now, "STREAMING UPDATE", map[string]any{"outputMode": "Append", "epochId": strconv.FormatInt(batch, 10)})})
+	info := commitInfo(now, "STREAMING UPDATE", map[string]any{"outputMode": "Append", "epochId": strconv.FormatInt(batch, 10)})
+	info[CommitInfoKey] = BatchInfo{Sink: appID, Batch: batch, Ranges: ranges}
+	adds = append(adds, Action{CommitInfo: info})
 	adds = append(adds, Action{Txn: &Txn{AppID: appID, Version: batch, LastUpdated: &now}})
 	for _, f := range files {
 		pv, err := partitionValues(f.Key, l.meta.PartitionColumns)

@@ -2,6 +2,7 @@ package delta_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -66,16 +67,16 @@ func TestAppendIsOneVersionPerBatchAndIdempotent(t *testing.T) {
 	store := mem.New("t")
 	l := open(t, store)
 	for b := int64(1); b <= 2; b++ {
-		if err := l.Append(ctx, "orders", b, putFiles(t, store, b, fmt.Sprintf("orders-%d-0.parquet", b), fmt.Sprintf("orders-%d-1.parquet", b))); err != nil {
+		if err := l.Append(ctx, "orders", b, nil, putFiles(t, store, b, fmt.Sprintf("orders-%d-0.parquet", b), fmt.Sprintf("orders-%d-1.parquet", b))); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// The retry of batch 2 (its answer taken for lost) and a second Open
 	// change nothing.
-	if err := l.Append(ctx, "orders", 2, putFiles(t, store, 2, "orders-2-0.parquet")); err != nil {
+	if err := l.Append(ctx, "orders", 2, nil, putFiles(t, store, 2, "orders-2-0.parquet")); err != nil {
 		t.Fatal(err)
 	}
-	if err := open(t, store).Append(ctx, "orders", 1, nil); err != nil {
+	if err := open(t, store).Append(ctx, "orders", 1, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	tb := replay(t, store)
@@ -117,19 +118,19 @@ func TestLostAnswerIsNotCommittedTwice(t *testing.T) {
 	store := &lostAnswer{Storage: inner}
 	files := putFiles(t, inner, 1, "orders-1-0.parquet")
 	l := open(t, store)
-	if err := l.Append(ctx, "orders", 1, files); err == nil {
+	if err := l.Append(ctx, "orders", 1, nil, files); err == nil {
 		t.Fatal("the lost answer was not reported")
 	}
 	// The same writer retrying, and a new process after a crash, both find
 	// the batch in the log.
-	if err := l.Append(ctx, "orders", 1, files); err != nil {
+	if err := l.Append(ctx, "orders", 1, nil, files); err != nil {
 		t.Fatal(err)
 	}
 	l2 := open(t, inner)
 	if done, err := l2.Committed(ctx, "orders", 1); err != nil || !done {
 		t.Fatalf("Committed(1) after the lost answer = %v, %v", done, err)
 	}
-	if err := l2.Append(ctx, "orders", 1, files); err != nil {
+	if err := l2.Append(ctx, "orders", 1, nil, files); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := versionsOf(replay(t, inner)), "0:{} 1:{orders:1}"; got != want {
@@ -143,11 +144,11 @@ func TestConcurrentAppendTakesTheNextVersion(t *testing.T) {
 	ours, theirs := open(t, store, "country"), open(t, store, "country")
 	// Another writer's blind append lands between our read of the log and
 	// our commit: ours goes to the next version.
-	if err := theirs.Append(ctx, "other", 7, putFiles(t, store, 7, "country=FR/other-7-0.parquet")); err != nil {
+	if err := theirs.Append(ctx, "other", 7, nil, putFiles(t, store, 7, "country=FR/other-7-0.parquet")); err != nil {
 		t.Fatal(err)
 	}
 	files := putFiles(t, store, 1, "country=DE/orders-1-0.parquet", "country=__HIVE_DEFAULT_PARTITION__/orders-1-1.parquet", "country=a%3Ab c/orders-1-2.parquet")
-	if err := ours.Append(ctx, "orders", 1, files); err != nil {
+	if err := ours.Append(ctx, "orders", 1, nil, files); err != nil {
 		t.Fatal(err)
 	}
 	tb := replay(t, store)
@@ -178,7 +179,7 @@ func TestConcurrentMetadataChangeConflicts(t *testing.T) {
 	if _, err := store.PutIfAbsent(ctx, delta.VersionKey(1), []byte(other)); err != nil {
 		t.Fatal(err)
 	}
-	err := l.Append(ctx, "orders", 1, putFiles(t, store, 1, "orders-1-0.parquet"))
+	err := l.Append(ctx, "orders", 1, nil, putFiles(t, store, 1, "orders-1-0.parquet"))
 	if err == nil || !strings.Contains(err.Error(), "changes the table's protocol or metadata") {
 		t.Fatalf("append over a metadata change: %v", err)
 	}
@@ -254,5 +255,35 @@ func TestOpenRefusesALogWithoutVersionZero(t *testing.T) {
 				t.Errorf("a version 0 was written: %v", err)
 			}
 		})
+	}
+}
+
+// TestBatchVersionRecordsItsRanges: a batch's version records the sink, the
+// batch and its source ranges in its commitInfo.
+func TestBatchVersionRecordsItsRanges(t *testing.T) {
+	ctx := context.Background()
+	store := mem.New("t")
+	ranges := json.RawMessage(`[{"partition":"0","start":0,"end":5}]`)
+	if err := open(t, store).Append(ctx, "orders", 3, ranges, putFiles(t, store, 3, "orders-3-0.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	data, _, err := providers.ReadAll(ctx, store, delta.VersionKey(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	actions, err := delta.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var infos []string
+	for _, a := range actions {
+		if a.CommitInfo != nil {
+			// Read back as any JSON: keys in sorted order.
+			b, _ := json.Marshal(a.CommitInfo[delta.CommitInfoKey])
+			infos = append(infos, string(b))
+		}
+	}
+	if got, want := strings.Join(infos, " "), `{"batch":3,"ranges":[{"end":5,"partition":"0","start":0}],"sink":"orders"}`; got != want {
+		t.Errorf("commitInfo records %s, want %s", got, want)
 	}
 }

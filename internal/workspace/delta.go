@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/streamctl/streamctl/internal/config"
@@ -62,12 +63,16 @@ func (t *deltaTable) Committed(ctx context.Context, sink string, batch int64) (b
 	return t.log.Committed(ctx, sink, batch)
 }
 
-func (t *deltaTable) Append(ctx context.Context, sink string, batch int64, _ []state.Range, files []engine.FileEntry) error {
+func (t *deltaTable) Append(ctx context.Context, sink string, batch int64, ranges []state.Range, files []engine.FileEntry) error {
+	r, err := json.Marshal(ranges)
+	if err != nil {
+		return err
+	}
 	data := make([]delta.File, len(files))
 	for i, f := range files {
 		data[i] = delta.File{Key: f.Path, Size: f.Size, Records: f.Records}
 	}
-	return t.log.Append(ctx, sink, batch, data)
+	return t.log.Append(ctx, sink, batch, r, data)
 }
 
 // LastBatch implements engine.TableHistory: the sink's latest txn.
