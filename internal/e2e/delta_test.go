@@ -184,3 +184,15 @@ func checkDeltaTable(t *testing.T, dir string, store providers.Storage, sink str
 		t.Errorf("DuckDB over the replay's %d files: %s, want %s (each record once)", len(tb.Files), got, want)
 	}
 }
+
+// BenchmarkDelta is the same batches applied to a local Parquet destination
+// without and with a Delta table: the ratio is what the table's commit (one
+// log entry a batch, and reading the log's new versions) costs.
+//
+//	go test -run '^$' -bench Delta -benchtime 3x ./internal/e2e/
+func BenchmarkDelta(b *testing.B) {
+	benchTable(b, deltaConfig, `    table {
+      format = "delta"
+    }
+`)
+}
