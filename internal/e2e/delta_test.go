@@ -196,3 +196,38 @@ func BenchmarkDelta(b *testing.B) {
     }
 `)
 }
+
+// TestDeltaRefusesAChangedSchema: a column added to the sink after the
+// Delta table was created stops apply before it writes a batch (adding
+// columns to a Delta table is not built): exit 1 with what to do, and the
+// table's log and the state as they were.
+func TestDeltaRefusesAChangedSchema(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, deltaConfig)
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	logDir := filepath.Join(dir, "out", "table", "_delta_log")
+	before, err := os.ReadDir(logDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stateBefore := mustRun(t, dir, 0, nil, "state", "show", "orders").stdout
+	changed := strings.Replace(deltaConfig, `  column "amount" {`, "  column \"note\" {\n    type = \"string\"\n  }\n  column \"amount\" {", 1)
+	changed = strings.Replace(changed, "default = 2000", "default = 3000", 1)
+	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, dir, nil, "apply", "-auto-approve", "-no-color")
+	if r.code != 1 || !strings.Contains(r.stderr, "a changed schema is not written to a Delta table yet") {
+		t.Fatalf("apply with a column added: want exit 1 and the schema refused, got %s", r)
+	}
+	after, err := os.ReadDir(logDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after) != len(before) {
+		t.Errorf("the log had %d entries, and has %d after the refused apply", len(before), len(after))
+	}
+	if got := mustRun(t, dir, 0, nil, "state", "show", "orders").stdout; got != stateBefore {
+		t.Errorf("the state changed:\n%s\nwas:\n%s", got, stateBefore)
+	}
+}
