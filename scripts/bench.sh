@@ -35,6 +35,9 @@ run go test -run '^$' -bench 'ManyFolders' -benchtime 1x ./internal/e2e/
 section "Iceberg: the same batches into a local Parquet destination, without and with its table"
 run go test -run '^$' -bench 'BenchmarkIceberg' -benchtime 3x ./internal/e2e/
 
+section "Delta: the same batches into a local Parquet destination, without and with its table"
+run go test -run '^$' -bench 'BenchmarkDelta' -benchtime 3x ./internal/e2e/
+
 section "a long-lived sink: state size and plan time after 100,000 batches"
 run go run ./internal/bench/reconcile
 
@@ -93,6 +96,7 @@ small=$(awk '/apply → 1 destination, max_records 10,000/ { print $NF; exit }' 
 	printf 'peak RSS of one batch over 10,000 folders, local / S3 (MB)\t%s / %s\t≤ 256\n' \
 		"$(metric 'BenchmarkManyFolders/local' peak-RSS-MB)" "$(metric 'BenchmarkManyFolders/s3' peak-RSS-MB)"
 	printf 'Iceberg table destination, vs the same Parquet destination without\t%s\t≥ 0.9\n' "$(metric 'BenchmarkIceberg' vs-parquet)"
+	printf 'Delta table destination, vs the same Parquet destination without\t%s\t≥ 0.9\n' "$(metric 'BenchmarkDelta' vs-parquet)"
 	printf 'bytes the store moves per committed byte, S3 / Azure (JSONL)\t%s / %s\t1.0\n' \
 		"$(metric 'BenchmarkApplyS3/jsonl' moved/committed)" "$(metric 'BenchmarkApplyAzure/jsonl' moved/committed)"
 	startup() { awk -v w="$1" -v m="$2" '$1 == "startup" && $2 == w { for (i = 3; i < NF; i++) if ($i == m) { print $(i+1); exit } }' "$log"; }

@@ -182,9 +182,11 @@ var baseBodies = map[string]string{
 	"variable":                `default = 1`,
 	"streamctl-state-azblob":  `account_name = "probeacct"`,
 	"sink-destination-azblob": `account_name = "probeacct"`,
-	// Only a local destination has a default catalog.
-	"sink-destination-s3-table":     `uri = "/var/lib/streamctl/catalog.db"`,
-	"sink-destination-azblob-table": `uri = "/var/lib/streamctl/catalog.db"`,
+	// An Iceberg table (the format's example) is named; only a local
+	// destination has a default catalog.
+	"sink-destination-local-table":  "namespace = \"lake\"\nname = \"orders\"",
+	"sink-destination-s3-table":     "uri = \"/var/lib/streamctl/catalog.db\"\nnamespace = \"lake\"\nname = \"orders\"",
+	"sink-destination-azblob-table": "uri = \"/var/lib/streamctl/catalog.db\"\nnamespace = \"lake\"\nname = \"orders\"",
 }
 
 // TestSchemaAttributesAreAccepted sets each documented attribute, alone, to its

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/streamctl/streamctl/internal/partition"
 	"github.com/streamctl/streamctl/providers"
 )
 
@@ -17,7 +18,8 @@ import (
 // atomically (Spark, Trino, DuckDB…), where a folder glob would see a batch
 // half promoted or the files of a batch that was never committed.
 type Table struct {
-	// Format is the table format: "iceberg".
+	// Format is the table format: "iceberg", or "delta" (a Delta Lake table
+	// whose log is the destination's _delta_log folder: no catalog).
 	Format string `hcl:"format"`
 	// Catalog is where the table is registered: "sql" (an embedded SQLite
 	// database, nothing to install, or a PostgreSQL database when uri is a
@@ -30,10 +32,10 @@ type Table struct {
 	// catalog's URL. A local destination's default is
 	// `_streamctl/iceberg/catalog.db` in its folder.
 	URI string `hcl:"uri,optional"`
-	// Namespace is the table's namespace (database).
-	Namespace string `hcl:"namespace"`
-	// Name is the table's name in its namespace.
-	Name string `hcl:"name"`
+	// Namespace is the table's namespace (database); Iceberg only.
+	Namespace string `hcl:"namespace,optional"`
+	// Name is the table's name in its namespace; Iceberg only.
+	Name string `hcl:"name,optional"`
 	// Properties are passed to the catalog as they are (credentials of a REST
 	// catalog, `warehouse`, the table store's endpoint…).
 	Properties map[string]string `hcl:"properties,optional"`
@@ -43,7 +45,7 @@ type Table struct {
 
 // TableFormats and TableCatalogs are the accepted values.
 var (
-	TableFormats  = []string{"iceberg"}
+	TableFormats  = []string{"iceberg", "delta"}
 	TableCatalogs = []string{"sql", "rest"}
 )
 
@@ -51,7 +53,11 @@ var (
 func (l *loader) checkTable(t *Table, s *Sink, destType, destName string) {
 	where := fmt.Sprintf("Destination %q of sink %q", destName, s.Name)
 	if !slices.Contains(TableFormats, t.Format) {
-		l.errorf(&t.DeclRange, "Invalid table format", "%s: format %q is not a table format streamctl writes; use %q.", where, t.Format, "iceberg")
+		l.errorf(&t.DeclRange, "Invalid table format", "%s: format %q is not a table format streamctl writes; use one of %q.", where, t.Format, TableFormats)
+		return
+	}
+	if t.Format == "delta" {
+		l.checkDeltaTable(t, s, where)
 		return
 	}
 	if t.Catalog == "" {
@@ -71,7 +77,9 @@ func (l *loader) checkTable(t *Table, s *Sink, destType, destName string) {
 		// concurrently from several workers: not built, nor crash-tested.
 		l.errorf(&t.DeclRange, "Table on a sharded sink", "%s: a sink with shards = %d cannot write an Iceberg table yet. Use shards = 1 for the sink with the table, or write its shards to a Hive-folder destination.", where, s.Shards)
 	}
-	if !validName(t.Namespace) || !validName(t.Name) {
+	if t.Namespace == "" || t.Name == "" {
+		l.errorf(&t.DeclRange, "Table without a name", "%s: an Iceberg table needs namespace and name (namespace = \"lake\", name = \"orders\").", where)
+	} else if !validName(t.Namespace) || !validName(t.Name) {
 		l.errorf(&t.DeclRange, "Invalid table name", "%s: namespace %q and name %q must be names: letters, digits, '_' and '-', starting with a letter.", where, t.Namespace, t.Name)
 	}
 }
@@ -105,16 +113,18 @@ func tableSchema() *SchemaBlock {
 	return &SchemaBlock{
 		Type:    "table",
 		Max:     1,
-		Summary: "Commits each batch as one snapshot of an Apache Iceberg table, as well as by streamctl's manifests.",
+		Summary: "Commits each batch as one snapshot of an Apache Iceberg table or one version of a Delta Lake table, as well as by streamctl's manifests.",
 		Description: "The table's location is the destination: its data files are the batch's Parquet files, " +
-			"and its snapshots are the commits every engine reads atomically. Each snapshot's summary records " +
-			"the sink, the batch and its source ranges, so that a retry finds the batch committed and never appends it twice.",
+			"and its snapshots are the commits every engine reads atomically. Each Iceberg snapshot's summary records " +
+			"the sink, the batch and its source ranges, and each Delta version a txn action (appId the sink, version the batch), " +
+			"so that a retry finds the batch committed and never appends it twice. A Delta table has no catalog: " +
+			"its log is the destination's _delta_log folder, and only format is set.",
 		Attributes: structAttributes(Table{}, map[string]providers.Attribute{
 			"format":     {Example: `"iceberg"`, Allowed: TableFormats},
 			"catalog":    {Default: `"sql"`, Example: `"rest"`, Allowed: TableCatalogs},
 			"uri":        {Default: "local destinations: `<path>/_streamctl/iceberg/catalog.db`", Example: `"postgres://streamctl@db.example:5432/lake"`},
-			"namespace":  {Example: `"lake"`},
-			"name":       {Example: `"orders"`},
+			"namespace":  {Default: "required for Iceberg; not set for Delta", Example: `"lake"`},
+			"name":       {Default: "required for Iceberg; not set for Delta", Example: `"orders"`},
 			"properties": {Default: "none", Example: `{ warehouse = "lake" }`},
 		}, nil, nil),
 	}
@@ -127,4 +137,47 @@ func tableRange(body hcl.Body) hcl.Range {
 		return content.Blocks[0].DefRange
 	}
 	return body.MissingItemRange()
+}
+
+// checkDeltaTable refuses a Delta table block that cannot work: a Delta
+// table is its destination's folder, with no catalog, holds Parquet files,
+// and is partitioned by columns, not by transforms of them.
+func (l *loader) checkDeltaTable(t *Table, s *Sink, where string) {
+	for _, a := range []struct{ name, value string }{{"catalog", t.Catalog}, {"uri", t.URI}, {"namespace", t.Namespace}, {"name", t.Name}} {
+		if a.value != "" {
+			l.errorf(&t.DeclRange, "Iceberg setting on a Delta table", "%s: %s is a setting of Iceberg tables; a Delta table is the destination's folder, with its log in _delta_log and no catalog. Remove %s.", where, a.name, a.name)
+		}
+	}
+	if len(t.Properties) > 0 {
+		l.errorf(&t.DeclRange, "Iceberg setting on a Delta table", "%s: properties are passed to an Iceberg catalog; a Delta table has none. Remove properties.", where)
+	}
+	if s.Format != "parquet" {
+		l.errorf(&t.DeclRange, "Table needs Parquet", "%s: a Delta table holds Parquet files, and the sink writes %s. Set format = \"parquet\" (with its columns) on the sink.", where, s.Format)
+		return
+	}
+	if s.Shards > 1 {
+		// Each shard would commit to the one log under its own appId: the
+		// log takes it, but it is neither built nor crash-tested here.
+		l.errorf(&t.DeclRange, "Table on a sharded sink", "%s: a sink with shards = %d cannot write a Delta table yet. Use shards = 1 for the sink with the table, or write its shards to a Hive-folder destination.", where, s.Shards)
+	}
+	for _, expr := range s.PartitionBy {
+		f, err := partition.Parse(expr)
+		if err != nil {
+			continue // reported with partition_by
+		}
+		if f.Transform != partition.Identity {
+			l.errorf(&t.DeclRange, "Partition transform on a Delta table", "%s: partition_by %q is a %s transform, which a Delta table cannot express (its partitions are column values). Partition by a column, or add a column holding the value (for example a date column for day(ts)).", where, expr, f.Transform)
+			continue
+		}
+		i := slices.IndexFunc(s.Columns, func(c Column) bool { return c.Name == f.Source })
+		if i < 0 {
+			l.errorf(&t.DeclRange, "Partition field not a column", "%s: partition_by %q is not a declared column; a Delta table's partition columns are columns of its schema. Declare a column %q.", where, expr, f.Source)
+			continue
+		}
+		switch typ := s.Columns[i].Type; typ {
+		case "string", "int32", "int64", "bool", "date":
+		default:
+			l.errorf(&t.DeclRange, "Partition column type on a Delta table", "%s: partition_by %q is a %s column; a Delta table here is partitioned by string, int32, int64, bool or date columns. Partition by one of those.", where, expr, typ)
+		}
+	}
 }

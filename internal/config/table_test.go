@@ -83,3 +83,73 @@ func TestTableOnShardedSinkIsRefused(t *testing.T) {
 		t.Fatalf("shards = 1 with a table: %s", render(diags))
 	}
 }
+
+// deltaTableConfig is a Parquet sink partitioned by partitionBy (HCL list
+// items) whose local destination commits a Delta table with table's body.
+func deltaTableConfig(partitionBy, table string) string {
+	return `
+source "generate" "orders" {
+  records_per_partition = 10
+}
+sink "orders" {
+  source       = source.generate.orders
+  format       = "parquet"
+  partition_by = [` + partitionBy + `]
+  column "id" {
+    type = "int64"
+  }
+  column "ts" {
+    type = "timestamp"
+  }
+  column "country" {
+    type = "string"
+  }
+  destination "local" "lake" {
+    path = "out"
+    table {
+` + table + `
+    }
+  }
+}
+`
+}
+
+// TestDeltaTable: format = "delta" needs nothing else; what a Delta table
+// cannot hold is refused at validate, at the table block's line.
+func TestDeltaTable(t *testing.T) {
+	cfg, diags := Load(writeFiles(t, map[string]string{"main.hcl": deltaTableConfig(`"country"`, `format = "delta"`)}), all.Kinds(), Inputs{})
+	if diags.HasErrors() {
+		t.Fatalf("a Delta table partitioned by a column: %s", render(diags))
+	}
+	if got := cfg.Sinks[0].Destinations[0].Table.Format; got != "delta" {
+		t.Errorf("format %q", got)
+	}
+	for _, c := range []struct{ name, partitionBy, table, want string }{
+		{"transform", `"day(ts)"`, `format = "delta"`, `partition_by "day(ts)" is a day transform, which a Delta table cannot express`},
+		{"bucket", `"bucket(4, id)"`, `format = "delta"`, `partition_by "bucket(4, id)" is a bucket transform`},
+		{"timestamp column", `"ts"`, `format = "delta"`, `partition_by "ts" is a timestamp column`},
+		{"not a column", `"region"`, `format = "delta"`, `partition_by "region" is not a declared column`},
+		{"iceberg settings", `"country"`, "format = \"delta\"\n namespace = \"lake\"\n name = \"orders\"", "namespace is a setting of Iceberg tables"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, diags := Load(writeFiles(t, map[string]string{"main.hcl": deltaTableConfig(c.partitionBy, c.table)}), all.Kinds(), Inputs{})
+			out := render(diags)
+			if !strings.Contains(out, c.want) || !strings.Contains(out, "main.hcl:20") {
+				t.Errorf("want %q at main.hcl:20 (the table block), got:\n%s", c.want, out)
+			}
+		})
+	}
+	jsonl := strings.Replace(deltaTableConfig(``, `format = "delta"`), `format       = "parquet"`, `format       = "jsonl"`, 1)
+	if _, diags := Load(writeFiles(t, map[string]string{"main.hcl": jsonl}), all.Kinds(), Inputs{}); !strings.Contains(render(diags), "a Delta table holds Parquet files, and the sink writes jsonl") {
+		t.Errorf("a Delta table on a JSONL sink: %s", render(diags))
+	}
+}
+
+// TestIcebergTableNeedsAName: namespace and name, optional for Delta, are
+// still required for Iceberg.
+func TestIcebergTableNeedsAName(t *testing.T) {
+	_, diags := Load(writeFiles(t, map[string]string{"main.hcl": deltaTableConfig(`"country"`, `format = "iceberg"`)}), all.Kinds(), Inputs{})
+	if !strings.Contains(render(diags), "an Iceberg table needs namespace and name") {
+		t.Errorf("got:\n%s", render(diags))
+	}
+}

@@ -329,24 +329,34 @@ func scanIDs(t *testing.T, tb *iceberg.Table) map[int64]int {
 //
 //	go test -run '^$' -bench Iceberg -benchtime 3x ./internal/e2e/
 func BenchmarkIceberg(b *testing.B) {
+	benchTable(b, icebergConfig, `    table {
+      format    = "iceberg"
+      namespace = "lake"
+      name      = "orders"
+    }
+`)
+}
+
+// benchTable applies the batches of hcl (icebergConfig or a variant) to its
+// table's destination without and with its table block, tableBlock, and
+// reports the ratio of the medians.
+func benchTable(b *testing.B, hcl, tableBlock string) {
 	if raceEnabled {
 		b.Skip("figures under the race detector mean nothing")
+	}
+	if !strings.Contains(hcl, tableBlock) {
+		b.Fatal("the configuration has no such table block")
 	}
 	records := benchRecordCount(b, 1_000_000)
 	var plain, table []time.Duration
 	for b.Loop() {
 		for _, withTable := range []bool{false, true} {
 			b.StopTimer()
-			hcl := strings.Replace(icebergConfig, "default = 2000", fmt.Sprintf("default = %d", records/3), 1)
+			hcl := strings.Replace(hcl, "default = 2000", fmt.Sprintf("default = %d", records/3), 1)
 			hcl = strings.Replace(hcl, "max_records = 1500", fmt.Sprintf("max_records = %d", records/10), 1)
 			hcl = strings.Replace(hcl, "max_file_records = 500", "max_file_records = 1000000", 1)
 			if !withTable {
-				hcl = strings.Replace(hcl, `    table {
-      format    = "iceberg"
-      namespace = "lake"
-      name      = "orders"
-    }
-`, "", 1)
+				hcl = strings.Replace(hcl, tableBlock, "", 1)
 			}
 			dir := b.TempDir()
 			if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(hcl), 0o644); err != nil {

@@ -40,6 +40,15 @@ type Table interface {
 	Append(ctx context.Context, sink string, batch int64, ranges []state.Range, files []FileEntry) error
 }
 
+// TableFolder is a Table whose own files are in the destination's folder,
+// outside streamctl's: a Delta table's log. Verify leaves them to the
+// table, as it leaves _streamctl to the manifests.
+type TableFolder interface {
+	// Folder is the folder of the table's files, relative to the
+	// destination, e.g. "_delta_log".
+	Folder() string
+}
+
 // TableInspector is a Table that plan can read. Inspect reads the table
 // through its catalog and the destination's storage and writes nothing: it
 // never creates the catalog, the namespace or the table, nor commits to it.

@@ -104,8 +104,13 @@ func VerifyShards(ctx context.Context, shards []*Sink, deep bool) (Verification,
 				return v, err
 			}
 		}
+		tableOwns := func(string) bool { return false }
+		if tf, ok := d.Table.(TableFolder); ok {
+			folder := tf.Folder() + "/"
+			tableOwns = func(key string) bool { return strings.HasPrefix(key, folder) }
+		}
 		err = d.Storage.List(ctx, "", func(info providers.ObjectInfo) error {
-			if strings.HasPrefix(info.Key, MetadataDir+"/") || strings.HasPrefix(info.Key, TemporaryDir+"/") || listed[info.Key] {
+			if strings.HasPrefix(info.Key, MetadataDir+"/") || strings.HasPrefix(info.Key, TemporaryDir+"/") || tableOwns(info.Key) || listed[info.Key] {
 				return nil
 			}
 			v.Findings = append(v.Findings, Finding{Sink: first.declaredName(), Destination: d.Name, Path: info.Key, Problem: ProblemUnlisted,

@@ -34,9 +34,23 @@ var (
 	_ engine.TableHistory   = (*icebergTable)(nil)
 )
 
-// newTable describes the table of destination d of sink s; it does not
-// connect.
-func newTable(s *config.Sink, d *config.Destination, kinds providers.Kinds) (*icebergTable, error) {
+// table is a destination's table, of any format.
+type table interface {
+	engine.Table
+	Close()
+}
+
+// newTable describes the table of destination d of sink s, whose storage
+// is store; it does not connect.
+func newTable(s *config.Sink, d *config.Destination, kinds providers.Kinds, store providers.Storage) (table, error) {
+	if d.Table.Format == "delta" {
+		return newDeltaTable(s, store)
+	}
+	return newIcebergTable(s, d, kinds)
+}
+
+// newIcebergTable describes the Iceberg table of destination d of sink s.
+func newIcebergTable(s *config.Sink, d *config.Destination, kinds providers.Kinds) (*icebergTable, error) {
 	tb := d.Table
 	cfg := iceberg.Config{
 		Catalog:     tb.Catalog,

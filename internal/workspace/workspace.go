@@ -73,7 +73,7 @@ type Workspace struct {
 
 	kinds   providers.Kinds
 	sources map[string]providers.Source // by the source's key
-	tables  []*icebergTable
+	tables  []table
 }
 
 // Open connects the sources and destinations of cfg's sinks, each source
@@ -112,7 +112,7 @@ func Open(ctx context.Context, cfg *config.Config, kinds providers.Kinds) (*Work
 			}
 			ed := engine.Destination{Name: d.Name, Storage: store}
 			if d.Table != nil {
-				tb, err := newTable(s, d, kinds)
+				tb, err := newTable(s, d, kinds, store)
 				if err != nil {
 					w.Close()
 					return nil, fmt.Errorf("open destination %s of sink %s: %w", d.Name, s.Name, err)
@@ -134,6 +134,11 @@ func (w *Workspace) WrapStorages(wrap func(providers.Storage) providers.Storage)
 	for _, s := range w.Sinks {
 		for i := range s.Destinations {
 			s.Destinations[i].Storage = wrap(s.Destinations[i].Storage)
+			// A table that writes through the destination's storage takes
+			// the wrapped one too.
+			if t, ok := s.Destinations[i].Table.(interface{ setStorage(providers.Storage) }); ok {
+				t.setStorage(s.Destinations[i].Storage)
+			}
 		}
 	}
 }

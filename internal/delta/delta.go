@@ -1,0 +1,540 @@
+// Package delta writes the commit side of the Delta Lake transaction log
+// (delta-io/delta PROTOCOL.md) over a destination's storage: the table is
+// the destination's folder, its log is _delta_log/<20-digit version>.json,
+// newline-delimited actions.
+//
+// Version 0 holds the table's protocol (reader 1, writer 2) and metaData
+// (the sink's columns as a Spark StructType, its identity partitions). Each
+// batch is one later version with its files' add actions and a txn action
+// {appId: the sink, version: the batch}: the protocol's transaction
+// identifiers, which make the append idempotent. A version is written
+// create-only (PutIfAbsent), never renamed into place, so that exactly one
+// of racing writers gets it. A writer that loses a version reads it: its own
+// txn there means the batch is in (a lost answer, a retry after a crash);
+// otherwise the winner's actions are checked as the protocol's conflict
+// rules say for a blind append (another append does not conflict; a
+// protocol or metaData change, or another writer of the same appId, does)
+// and the next version is tried.
+//
+// Checkpoints are neither written nor read yet: a table whose log starts
+// with a checkpoint is refused.
+package delta
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/streamctl/streamctl/internal/format"
+	"github.com/streamctl/streamctl/internal/partition"
+	"github.com/streamctl/streamctl/providers"
+)
+
+// LogDir is the folder of the transaction log in the table's folder.
+const LogDir = "_delta_log"
+
+// The protocol versions streamctl writes: reader 1 and writer 2 (append
+// only and column invariants, which streamctl's tables do not declare).
+const (
+	ReaderVersion = 1
+	WriterVersion = 2
+)
+
+// maxAttempts bounds the versions one commit tries before it gives up: each
+// lost race is another writer's commit, so this many in a row means a table
+// written far faster than streamctl can follow.
+const maxAttempts = 100
+
+// VersionKey is the log entry of version v.
+func VersionKey(v int64) string { return fmt.Sprintf("%s/%020d.json", LogDir, v) }
+
+// Config is the table streamctl writes: the sink's columns and its
+// identity partition columns, in order.
+type Config struct {
+	Columns     []format.Column
+	PartitionBy []string
+}
+
+// File is a data file of a batch, as the destination holds it.
+type File struct {
+	Key     string // relative to the table's folder, not encoded
+	Size    int64
+	Records int64
+}
+
+// CommitInfoKey is the key of BatchInfo in the commitInfo of a batch's
+// version.
+const CommitInfoKey = "streamctl"
+
+// BatchInfo is what a batch's version records of it besides its txn.
+type BatchInfo struct {
+	Sink   string          `json:"sink"`
+	Batch  int64           `json:"batch"`
+	Ranges json.RawMessage `json:"ranges,omitempty"`
+}
+
+// Action is one line of a log entry. Fields streamctl does not read are
+// kept out: a reader of the log ignores what it does not know.
+type Action struct {
+	Protocol   *Protocol      `json:"protocol,omitempty"`
+	MetaData   *MetaData      `json:"metaData,omitempty"`
+	Add        *Add           `json:"add,omitempty"`
+	Remove     *Remove        `json:"remove,omitempty"`
+	Txn        *Txn           `json:"txn,omitempty"`
+	CommitInfo map[string]any `json:"commitInfo,omitempty"`
+}
+
+// Protocol is the protocol action.
+type Protocol struct {
+	MinReaderVersion int      `json:"minReaderVersion"`
+	MinWriterVersion int      `json:"minWriterVersion"`
+	ReaderFeatures   []string `json:"readerFeatures,omitempty"`
+	WriterFeatures   []string `json:"writerFeatures,omitempty"`
+}
+
+// MetaData is the metaData action.
+type MetaData struct {
+	ID               string            `json:"id"`
+	Format           Format            `json:"format"`
+	SchemaString     string            `json:"schemaString"`
+	PartitionColumns []string          `json:"partitionColumns"`
+	Configuration    map[string]string `json:"configuration"`
+	CreatedTime      *int64            `json:"createdTime,omitempty"`
+}
+
+// Format is metaData's format.
+type Format struct {
+	Provider string            `json:"provider"`
+	Options  map[string]string `json:"options"`
+}
+
+// Add is the add action.
+type Add struct {
+	Path             string             `json:"path"`
+	PartitionValues  map[string]*string `json:"partitionValues"`
+	Size             int64              `json:"size"`
+	ModificationTime int64              `json:"modificationTime"`
+	DataChange       bool               `json:"dataChange"`
+	Stats            string             `json:"stats,omitempty"`
+}
+
+// Remove is the remove action (read only: streamctl appends).
+type Remove struct {
+	Path string `json:"path"`
+}
+
+// Txn is the txn action: a transaction identifier.
+type Txn struct {
+	AppID       string `json:"appId"`
+	Version     int64  `json:"version"`
+	LastUpdated *int64 `json:"lastUpdated,omitempty"`
+}
+
+// Log is a table's transaction log, as far as streamctl has read it. It is
+// safe for concurrent use.
+type Log struct {
+	store providers.Storage
+	cfg   Config
+	now   func() time.Time
+
+	mu       sync.Mutex
+	version  int64 // the last version read; -1 before the table exists
+	loaded   bool
+	protocol *Protocol
+	meta     *MetaData
+	txns     map[string]int64
+	files    map[string]bool // encoded paths of the current snapshot
+}
+
+// New is the log of the table in store's root; it reads nothing yet.
+func New(store providers.Storage, cfg Config) *Log {
+	return &Log{store: store, cfg: cfg, now: time.Now, version: -1}
+}
+
+// SetStorage replaces the storage the log goes through (a wrapper of the
+// same store, e.g. one that logs its requests).
+func (l *Log) SetStorage(s providers.Storage) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.store = s
+}
+
+// Open creates the table when its log is empty (version 0: protocol and
+// metaData) and refuses a table streamctl cannot append to: a protocol
+// above writer version 2, another format, other partition columns or
+// another schema.
+func (l *Log) Open(ctx context.Context) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.refresh(ctx, nil); err != nil {
+		return err
+	}
+	if l.version < 0 {
+		schema, err := SchemaString(l.cfg.Columns)
+		if err != nil {
+			return err
+		}
+		created := l.now().UnixMilli()
+		entry, err := encode([]Action{
+			{CommitInfo: commitInfo(created, "CREATE TABLE", nil)},
+			{Protocol: &Protocol{MinReaderVersion: ReaderVersion, MinWriterVersion: WriterVersion}},
+			{MetaData: &MetaData{ID: newUUID(), Format: Format{Provider: "parquet", Options: map[string]string{}},
+				SchemaString: schema, PartitionColumns: nonNil(l.cfg.PartitionBy), Configuration: map[string]string{}, CreatedTime: &created}},
+		})
+		if err != nil {
+			return err
+		}
+		_, err = l.store.PutIfAbsent(ctx, VersionKey(0), entry)
+		if err != nil && !errors.Is(err, providers.ErrExist) {
+			return fmt.Errorf("create the Delta table: write %s: %w", VersionKey(0), err)
+		}
+		// Created by us or by a racing writer: read it as any other table.
+		if err := l.refresh(ctx, nil); err != nil {
+			return err
+		}
+	}
+	return l.compatible()
+}
+
+// compatible refuses a table whose protocol, format, partitioning or schema
+// the sink does not write.
+func (l *Log) compatible() error {
+	if l.protocol == nil || l.meta == nil {
+		return fmt.Errorf("the Delta log has no protocol or metaData action up to version %d: not a table; move %s away to start a new one", l.version, LogDir)
+	}
+	if l.protocol.MinWriterVersion > WriterVersion || len(l.protocol.WriterFeatures) > 0 {
+		return fmt.Errorf("the Delta table needs writer version %d (features %q), and streamctl writes version %d: write this sink to another table", l.protocol.MinWriterVersion, l.protocol.WriterFeatures, WriterVersion)
+	}
+	if l.meta.Format.Provider != "parquet" {
+		return fmt.Errorf("the Delta table's files are %q, and the sink writes Parquet: write this sink to another table", l.meta.Format.Provider)
+	}
+	if !slices.Equal(nonNil(l.meta.PartitionColumns), nonNil(l.cfg.PartitionBy)) {
+		return fmt.Errorf("the Delta table is partitioned by %q, and the sink by %q: a table's partitioning cannot change; write this sink to another table or declare its partition_by", l.meta.PartitionColumns, l.cfg.PartitionBy)
+	}
+	want, err := SchemaString(l.cfg.Columns)
+	if err != nil {
+		return err
+	}
+	if same, err := sameSchema(l.meta.SchemaString, want); err != nil {
+		return fmt.Errorf("read the Delta table's schema: %w", err)
+	} else if !same {
+		return fmt.Errorf("the Delta table's schema %s is not the sink's columns %s: a changed schema is not written to a Delta table yet; declare the table's columns, or write this sink to another table", l.meta.SchemaString, want)
+	}
+	return nil
+}
+
+// Committed reports whether the log holds appID's txn with a version of
+// batch or later: the batch is in the table.
+func (l *Log) Committed(ctx context.Context, appID string, batch int64) (bool, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.refresh(ctx, nil); err != nil {
+		return false, err
+	}
+	v, ok := l.txns[appID]
+	return ok && v >= batch, nil
+}
+
+// LastTxn is the version of appID's latest txn (found is false when the log
+// holds none).
+func (l *Log) LastTxn(ctx context.Context, appID string) (version int64, found bool, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.refresh(ctx, nil); err != nil {
+		return 0, false, err
+	}
+	v, ok := l.txns[appID]
+	return v, ok, nil
+}
+
+// Files lists the data files of the current snapshot, relative to the
+// table's folder and decoded.
+func (l *Log) Files(ctx context.Context) ([]string, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.refresh(ctx, nil); err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(l.files))
+	for p := range l.files {
+		k, err := url.PathUnescape(p)
+		if err != nil {
+			return nil, fmt.Errorf("decode the path %q of an add action: %w", p, err)
+		}
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// Append commits files as one version with appID's txn at batch, unless
+// the log holds that txn already. Open must have been called. ranges (JSON,
+// the batch's source ranges) goes into the version's commitInfo, for plan
+// to compare the table with the state.
+func (l *Log) Append(ctx context.Context, appID string, batch int64, ranges json.RawMessage, files []File) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.meta == nil {
+		return fmt.Errorf("the Delta table is not open")
+	}
+	adds := make([]Action, 0, len(files)+2)
+	now := l.now().UnixMilli()
+	info := commitInfo(now, "STREAMING UPDATE", map[string]any{"outputMode": "Append", "epochId": strconv.FormatInt(batch, 10)})
+	info[CommitInfoKey] = BatchInfo{Sink: appID, Batch: batch, Ranges: ranges}
+	adds = append(adds, Action{CommitInfo: info})
+	adds = append(adds, Action{Txn: &Txn{AppID: appID, Version: batch, LastUpdated: &now}})
+	for _, f := range files {
+		pv, err := partitionValues(f.Key, l.meta.PartitionColumns)
+		if err != nil {
+			return err
+		}
+		stats, err := json.Marshal(map[string]int64{"numRecords": f.Records})
+		if err != nil {
+			return err
+		}
+		adds = append(adds, Action{Add: &Add{Path: EncodePath(f.Key), PartitionValues: pv, Size: f.Size, ModificationTime: now, DataChange: true, Stats: string(stats)}})
+	}
+	entry, err := encode(adds)
+	if err != nil {
+		return err
+	}
+	for range maxAttempts {
+		if v, ok := l.txns[appID]; ok && v >= batch {
+			return nil
+		}
+		next := l.version + 1
+		_, err := l.store.PutIfAbsent(ctx, VersionKey(next), entry)
+		if err == nil {
+			l.apply(next, adds)
+			return nil
+		}
+		if !errors.Is(err, providers.ErrExist) {
+			return fmt.Errorf("write Delta version %d: %w", next, err)
+		}
+		// Another writer took the version: read what it committed.
+		var conflict error
+		err = l.refresh(ctx, func(v int64, actions []Action) {
+			for _, a := range actions {
+				switch {
+				case conflict != nil:
+				case a.Protocol != nil || a.MetaData != nil:
+					conflict = fmt.Errorf("version %d, written by another writer while batch %d was committed, changes the table's protocol or metadata: run streamctl plan, then apply again", v, batch)
+				case a.Txn != nil && a.Txn.AppID == appID && a.Txn.Version < batch:
+					conflict = fmt.Errorf("version %d holds batch %d of %s from another writer while batch %d was committed: stop every other streamctl writing this sink", v, a.Txn.Version, appID, batch)
+				}
+			}
+		})
+		if err != nil {
+			return err
+		}
+		if conflict != nil {
+			if v, ok := l.txns[appID]; ok && v >= batch {
+				return nil
+			}
+			return conflict
+		}
+	}
+	return fmt.Errorf("commit batch %d to the Delta table: %d versions in a row were taken by other writers; apply again later", batch, maxAttempts)
+}
+
+// refresh reads the log entries after the last version read, calling seen
+// (if not nil) with each one's actions.
+func (l *Log) refresh(ctx context.Context, seen func(v int64, actions []Action)) error {
+	if !l.loaded {
+		if err := l.checkStart(ctx); err != nil {
+			return err
+		}
+		l.loaded = true
+		l.txns = map[string]int64{}
+		l.files = map[string]bool{}
+	}
+	for {
+		v := l.version + 1
+		data, _, err := providers.ReadAll(ctx, l.store, VersionKey(v))
+		if errors.Is(err, providers.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("read Delta version %d: %w", v, err)
+		}
+		actions, err := Decode(data)
+		if err != nil {
+			return fmt.Errorf("read Delta version %d (%s): %w", v, VersionKey(v), err)
+		}
+		l.apply(v, actions)
+		if seen != nil {
+			seen(v, actions)
+		}
+	}
+}
+
+// checkStart refuses a log that does not start at version 0: its start was
+// cleaned up behind a checkpoint, which streamctl does not read yet, or lost.
+func (l *Log) checkStart(ctx context.Context) error {
+	first, checkpoint := "", false
+	err := l.store.List(ctx, LogDir+"/", func(info providers.ObjectInfo) error {
+		name := strings.TrimPrefix(info.Key, LogDir+"/")
+		if strings.Contains(name, ".checkpoint") || name == "_last_checkpoint" {
+			checkpoint = true
+		}
+		if first == "" && strings.HasSuffix(name, ".json") && len(name) == 25 {
+			first = info.Key
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("list %s: %w", LogDir, err)
+	}
+	switch {
+	case first == "" || first == VersionKey(0):
+		return nil
+	case checkpoint:
+		return fmt.Errorf("the Delta log starts at %s after a checkpoint, and streamctl does not read checkpoints yet: write this sink to another table", first)
+	default:
+		// Without version 0 the table has no protocol nor metadata to
+		// read, and creating one would give it a second history.
+		return fmt.Errorf("the Delta log starts at %s, without version 0 or a checkpoint: not a table streamctl can read; move %s away to start a new one", first, LogDir)
+	}
+}
+
+// apply adds version v's actions to the snapshot.
+func (l *Log) apply(v int64, actions []Action) {
+	l.version = v
+	for _, a := range actions {
+		switch {
+		case a.Protocol != nil:
+			l.protocol = a.Protocol
+		case a.MetaData != nil:
+			l.meta = a.MetaData
+		case a.Txn != nil:
+			l.txns[a.Txn.AppID] = a.Txn.Version
+		case a.Add != nil:
+			l.files[a.Add.Path] = true
+		case a.Remove != nil:
+			delete(l.files, a.Remove.Path)
+		}
+	}
+}
+
+// encode writes actions as a log entry: one JSON object a line.
+func encode(actions []Action) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	for _, a := range actions {
+		if err := enc.Encode(a); err != nil {
+			return nil, err
+		}
+	}
+	return buf.Bytes(), nil
+}
+
+// Decode reads a log entry's actions. Blank lines are skipped.
+func Decode(data []byte) ([]Action, error) {
+	var out []Action
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for {
+		var a Action
+		err := dec.Decode(&a)
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("action %d: %w", len(out)+1, err)
+		}
+		out = append(out, a)
+	}
+}
+
+func commitInfo(ms int64, operation string, params map[string]any) map[string]any {
+	if params == nil {
+		params = map[string]any{}
+	}
+	return map[string]any{"timestamp": ms, "operation": operation, "operationParameters": params,
+		"isBlindAppend": true, "engineInfo": "streamctl"}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// newUUID is a random (version 4) UUID: the table's id.
+func newUUID() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand does not fail on supported platforms
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// EncodePath is key as the path of an add action: a relative URI (RFC
+// 2396) that decodes to key. Every byte but letters, digits, "-_.~=" and
+// the "/" between segments is percent-encoded, so that a folder's ':' is
+// never read as a scheme and a Hive escape's '%' decodes to itself.
+func EncodePath(key string) string {
+	const hexUpper = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9',
+			c == '-', c == '_', c == '.', c == '~', c == '=', c == '/':
+			b.WriteByte(c)
+		default:
+			b.WriteByte('%')
+			b.WriteByte(hexUpper[c>>4])
+			b.WriteByte(hexUpper[c&0xf])
+		}
+	}
+	return b.String()
+}
+
+// partitionValues reads a file's partition values from its Hive folders
+// (column=value/…): the folders' values unescaped, the null folder as null,
+// as the protocol's partition value serialization has them.
+func partitionValues(key string, columns []string) (map[string]*string, error) {
+	out := make(map[string]*string, len(columns))
+	if len(columns) == 0 {
+		return out, nil
+	}
+	segs := strings.Split(key, "/")
+	for _, seg := range segs[:len(segs)-1] {
+		name, value, ok := strings.Cut(seg, "=")
+		if !ok {
+			continue
+		}
+		name = partition.Unescape(name)
+		if !slices.Contains(columns, name) {
+			continue
+		}
+		if value == partition.DefaultPartitionName {
+			out[name] = nil
+			continue
+		}
+		v := partition.Unescape(value)
+		out[name] = &v
+	}
+	for _, c := range columns {
+		if _, ok := out[c]; !ok {
+			return nil, fmt.Errorf("the file %s has no folder for the partition column %q of the Delta table", key, c)
+		}
+	}
+	return out, nil
+}

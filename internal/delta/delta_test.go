@@ -1,0 +1,289 @@
+package delta_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/streamctl/streamctl/internal/delta"
+	"github.com/streamctl/streamctl/internal/delta/deltacheck"
+	"github.com/streamctl/streamctl/internal/format"
+	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/providers/mem"
+)
+
+var columns = []format.Column{{Name: "id", Type: "int64"}, {Name: "ts", Type: "timestamp"}, {Name: "country", Type: "string"}}
+
+// putFiles writes a batch's data files into store and describes them.
+func putFiles(t *testing.T, store providers.Storage, batch int64, keys ...string) []delta.File {
+	t.Helper()
+	var out []delta.File
+	for i, k := range keys {
+		data := []byte(fmt.Sprintf("batch %d file %d", batch, i))
+		if err := providers.Put(context.Background(), store, k, data); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, delta.File{Key: k, Size: int64(len(data)), Records: int64(10 * (i + 1))})
+	}
+	return out
+}
+
+func open(t *testing.T, store providers.Storage, partitionBy ...string) *delta.Log {
+	t.Helper()
+	l := delta.New(store, delta.Config{Columns: columns, PartitionBy: partitionBy})
+	if err := l.Open(context.Background()); err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	return l
+}
+
+func replay(t *testing.T, store providers.Storage) *deltacheck.Table {
+	t.Helper()
+	tb, err := deltacheck.Replay(context.Background(), store)
+	if err != nil {
+		t.Fatalf("the log breaks the protocol: %v", err)
+	}
+	return tb
+}
+
+// versionsOf lists each version's txns, e.g. "0:{} 1:{orders:1}".
+func versionsOf(tb *deltacheck.Table) string {
+	var parts []string
+	for _, v := range tb.Versions {
+		var txns []string
+		for app, n := range v.Txns {
+			txns = append(txns, fmt.Sprintf("%s:%d", app, n))
+		}
+		parts = append(parts, fmt.Sprintf("%d:{%s}", v.Number, strings.Join(txns, ",")))
+	}
+	return strings.Join(parts, " ")
+}
+
+func TestAppendIsOneVersionPerBatchAndIdempotent(t *testing.T) {
+	ctx := context.Background()
+	store := mem.New("t")
+	l := open(t, store)
+	for b := int64(1); b <= 2; b++ {
+		if err := l.Append(ctx, "orders", b, nil, putFiles(t, store, b, fmt.Sprintf("orders-%d-0.parquet", b), fmt.Sprintf("orders-%d-1.parquet", b))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The retry of batch 2 (its answer taken for lost) and a second Open
+	// change nothing.
+	if err := l.Append(ctx, "orders", 2, nil, putFiles(t, store, 2, "orders-2-0.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	if err := open(t, store).Append(ctx, "orders", 1, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	tb := replay(t, store)
+	if got, want := versionsOf(tb), "0:{} 1:{orders:1} 2:{orders:2}"; got != want {
+		t.Errorf("versions %s, want %s", got, want)
+	}
+	if len(tb.Files) != 4 || tb.Versions[1].Records != 30 || tb.Versions[2].Records != 30 {
+		t.Errorf("files %v, records of versions 1 and 2: %d, %d", tb.Files, tb.Versions[1].Records, tb.Versions[2].Records)
+	}
+	if got := strings.Join(tb.SchemaFields, " "); got != "id:long ts:timestamp country:string" {
+		t.Errorf("schema %s", got)
+	}
+	for b, want := range map[int64]bool{1: true, 2: true, 3: false} {
+		if done, err := l.Committed(ctx, "orders", b); err != nil || done != want {
+			t.Errorf("Committed(%d) = %v, %v; want %v", b, done, err, want)
+		}
+	}
+}
+
+// lostAnswer applies a log entry's create-only write and answers with an
+// error, once: the store has the version, the writer does not know it.
+type lostAnswer struct {
+	providers.Storage
+	lost bool
+}
+
+func (s *lostAnswer) PutIfAbsent(ctx context.Context, key string, data []byte) (string, error) {
+	v, err := s.Storage.PutIfAbsent(ctx, key, data)
+	if err == nil && !s.lost && key != delta.VersionKey(0) {
+		s.lost = true
+		return "", errors.New("connection reset")
+	}
+	return v, err
+}
+
+func TestLostAnswerIsNotCommittedTwice(t *testing.T) {
+	ctx := context.Background()
+	inner := mem.New("t")
+	store := &lostAnswer{Storage: inner}
+	files := putFiles(t, inner, 1, "orders-1-0.parquet")
+	l := open(t, store)
+	if err := l.Append(ctx, "orders", 1, nil, files); err == nil {
+		t.Fatal("the lost answer was not reported")
+	}
+	// The same writer retrying, and a new process after a crash, both find
+	// the batch in the log.
+	if err := l.Append(ctx, "orders", 1, nil, files); err != nil {
+		t.Fatal(err)
+	}
+	l2 := open(t, inner)
+	if done, err := l2.Committed(ctx, "orders", 1); err != nil || !done {
+		t.Fatalf("Committed(1) after the lost answer = %v, %v", done, err)
+	}
+	if err := l2.Append(ctx, "orders", 1, nil, files); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := versionsOf(replay(t, inner)), "0:{} 1:{orders:1}"; got != want {
+		t.Errorf("versions %s, want %s", got, want)
+	}
+}
+
+func TestConcurrentAppendTakesTheNextVersion(t *testing.T) {
+	ctx := context.Background()
+	store := mem.New("t")
+	ours, theirs := open(t, store, "country"), open(t, store, "country")
+	// Another writer's blind append lands between our read of the log and
+	// our commit: ours goes to the next version.
+	if err := theirs.Append(ctx, "other", 7, nil, putFiles(t, store, 7, "country=FR/other-7-0.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	files := putFiles(t, store, 1, "country=DE/orders-1-0.parquet", "country=__HIVE_DEFAULT_PARTITION__/orders-1-1.parquet", "country=a%3Ab c/orders-1-2.parquet")
+	if err := ours.Append(ctx, "orders", 1, nil, files); err != nil {
+		t.Fatal(err)
+	}
+	tb := replay(t, store)
+	if got, want := versionsOf(tb), "0:{} 1:{other:7} 2:{orders:1}"; got != want {
+		t.Errorf("versions %s, want %s", got, want)
+	}
+	got := map[string]string{}
+	for _, f := range tb.Files {
+		v := "null"
+		if p := f.PartitionValues["country"]; p != nil {
+			v = *p
+		}
+		got[f.Key] = v
+	}
+	want := map[string]string{"country=FR/other-7-0.parquet": "FR", "country=DE/orders-1-0.parquet": "DE",
+		"country=__HIVE_DEFAULT_PARTITION__/orders-1-1.parquet": "null", "country=a%3Ab c/orders-1-2.parquet": "a:b c"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("files and partition values %v, want %v", got, want)
+	}
+}
+
+func TestConcurrentMetadataChangeConflicts(t *testing.T) {
+	ctx := context.Background()
+	store := mem.New("t")
+	l := open(t, store)
+	// Another writer changes the table's metadata (a schema change).
+	other := `{"metaData":{"id":"x","format":{"provider":"parquet","options":{}},"schemaString":"{\"type\":\"struct\",\"fields\":[]}","partitionColumns":[],"configuration":{}}}` + "\n"
+	if _, err := store.PutIfAbsent(ctx, delta.VersionKey(1), []byte(other)); err != nil {
+		t.Fatal(err)
+	}
+	err := l.Append(ctx, "orders", 1, nil, putFiles(t, store, 1, "orders-1-0.parquet"))
+	if err == nil || !strings.Contains(err.Error(), "changes the table's protocol or metadata") {
+		t.Fatalf("append over a metadata change: %v", err)
+	}
+	if _, err := store.Stat(ctx, delta.VersionKey(2)); !errors.Is(err, providers.ErrNotExist) {
+		t.Errorf("the batch was committed after the conflict: %v", err)
+	}
+}
+
+func TestOpenRefusesATableTheSinkCannotWrite(t *testing.T) {
+	ctx := context.Background()
+	for name, cfg := range map[string]delta.Config{
+		"another schema":       {Columns: columns[:2]},
+		"another partitioning": {Columns: columns, PartitionBy: []string{"country"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			store := mem.New("t")
+			open(t, store)
+			err := delta.New(store, cfg).Open(ctx)
+			if err == nil {
+				t.Fatal("opened")
+			}
+			t.Log(err)
+		})
+	}
+}
+
+func TestEncodePath(t *testing.T) {
+	for key, want := range map[string]string{
+		"orders-1-0.parquet":            "orders-1-0.parquet",
+		"country=DE/orders-1-0.parquet": "country=DE/orders-1-0.parquet",
+		"country=a%3Ab c/x.parquet":     "country=a%253Ab%20c/x.parquet",
+		"city=Zürich/x.parquet":         "city=Z%C3%BCrich/x.parquet",
+		"k=a:b/x.parquet":               "k=a%3Ab/x.parquet",
+	} {
+		if got := delta.EncodePath(key); got != want {
+			t.Errorf("EncodePath(%q) = %q, want %q", key, got, want)
+		}
+	}
+}
+
+// TestOpenRefusesALogWithoutVersionZero: a log whose start was cleaned up
+// behind a checkpoint (not read yet), or lost, is refused, and no second
+// version 0 is written into it.
+func TestOpenRefusesALogWithoutVersionZero(t *testing.T) {
+	ctx := context.Background()
+	for name, extra := range map[string]string{
+		"after a checkpoint": "_delta_log/_last_checkpoint",
+		"lost":               "",
+	} {
+		t.Run(name, func(t *testing.T) {
+			store := mem.New("t")
+			open(t, store)
+			data, _, err := providers.ReadAll(ctx, store, delta.VersionKey(0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := providers.Put(ctx, store, delta.VersionKey(1), data); err != nil {
+				t.Fatal(err)
+			}
+			if err := store.Delete(ctx, delta.VersionKey(0)); err != nil {
+				t.Fatal(err)
+			}
+			if extra != "" {
+				if err := providers.Put(ctx, store, extra, []byte(`{"version":1,"size":3}`)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			err = delta.New(store, delta.Config{Columns: columns}).Open(ctx)
+			if err == nil || !strings.Contains(err.Error(), "the Delta log starts at _delta_log/00000000000000000001.json") {
+				t.Fatalf("open: %v", err)
+			}
+			if _, err := store.Stat(ctx, delta.VersionKey(0)); !errors.Is(err, providers.ErrNotExist) {
+				t.Errorf("a version 0 was written: %v", err)
+			}
+		})
+	}
+}
+
+// TestBatchVersionRecordsItsRanges: a batch's version records the sink, the
+// batch and its source ranges in its commitInfo.
+func TestBatchVersionRecordsItsRanges(t *testing.T) {
+	ctx := context.Background()
+	store := mem.New("t")
+	ranges := json.RawMessage(`[{"partition":"0","start":0,"end":5}]`)
+	if err := open(t, store).Append(ctx, "orders", 3, ranges, putFiles(t, store, 3, "orders-3-0.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	data, _, err := providers.ReadAll(ctx, store, delta.VersionKey(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	actions, err := delta.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var infos []string
+	for _, a := range actions {
+		if a.CommitInfo != nil {
+			// Read back as any JSON: keys in sorted order.
+			b, _ := json.Marshal(a.CommitInfo[delta.CommitInfoKey])
+			infos = append(infos, string(b))
+		}
+	}
+	if got, want := strings.Join(infos, " "), `{"batch":3,"ranges":[{"end":5,"partition":"0","start":0}],"sink":"orders"}`; got != want {
+		t.Errorf("commitInfo records %s, want %s", got, want)
+	}
+}

@@ -1,0 +1,91 @@
+package delta
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"github.com/streamctl/streamctl/internal/format"
+)
+
+// StructField is a field of the table's schema, as the protocol's schema
+// serialization format (Spark's StructType JSON) writes it.
+type StructField struct {
+	Name     string         `json:"name"`
+	Type     string         `json:"type"`
+	Nullable bool           `json:"nullable"`
+	Metadata map[string]any `json:"metadata"`
+}
+
+// StructType is the table's schema.
+type StructType struct {
+	Type   string        `json:"type"`
+	Fields []StructField `json:"fields"`
+}
+
+// TypeName is the Delta primitive type of a column kind, as the sink's
+// Parquet files hold it: timestamps are UTC (Parquet's adjusted-to-UTC),
+// JSON is text.
+func TypeName(k format.Kind) (string, error) {
+	switch k {
+	case format.KindString, format.KindJSON:
+		return "string", nil
+	case format.KindInt32:
+		return "integer", nil
+	case format.KindInt64:
+		return "long", nil
+	case format.KindFloat:
+		return "float", nil
+	case format.KindDouble:
+		return "double", nil
+	case format.KindBool:
+		return "boolean", nil
+	case format.KindTimestamp:
+		return "timestamp", nil
+	case format.KindDate:
+		return "date", nil
+	case format.KindBytes:
+		return "binary", nil
+	}
+	return "", fmt.Errorf("no Delta type for the column kind %s", k)
+}
+
+// Schema is the table's schema for the sink's columns.
+func Schema(cols []format.Column) (StructType, error) {
+	st := StructType{Type: "struct", Fields: make([]StructField, 0, len(cols))}
+	for _, c := range cols {
+		k, err := format.ParseKind(c.Type)
+		if err != nil {
+			return st, fmt.Errorf("column %s: %w", c.Name, err)
+		}
+		t, err := TypeName(k)
+		if err != nil {
+			return st, fmt.Errorf("column %s: %w", c.Name, err)
+		}
+		st.Fields = append(st.Fields, StructField{Name: c.Name, Type: t, Nullable: c.IsNullable(), Metadata: map[string]any{}})
+	}
+	return st, nil
+}
+
+// SchemaString is Schema as metaData's schemaString.
+func SchemaString(cols []format.Column) (string, error) {
+	st, err := Schema(cols)
+	if err != nil {
+		return "", err
+	}
+	b, err := json.Marshal(st)
+	return string(b), err
+}
+
+// sameSchema reports whether two schema strings describe the same fields,
+// whatever their spacing and key order.
+func sameSchema(a, b string) (bool, error) {
+	var x, y any
+	if err := json.Unmarshal([]byte(a), &x); err != nil {
+		return false, err
+	}
+	if err := json.Unmarshal([]byte(b), &y); err != nil {
+		return false, err
+	}
+	return reflect.DeepEqual(x, y), nil
+}

@@ -1,0 +1,233 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/streamctl/streamctl/internal/delta/deltacheck"
+	"github.com/streamctl/streamctl/internal/engine"
+	"github.com/streamctl/streamctl/internal/testenv"
+	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/providers/local"
+)
+
+// deltaConfig is icebergConfig with a Delta table, partitioned by country
+// (a Delta table's partitions are columns): 3 partitions × 2000 records in
+// batches of 1500, files of 500, into the table's destination and a plain
+// Hive-folder destination.
+var deltaConfig = strings.NewReplacer(
+	`partition_by = ["day(ts)"]`, `partition_by = ["country"]`,
+	`      format    = "iceberg"
+      namespace = "lake"
+      name      = "orders"
+`, `      format = "delta"
+`).Replace(icebergConfig)
+
+// deltaFaultPoints are the table's fault points but the Iceberg catalog's:
+// a Delta commit is the create-only write of one log entry.
+var deltaFaultPoints = slices.DeleteFunc(slices.Clone(icebergFaultPoints), func(fp string) bool {
+	return strings.HasPrefix(fp, "table-catalog-commit")
+})
+
+// TestDeltaCrashAtEveryFaultPoint: killed at each point of the protocol
+// around the table commit, then applied again, the Delta log replayed from
+// the protocol text (deltacheck, which shares no code with the writer)
+// follows the protocol's rules, lists every record once, and adds each batch
+// whole in one version with its txn; DuckDB reading the files the replay
+// lists agrees, and so does the Hive-folder destination of the same batches.
+func TestDeltaCrashAtEveryFaultPoint(t *testing.T) {
+	if !strings.Contains(deltaConfig, `format = "delta"`) || !strings.Contains(deltaConfig, `["country"]`) {
+		t.Fatal("deltaConfig no longer rewrites icebergConfig")
+	}
+	for _, fp := range deltaFaultPoints {
+		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			crashDeltaTable(t, fp, dir, deltaConfig, nil, local.New(filepath.Join(dir, "out", "table")))
+		})
+	}
+}
+
+// TestDeltaOnS3CrashAtEveryFaultPoint: the same with the table in S3
+// (versitygw): each log entry is a conditional create (If-None-Match).
+func TestDeltaOnS3CrashAtEveryFaultPoint(t *testing.T) {
+	srv := testenv.S3(t)
+	for i, fp := range deltaFaultPoints {
+		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
+			t.Parallel()
+			bucket := bucketName("delta-", i, "-", fp)
+			srv.CreateBucket(t, bucket)
+			dest := strings.Replace(s3Destination(srv, "table", bucket, "lake/orders"), "force_path_style = true",
+				"force_path_style = true\n"+deltaTableBlock, 1)
+			crashDeltaTable(t, fp, t.TempDir(), remoteDeltaConfig(t, dest), srv.Env(), s3Storage(t, srv, bucket, "lake/orders"))
+		})
+	}
+}
+
+// TestDeltaOnAzureCrashAtEveryFaultPoint: the same with the table in Azure
+// Blob Storage (Azurite): each log entry is a conditional create
+// (If-None-Match: *).
+func TestDeltaOnAzureCrashAtEveryFaultPoint(t *testing.T) {
+	az := testenv.Azurite(t)
+	for i, fp := range deltaFaultPoints {
+		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
+			t.Parallel()
+			container := bucketName("delta-", i, "-", fp)
+			az.CreateContainer(t, container)
+			dest := azDestination(az, "table", container, "lake/orders", deltaTableBlock)
+			crashDeltaTable(t, fp, t.TempDir(), remoteDeltaConfig(t, dest), az.Env(), azStorage(t, az, container, "lake/orders"))
+		})
+	}
+}
+
+// deltaTableBlock is the table block of a destination on an object store.
+const deltaTableBlock = `    table {
+      format = "delta"
+    }`
+
+// remoteDeltaConfig is deltaConfig with the table's destination dest.
+func remoteDeltaConfig(t *testing.T, dest string) string {
+	t.Helper()
+	hcl := strings.Replace(deltaConfig, `  destination "local" "table" {
+    path = "out/table"
+    table {
+      format = "delta"
+    }
+  }
+`, dest, 1)
+	if hcl == deltaConfig {
+		t.Fatal("the local table destination was not replaced")
+	}
+	return hcl
+}
+
+// crashDeltaTable applies hcl in dir killed at fp, applies it again, and
+// checks the Delta table in store and the Hive-folder destination.
+func crashDeltaTable(t *testing.T, fp, dir, hcl string, env []string, store providers.Storage) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(hcl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, dir, append([]string{"STREAMCTL_FAULT=" + fp}, env...), "apply", "-auto-approve", "-no-color")
+	if !r.killed {
+		t.Fatalf("the fault %s was not reached: %s", fp, r)
+	}
+	mustRun(t, dir, 0, env, "apply", "-auto-approve", "-no-color")
+	mustRun(t, dir, 0, env, "plan", "-detailed-exitcode", "-no-color")
+	mustRun(t, dir, 0, env, "verify", "-no-color")
+	if got := fmt.Sprint(duckdb(t, dir, `SELECT count(*), count(DISTINCT id) FROM read_parquet('out/folder/**/*.parquet')`)); got != "[[6000 6000]]" {
+		t.Errorf("the Hive-folder destination: %s (want 6000 records, each once)", got)
+	}
+	checkDeltaTable(t, dir, store, "orders", 6000)
+}
+
+// checkDeltaTable replays the Delta log of the table in store and checks it
+// holds records records of sink, each once, each batch whole in its own
+// version. DuckDB reads the files the replay lists, copied into dir.
+func checkDeltaTable(t *testing.T, dir string, store providers.Storage, sink string, records int64) {
+	t.Helper()
+	ctx := context.Background()
+	tb, err := deltacheck.Replay(ctx, store)
+	if err != nil {
+		t.Fatalf("the Delta log breaks the protocol: %v", err)
+	}
+	if got := strings.Join(tb.PartitionColumns, ","); got != "country" {
+		t.Errorf("partition columns %q", got)
+	}
+	ms, err := engine.ReadManifests(ctx, store, sink, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tb.Versions) != len(ms)+1 {
+		t.Errorf("%d Delta versions for %d committed batches (and the table's creation)", len(tb.Versions), len(ms))
+	}
+	// Version 0 creates the table; version i adds batch i, all of it.
+	for i, m := range ms {
+		if i+1 >= len(tb.Versions) {
+			break
+		}
+		v := tb.Versions[i+1]
+		if v.Txns[sink] != m.Batch || len(v.Txns) != 1 || v.Records != m.Records {
+			t.Errorf("version %d: txns %v adding %d records; batch %d has %d records", v.Number, v.Txns, v.Records, m.Batch, m.Records)
+		}
+	}
+	var quoted []string
+	var total int64
+	for i, f := range tb.Files {
+		if f.PartitionValues["country"] == nil || !strings.HasPrefix(f.Key, "country="+*f.PartitionValues["country"]+"/") {
+			t.Errorf("file %s has partition values %v", f.Key, f.PartitionValues)
+		}
+		data, _, err := providers.ReadAll(ctx, store, f.Key)
+		if err != nil {
+			t.Fatalf("read %s, listed by the replay: %v", f.Key, err)
+		}
+		name := filepath.Join(dir, "replayed", fmt.Sprintf("%04d.parquet", i))
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		quoted = append(quoted, "'"+name+"'")
+		total += f.Records
+	}
+	if total != records {
+		t.Errorf("the replay's files count %d records, want %d", total, records)
+	}
+	want := fmt.Sprintf("[[%d %d]]", records, records)
+	if got := fmt.Sprint(duckdb(t, dir, "SELECT count(*), count(DISTINCT id) FROM read_parquet(["+strings.Join(quoted, ", ")+"])")); got != want {
+		t.Errorf("DuckDB over the replay's %d files: %s, want %s (each record once)", len(tb.Files), got, want)
+	}
+}
+
+// BenchmarkDelta is the same batches applied to a local Parquet destination
+// without and with a Delta table: the ratio is what the table's commit (one
+// log entry a batch, and reading the log's new versions) costs.
+//
+//	go test -run '^$' -bench Delta -benchtime 3x ./internal/e2e/
+func BenchmarkDelta(b *testing.B) {
+	benchTable(b, deltaConfig, `    table {
+      format = "delta"
+    }
+`)
+}
+
+// TestDeltaRefusesAChangedSchema: a column added to the sink after the
+// Delta table was created stops apply before it writes a batch (adding
+// columns to a Delta table is not built): exit 1 with what to do, and the
+// table's log and the state as they were.
+func TestDeltaRefusesAChangedSchema(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, deltaConfig)
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	logDir := filepath.Join(dir, "out", "table", "_delta_log")
+	before, err := os.ReadDir(logDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stateBefore := mustRun(t, dir, 0, nil, "state", "show", "orders").stdout
+	changed := strings.Replace(deltaConfig, `  column "amount" {`, "  column \"note\" {\n    type = \"string\"\n  }\n  column \"amount\" {", 1)
+	changed = strings.Replace(changed, "default = 2000", "default = 3000", 1)
+	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, dir, nil, "apply", "-auto-approve", "-no-color")
+	if r.code != 1 || !strings.Contains(r.stderr, "a changed schema is not written to a Delta table yet") {
+		t.Fatalf("apply with a column added: want exit 1 and the schema refused, got %s", r)
+	}
+	after, err := os.ReadDir(logDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after) != len(before) {
+		t.Errorf("the log had %d entries, and has %d after the refused apply", len(before), len(after))
+	}
+	if got := mustRun(t, dir, 0, nil, "state", "show", "orders").stdout; got != stateBefore {
+		t.Errorf("the state changed:\n%s\nwas:\n%s", got, stateBefore)
+	}
+}

@@ -1,0 +1,93 @@
+package workspace
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/streamctl/streamctl/internal/config"
+	"github.com/streamctl/streamctl/internal/delta"
+	"github.com/streamctl/streamctl/internal/engine"
+	"github.com/streamctl/streamctl/internal/partition"
+	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/state"
+)
+
+// deltaTable is a destination's Delta Lake table, for the engine: its log
+// is the destination's _delta_log folder, written through the
+// destination's storage; there is no catalog to connect to.
+type deltaTable struct {
+	log   *delta.Log
+	where string
+}
+
+var (
+	_ engine.Table        = (*deltaTable)(nil)
+	_ engine.TableHistory = (*deltaTable)(nil)
+	_ engine.TableReader  = (*deltaTable)(nil)
+	_ engine.TableFolder  = (*deltaTable)(nil)
+)
+
+// newDeltaTable describes the Delta table of sink s in store; it reads
+// nothing. Config has refused partition transforms: each partition_by is a
+// column.
+func newDeltaTable(s *config.Sink, store providers.Storage) (*deltaTable, error) {
+	var cols []string
+	for _, expr := range s.PartitionBy {
+		f, err := partition.Parse(expr)
+		if err != nil {
+			return nil, err
+		}
+		if f.Transform != partition.Identity {
+			return nil, fmt.Errorf("partition_by %q: a Delta table is partitioned by columns, not by a %s transform", expr, f.Transform)
+		}
+		cols = append(cols, f.Source)
+	}
+	return &deltaTable{
+		log:   delta.New(store, delta.Config{Columns: s.Columns, PartitionBy: cols}),
+		where: store.Describe(),
+	}, nil
+}
+
+func (t *deltaTable) Describe() string { return "Delta table " + t.where }
+
+func (t *deltaTable) Catalog() string { return "Delta log " + t.where + "/" + delta.LogDir }
+
+// Connect has nothing to reach: the log is in the destination, which the
+// apply checks on its own.
+func (t *deltaTable) Connect(context.Context) error { return nil }
+
+func (t *deltaTable) Open(ctx context.Context) error { return t.log.Open(ctx) }
+
+func (t *deltaTable) Committed(ctx context.Context, sink string, batch int64) (bool, error) {
+	return t.log.Committed(ctx, sink, batch)
+}
+
+func (t *deltaTable) Append(ctx context.Context, sink string, batch int64, ranges []state.Range, files []engine.FileEntry) error {
+	r, err := json.Marshal(ranges)
+	if err != nil {
+		return err
+	}
+	data := make([]delta.File, len(files))
+	for i, f := range files {
+		data[i] = delta.File{Key: f.Path, Size: f.Size, Records: f.Records}
+	}
+	return t.log.Append(ctx, sink, batch, r, data)
+}
+
+// LastBatch implements engine.TableHistory: the sink's latest txn.
+func (t *deltaTable) LastBatch(ctx context.Context, sink string) (int64, bool, error) {
+	return t.log.LastTxn(ctx, sink)
+}
+
+// Files implements engine.TableReader: the current version's data files.
+func (t *deltaTable) Files(ctx context.Context) ([]string, error) { return t.log.Files(ctx) }
+
+// Folder implements engine.TableFolder: the log is the table's.
+func (t *deltaTable) Folder() string { return delta.LogDir }
+
+// setStorage makes the log go through the destination's wrapped storage.
+func (t *deltaTable) setStorage(s providers.Storage) { t.log.SetStorage(s) }
+
+// Close has nothing to close.
+func (t *deltaTable) Close() {}
