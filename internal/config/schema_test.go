@@ -185,6 +185,7 @@ var baseBodies = map[string]string{
 	// Only a local destination has a default catalog.
 	"sink-destination-s3-table":     `uri = "/var/lib/streamctl/catalog.db"`,
 	"sink-destination-azblob-table": `uri = "/var/lib/streamctl/catalog.db"`,
+	"sink-destination-gcs-table":    `uri = "/var/lib/streamctl/catalog.db"`,
 }
 
 // TestSchemaAttributesAreAccepted sets each documented attribute, alone, to its
