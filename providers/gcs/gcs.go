@@ -4,14 +4,17 @@
 // Versions are object generations, as decimal strings. Create-only writes
 // carry ifGenerationMatch=0 and compare-and-swap writes ifGenerationMatch=
 // <generation>, which the service checks atomically; DeleteIfMatch deletes
-// with ifGenerationMatch too. Objects are written by the client library's
-// uploads, which send chunk_size bytes per request and make the object
-// visible only when the last one is finalised. GCS has no rename: the engine
+// with ifGenerationMatch too. An object being created waits in a spill
+// buffer (memory, then a temporary file) and is uploaded on Commit, in one
+// request or as a resumable upload of chunk_size requests, visible only once
+// finalised. Reads are pinned to the generation first read. GCS has no
+// rename: the engine
 // stages under _temporary/<N>/ and promotes with Copy (a server-side
 // rewrite) then Delete.
 package gcs
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -19,12 +22,14 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"cloud.google.com/go/storage"
 	"google.golang.org/api/googleapi"
 	"google.golang.org/api/iterator"
 	"google.golang.org/api/option"
 
+	"github.com/streamctl/streamctl/internal/spill"
 	"github.com/streamctl/streamctl/providers"
 )
 
@@ -131,85 +136,134 @@ func (s *Storage) info(name string, a *storage.ObjectAttrs) providers.ObjectInfo
 	}
 }
 
-// Create implements providers.Storage with the library's upload: up to
-// chunk_size bytes wait in memory, each full chunk is sent as it fills, and
-// the object appears when Commit finalises the upload. Abort cancels the
-// upload, which leaves the object as it was.
+// Create implements providers.Storage. The bytes wait in a spill.Buffer (in
+// memory up to 256 KiB, then in a temporary file), so that memory stays small
+// however many objects a batch writes at once; Commit uploads them: an object
+// of at most chunk_size bytes in one request, a larger one as a resumable
+// upload of chunk_size requests. The object appears when the upload is
+// finalised; Abort sends nothing.
 func (s *Storage) Create(ctx context.Context, key string) (providers.ObjectWriter, error) {
 	name, err := s.objectName(key)
 	if err != nil {
 		return nil, err
 	}
-	return s.newWriter(ctx, name, storage.Conditions{}, int(s.chunkSize)), nil
-}
-
-func (s *Storage) newWriter(ctx context.Context, name string, cond storage.Conditions, chunkSize int) *writer {
-	ctx, cancel := context.WithCancel(ctx)
-	obj := s.object(name)
-	if cond != (storage.Conditions{}) {
-		obj = obj.If(cond)
-	}
-	w := obj.NewWriter(ctx)
-	w.ChunkSize = chunkSize
-	w.ContentType = "application/octet-stream"
-	return &writer{s: s, name: name, w: w, cancel: cancel}
+	return &writer{ctx: ctx, s: s, name: name}, nil
 }
 
 // writer is the ObjectWriter of Create.
 type writer struct {
-	s      *Storage
-	name   string
-	w      *storage.Writer
-	cancel context.CancelFunc
-	done   bool
+	ctx  context.Context
+	s    *Storage
+	name string
+	buf  spill.Buffer
+	done bool
 }
 
 func (w *writer) Write(p []byte) (int, error) {
-	n, err := w.w.Write(p)
+	if w.done {
+		return 0, fmt.Errorf("write %s: the object is already committed or aborted", w.s.location(w.name))
+	}
+	n, err := w.buf.Write(p)
 	if err != nil {
-		return n, w.s.fail("write", w.name, err)
+		return n, fmt.Errorf("write %s: %w", w.s.location(w.name), err)
 	}
 	return n, nil
 }
 
-// Commit finalises the upload.
+// Commit uploads the buffer and finalises the object.
 func (w *writer) Commit() error {
 	if w.done {
 		return fmt.Errorf("commit %s: the object is already committed or aborted", w.s.location(w.name))
 	}
 	w.done = true
-	defer w.cancel()
-	if err := w.w.Close(); err != nil {
+	defer w.buf.Close()
+	if _, err := w.s.upload(w.ctx, w.name, w.buf.Section(0, w.buf.Size()), w.buf.Size(), storage.Conditions{}); err != nil {
 		return w.s.fail("put", w.name, err)
 	}
 	return nil
 }
 
-// Abort cancels the upload before it is finalised.
+// Abort drops the buffer; nothing was sent.
 func (w *writer) Abort() error {
 	if w.done {
 		return nil
 	}
 	w.done = true
-	w.cancel()
-	_ = w.w.Close() // returns the cancellation; waits for the upload to stop
-	return nil
+	return w.buf.Close()
 }
 
-// put writes data at name under cond in one request (one chunk holds it),
-// and returns the new generation.
+// Retries of a single-request upload, which the library cannot rewind: the
+// n-th retry waits retryDelay × 2^(n-1).
+const (
+	maxAttempts = 5
+	retryDelay  = 200 * time.Millisecond
+)
+
+// upload writes the size bytes of body at name under cond and returns the
+// new generation. Up to chunk_size bytes go in one request, retried here on
+// network errors, throttling and server errors (a conditional one meets its
+// own object after a lost answer, which the caller settles); more go as a
+// resumable upload, whose chunks the library retries.
+func (s *Storage) upload(ctx context.Context, name string, body io.ReadSeeker, size int64, cond storage.Conditions) (string, error) {
+	obj := s.object(name)
+	if cond != (storage.Conditions{}) {
+		obj = obj.If(cond)
+	}
+	chunk := 0
+	if size > s.chunkSize {
+		chunk = int(s.chunkSize)
+	}
+	for attempt := 1; ; attempt++ {
+		gen, err := s.uploadOnce(ctx, obj, body, chunk)
+		if err == nil {
+			return gen, nil
+		}
+		if chunk > 0 || attempt >= maxAttempts || ctx.Err() != nil || !retryable(err) {
+			return "", err
+		}
+		select {
+		case <-ctx.Done():
+			return "", err
+		case <-time.After(retryDelay << (attempt - 1)):
+		}
+	}
+}
+
+func (s *Storage) uploadOnce(ctx context.Context, obj *storage.ObjectHandle, body io.ReadSeeker, chunk int) (string, error) {
+	if _, err := body.Seek(0, io.SeekStart); err != nil {
+		return "", fmt.Errorf("read the buffer: %w", err)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	w := obj.NewWriter(ctx)
+	w.ChunkSize = chunk
+	w.ContentType = "application/octet-stream"
+	if _, err := io.Copy(w, body); err != nil {
+		cancel() // the upload is not finalised
+		_ = w.Close()
+		return "", err
+	}
+	if err := w.Close(); err != nil {
+		return "", err
+	}
+	return version(w.Attrs().Generation), nil
+}
+
+// retryable says whether a failed request may be sent again: a network
+// error, a timeout, throttling or a server error.
+func retryable(err error) bool {
+	switch st := status(err); {
+	case st == 0:
+		return !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
+	case st == http.StatusRequestTimeout || st == http.StatusTooManyRequests || st >= 500:
+		return true
+	}
+	return false
+}
+
+// put writes data at name under cond, in one request.
 func (s *Storage) put(ctx context.Context, name string, data []byte, cond storage.Conditions) (string, error) {
-	chunk := (int64(len(data))/minChunkSize + 1) * minChunkSize
-	w := s.newWriter(ctx, name, cond, int(min(chunk, max(s.chunkSize, chunk))))
-	defer w.cancel()
-	if _, err := w.w.Write(data); err != nil {
-		_ = w.w.Close()
-		return "", err
-	}
-	if err := w.w.Close(); err != nil {
-		return "", err
-	}
-	return version(w.w.Attrs().Generation), nil
+	return s.upload(ctx, name, bytes.NewReader(data), int64(len(data)), cond)
 }
 
 // PutIfAbsent implements providers.Storage with ifGenerationMatch=0. A retry

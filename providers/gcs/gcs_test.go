@@ -1,8 +1,11 @@
 package gcs
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -76,4 +79,89 @@ func TestConformance(t *testing.T) {
 			return mustNew(t, Config{Bucket: newBucket(t, srv), Endpoint: proxy.Endpoint})
 		}, postNetwork{proxy})
 	})
+}
+
+// TestManyOpenObjectsStayOutOfMemory: 32 objects written at once, as a batch
+// writing 32 partition folders does, hold their bytes on disk, not in the
+// heap.
+func TestManyOpenObjectsStayOutOfMemory(t *testing.T) {
+	srv := testenv.GCS(t)
+	storagetest.ManyOpenObjects(t, mustNew(t, Config{Bucket: newBucket(t, srv), Endpoint: srv.Endpoint, Prefix: "orders"}), 24<<20)
+}
+
+func TestValidate(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		want []string // the attributes named, in order; none when valid
+	}{
+		{"minimal", Config{Bucket: "lake"}, nil},
+		{"everything", Config{Bucket: "lake", Prefix: "a/b", Endpoint: "http://127.0.0.1:4443", ChunkSize: 16 << 20,
+			CredentialsJSON: `{"type":"service_account","client_email":"w@p.iam.gserviceaccount.com"}`}, nil},
+		{"no bucket", Config{}, []string{"bucket"}},
+		{"bucket with a path", Config{Bucket: "lake/orders"}, []string{"bucket"}},
+		{"bucket as a URL", Config{Bucket: "gs:lake"}, []string{"bucket"}},
+		{"dot-dot prefix", Config{Bucket: "lake", Prefix: "a/../b"}, []string{"prefix"}},
+		{"endpoint without scheme", Config{Bucket: "lake", Endpoint: "127.0.0.1:4443"}, []string{"endpoint"}},
+		{"credentials not JSON", Config{Bucket: "lake", CredentialsJSON: "/home/me/key.json"}, []string{"credentials_json"}},
+		{"credentials of a user", Config{Bucket: "lake", CredentialsJSON: `{"type":"authorized_user"}`}, []string{"credentials_json"}},
+		{"chunk too small", Config{Bucket: "lake", ChunkSize: 1000}, []string{"chunk_size"}},
+		{"chunk not a multiple", Config{Bucket: "lake", ChunkSize: 300 << 10}, []string{"chunk_size"}},
+		{"two mistakes", Config{Prefix: "..", ChunkSize: -1}, []string{"bucket", "prefix", "chunk_size"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.cfg.Validate()
+			var got []string
+			if err != nil {
+				for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+					got = append(got, e.(*ConfigError).Attribute)
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("Validate() = %v; want errors for %v", err, tc.want)
+			}
+			if err != nil && strings.Contains(err.Error(), "client_email") {
+				t.Errorf("the message quotes the credentials: %v", err)
+			}
+		})
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	for prefix, want := range map[string]string{"": "gs://lake", "/orders//prod/": "gs://lake/orders/prod"} {
+		s := mustNew(t, Config{Bucket: "lake", Prefix: prefix, Endpoint: "http://127.0.0.1:1"})
+		if got := s.Describe(); got != want {
+			t.Errorf("prefix %q: Describe() = %q, want %q", prefix, got, want)
+		}
+	}
+}
+
+// TestGetOfAReplacedObjectFails: a body cut off after the object was
+// replaced is not resumed from the new object's bytes.
+func TestGetOfAReplacedObjectFails(t *testing.T) {
+	srv := testenv.GCS(t)
+	proxy := testenv.StartFaultProxy(t, srv.Endpoint)
+	s := mustNew(t, Config{Bucket: newBucket(t, srv), Endpoint: proxy.Endpoint})
+	ctx := context.Background()
+	old := bytes.Repeat([]byte("old "), 256<<10)
+	if err := providers.Put(ctx, s, "big", old); err != nil {
+		t.Fatal(err)
+	}
+	cut := proxy.CutNextBody()
+	r, _, err := s.Get(ctx, "big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := providers.Put(ctx, s, "big", bytes.Repeat([]byte("new "), 256<<10)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(r)
+	<-cut
+	if err == nil {
+		t.Fatalf("read an object replaced while its body was cut off: %d bytes, no error (new bytes: %v)", len(got), bytes.Contains(got, []byte("new ")))
+	}
+	if !strings.Contains(err.Error(), "replaced or deleted") {
+		t.Errorf("error %q does not say the object changed", err)
+	}
 }
