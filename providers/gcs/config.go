@@ -68,10 +68,10 @@ func (c Config) Validate() error {
 	switch {
 	case c.Bucket == "":
 		bad("bucket", "is required")
+	case strings.HasPrefix(c.Bucket, "gs://"):
+		bad("bucket", "%q is a URL: set the bucket name alone, without gs://, and the path in prefix", c.Bucket)
 	case strings.Contains(c.Bucket, "/"):
 		bad("bucket", "%q contains '/': set the bucket name alone and the path in prefix", c.Bucket)
-	case strings.HasPrefix(c.Bucket, "gs:"):
-		bad("bucket", "%q is a URL: set the bucket name alone, without gs://", c.Bucket)
 	}
 	for _, seg := range strings.Split(c.Prefix, "/") {
 		if seg == "." || seg == ".." {
@@ -93,6 +93,8 @@ func (c Config) Validate() error {
 		switch err := json.Unmarshal([]byte(c.CredentialsJSON), &key); {
 		case err != nil:
 			bad("credentials_json", "is not JSON: give the content of a service account key file")
+		case key.Type == "":
+			bad("credentials_json", "has no \"type\": give the content of a service account key file (\"type\": \"service_account\"), or unset it to use Application Default Credentials")
 		case key.Type != "service_account":
 			bad("credentials_json", "is a %q key, not a service account key (\"type\": \"service_account\"): give the content of a service account key file, or unset it to use Application Default Credentials", key.Type)
 		}

@@ -100,7 +100,8 @@ func TestValidate(t *testing.T) {
 			CredentialsJSON: `{"type":"service_account","client_email":"w@p.iam.gserviceaccount.com"}`}, nil},
 		{"no bucket", Config{}, []string{"bucket"}},
 		{"bucket with a path", Config{Bucket: "lake/orders"}, []string{"bucket"}},
-		{"bucket as a URL", Config{Bucket: "gs:lake"}, []string{"bucket"}},
+		{"bucket as a URL", Config{Bucket: "gs://lake/orders"}, []string{"bucket"}},
+		{"credentials without a type", Config{Bucket: "lake", CredentialsJSON: "{}"}, []string{"credentials_json"}},
 		{"dot-dot prefix", Config{Bucket: "lake", Prefix: "a/../b"}, []string{"prefix"}},
 		{"endpoint without scheme", Config{Bucket: "lake", Endpoint: "127.0.0.1:4443"}, []string{"endpoint"}},
 		{"credentials not JSON", Config{Bucket: "lake", CredentialsJSON: "/home/me/key.json"}, []string{"credentials_json"}},
@@ -119,6 +120,9 @@ func TestValidate(t *testing.T) {
 			}
 			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
 				t.Errorf("Validate() = %v; want errors for %v", err, tc.want)
+			}
+			if tc.name == "bucket as a URL" && !strings.Contains(fmt.Sprint(err), "without gs://") {
+				t.Errorf("a gs:// URL as the bucket: %v; want it told to drop gs://", err)
 			}
 			if err != nil && strings.Contains(err.Error(), "client_email") {
 				t.Errorf("the message quotes the credentials: %v", err)
