@@ -7,6 +7,7 @@ TOOLS="$PWD/.tools"
 mkdir -p "$TOOLS/bin" "$TOOLS/node"
 
 VERSITYGW_VERSION=v1.8.0
+FAKE_GCS_SERVER_VERSION=v1.56.1
 AZURITE_VERSION=3.37.0
 DUCKDB_NODE_VERSION=1.5.6-r.1
 
@@ -16,6 +17,12 @@ if [ ! -x "$TOOLS/bin/versitygw" ] || ! grep -qx "$VERSITYGW_VERSION" "$TOOLS/bi
   log "versitygw $VERSITYGW_VERSION (about 80 s the first time)"
   GOBIN="$TOOLS/bin" GOFLAGS=-mod=mod go install "github.com/versity/versitygw/cmd/versitygw@$VERSITYGW_VERSION"
   echo "$VERSITYGW_VERSION" > "$TOOLS/bin/.versitygw-version"
+fi
+
+if [ ! -x "$TOOLS/bin/fake-gcs-server" ] || ! grep -qx "$FAKE_GCS_SERVER_VERSION" "$TOOLS/bin/.fake-gcs-server-version" 2>/dev/null; then
+  log "fake-gcs-server $FAKE_GCS_SERVER_VERSION (the Google Cloud Storage emulator)"
+  GOBIN="$TOOLS/bin" GOFLAGS=-mod=mod go install "github.com/fsouza/fake-gcs-server@$FAKE_GCS_SERVER_VERSION"
+  echo "$FAKE_GCS_SERVER_VERSION" > "$TOOLS/bin/.fake-gcs-server-version"
 fi
 
 if [ ! -x "$TOOLS/node/node_modules/.bin/azurite-blob" ]; then

@@ -22,9 +22,16 @@ type remoteFixture struct {
 	proxy *testenv.FaultProxy
 	store providers.Storage // through the proxy
 	b     *RemoteBackend
+	// isLockWrite and isStateWrite tell the store's writes of the lock and
+	// of the state (orders.json) among the requests.
+	isLockWrite, isStateWrite func(*http.Request) bool
 }
 
-func newRemote(t *testing.T) remoteFixture {
+// newRemote is the fixture on the server under test: S3 (versitygw), or
+// GCS while TestRemoteOnGCS runs the tests again.
+var newRemote = newRemoteS3
+
+func newRemoteS3(t *testing.T) remoteFixture {
 	t.Helper()
 	srv := testenv.S3(t)
 	srv.CreateBucket(t, "ops")
@@ -36,7 +43,12 @@ func newRemote(t *testing.T) remoteFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return remoteFixture{proxy: proxy, store: store, b: NewRemote(store, "orders.json")}
+	return remoteFixture{proxy: proxy, store: store, b: NewRemote(store, "orders.json"),
+		isLockWrite: isLockPut,
+		isStateWrite: func(r *http.Request) bool {
+			return r.Method == http.MethodPut && strings.HasSuffix(r.URL.Path, "/orders.json") && r.Header.Get("X-Amz-Copy-Source") == ""
+		},
+	}
 }
 
 // shortLease makes leases expire in a second, for the test.
@@ -74,7 +86,7 @@ func holderID(t *testing.T, b *RemoteBackend) string {
 
 func TestRemoteLockCreateAnswerLost(t *testing.T) {
 	f := newRemote(t)
-	fired := f.proxy.Arm(testenv.DropAnswer, isLockPut, 0)
+	fired := f.proxy.Arm(testenv.DropAnswer, f.isLockWrite, 0)
 	u, info := mustLock(t, f.b, "apply")
 	<-fired
 	if id := holderID(t, f.b); id != info.ID {
@@ -95,9 +107,7 @@ func TestRemoteStateCASAnswerLost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fired := f.proxy.Arm(testenv.DropAnswer, func(r *http.Request) bool {
-		return r.Method == http.MethodPut && strings.HasSuffix(r.URL.Path, "/orders.json") && r.Header.Get("X-Amz-Copy-Source") == ""
-	}, 0)
+	fired := f.proxy.Arm(testenv.DropAnswer, f.isStateWrite, 0)
 	v2, err := f.b.Write(ctx, []byte(`{"serial":2}`), v1)
 	<-fired
 	if err != nil {
@@ -146,8 +156,8 @@ func TestRemoteLockHeartbeatSurvivesLostAndSlowAnswers(t *testing.T) {
 	f := newRemote(t)
 	u, info := mustLock(t, f.b, "apply")
 	defer u.Unlock()
-	lost := f.proxy.Arm(testenv.DropAnswer, isLockPut, 0)
-	slow := f.proxy.Arm(testenv.Slow, isLockPut, 2*HeartbeatInterval)
+	lost := f.proxy.Arm(testenv.DropAnswer, f.isLockWrite, 0)
+	slow := f.proxy.Arm(testenv.Slow, f.isLockWrite, 2*HeartbeatInterval)
 	<-lost
 	<-slow
 	select {
@@ -167,7 +177,7 @@ func TestRemoteLockHeartbeatGivesUpBeforeTheLease(t *testing.T) {
 	f := newRemote(t)
 	u, _ := mustLock(t, f.b, "apply")
 	defer u.Unlock()
-	f.proxy.Randomly(1, []testenv.Fault{testenv.Refuse}, 0, isLockPut)
+	f.proxy.Randomly(1, []testenv.Fault{testenv.Refuse}, 0, f.isLockWrite)
 	start := time.Now()
 	select {
 	case <-u.Lost():
@@ -199,7 +209,7 @@ func TestRemoteLockHeldEndsBeforeTheLease(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	f.proxy.Randomly(1, []testenv.Fault{testenv.Refuse}, 0, isLockPut)
+	f.proxy.Randomly(1, []testenv.Fault{testenv.Refuse}, 0, f.isLockWrite)
 	cut := time.Now()
 	for u.Held() == nil {
 		if time.Since(cut) > 3*Lease {

@@ -187,6 +187,7 @@ var baseBodies = map[string]string{
 	"sink-destination-local-table":  "namespace = \"lake\"\nname = \"orders\"",
 	"sink-destination-s3-table":     "uri = \"/var/lib/streamctl/catalog.db\"\nnamespace = \"lake\"\nname = \"orders\"",
 	"sink-destination-azblob-table": "uri = \"/var/lib/streamctl/catalog.db\"\nnamespace = \"lake\"\nname = \"orders\"",
+	"sink-destination-gcs-table":    "uri = \"/var/lib/streamctl/catalog.db\"\nnamespace = \"lake\"\nname = \"orders\"",
 }
 
 // TestSchemaAttributesAreAccepted sets each documented attribute, alone, to its

@@ -241,6 +241,8 @@ func (p *FaultProxy) handle(c net.Conn) {
 			}
 		}
 		p.mu.Unlock()
+		// Matchers may read the body (a GCS upload names its object there).
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 		f := p.take(req)
 		if f != nil && f.kind == Refuse {
 			reset(c)

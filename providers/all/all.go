@@ -27,6 +27,7 @@ import (
 	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/providers/azblob"
 	"github.com/streamctl/streamctl/providers/files"
+	"github.com/streamctl/streamctl/providers/gcs"
 	"github.com/streamctl/streamctl/providers/generate"
 	"github.com/streamctl/streamctl/providers/kafka"
 	"github.com/streamctl/streamctl/providers/local"
@@ -43,5 +44,6 @@ func Kinds() providers.Kinds {
 		local.Kind,
 		s3.Kind,
 		azblob.Kind,
+		gcs.Kind,
 	}
 }
