@@ -12,6 +12,11 @@ import (
 	"github.com/streamctl/streamctl/state"
 )
 
+// TableMetadataDir is where a destination's table keeps its own metadata,
+// relative to the destination (Iceberg's <location>/metadata): no data file
+// of the sink's, and in no manifest.
+const TableMetadataDir = "metadata"
+
 // Table is a table format a destination commits its batches to, besides the
 // manifests (an Iceberg table whose location is the destination). Its commit
 // comes after the batch's files are in place and before the manifest, so

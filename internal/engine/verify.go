@@ -105,7 +105,8 @@ func VerifyShards(ctx context.Context, shards []*Sink, deep bool) (Verification,
 			}
 		}
 		err = d.Storage.List(ctx, "", func(info providers.ObjectInfo) error {
-			if strings.HasPrefix(info.Key, MetadataDir+"/") || strings.HasPrefix(info.Key, TemporaryDir+"/") || listed[info.Key] {
+			if strings.HasPrefix(info.Key, MetadataDir+"/") || strings.HasPrefix(info.Key, TemporaryDir+"/") || listed[info.Key] ||
+				d.Table != nil && strings.HasPrefix(info.Key, TableMetadataDir+"/") {
 				return nil
 			}
 			v.Findings = append(v.Findings, Finding{Sink: first.declaredName(), Destination: d.Name, Path: info.Key, Problem: ProblemUnlisted,

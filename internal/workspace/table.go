@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path"
 	"strings"
 	"sync"
 	"time"
@@ -164,15 +165,19 @@ func (t *icebergTable) Inspect(ctx context.Context, sink string, store providers
 	root := strings.TrimSuffix(t.cfg.Location, "/") + "/"
 	if !in.Exists {
 		// A dropped table leaves its metadata files: the newest registers
-		// it again.
-		err := store.List(ctx, iceberg.MetadataDir+"/", func(info providers.ObjectInfo) error {
-			if strings.HasSuffix(info.Key, ".metadata.json") && root+info.Key > o.NewestMetadata {
-				o.NewestMetadata = root + info.Key
+		// it again. A table created by an earlier version has them in the
+		// legacy folder.
+		newest := -1
+		for _, dir := range []string{iceberg.MetadataDir, iceberg.LegacyMetadataDir} {
+			err := store.List(ctx, dir+"/", func(info providers.ObjectInfo) error {
+				if v := iceberg.MetadataVersion(path.Base(info.Key)); v > newest {
+					newest, o.NewestMetadata = v, root+info.Key
+				}
+				return nil
+			})
+			if err != nil {
+				return nil, fmt.Errorf("list %s: %w", dir, err)
 			}
-			return nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("list %s: %w", iceberg.MetadataDir, err)
 		}
 		return o, nil
 	}
