@@ -90,6 +90,10 @@ type Observation struct {
 	// Uncommitted are, for a destination with a table, the data files of
 	// batches the state has neither committed nor in flight, by batch.
 	Uncommitted map[int64][]string
+	// Foreign are, for a destination without a table, the files at the
+	// names of batches the state has neither committed nor in flight, by
+	// batch (see checkForeign).
+	Foreign map[int64][]string
 }
 
 // hasManifest reports whether the destination holds batch id's manifest.
@@ -361,6 +365,9 @@ func PlanSink(in SinkInput) (*SinkPlan, error) {
 		return nil, err
 	}
 	if err := planReplace(in, st, p); err != nil {
+		return nil, err
+	}
+	if err := checkForeign(in, p); err != nil {
 		return nil, err
 	}
 
