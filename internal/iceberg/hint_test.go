@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/twmb/avro/ocf"
@@ -99,6 +100,47 @@ func TestTableFoundByLocation(t *testing.T) {
 	}
 
 	checkByLocation(t, root, 150)
+}
+
+// Writers that commit at once leave the hint at the version the catalog
+// holds last, whatever order their hints are written in.
+func TestHintAfterConcurrentCommits(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	layout := pipeline.Layout{Columns: columns}
+	const writers = 4
+	files := make([][]iceberg.DataFile, writers)
+	for w := range writers {
+		files[w] = writeBatch(t, root, layout, int64(w), records(w*25, w*25+25))
+	}
+	tables := make([]*iceberg.Table, writers)
+	for w := range writers {
+		tables[w] = open(t, config(root))
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, writers)
+	for w := range writers {
+		wg.Go(func() {
+			// One sink per writer: their batches do not follow each other.
+			errs[w] = tables[w].Append(ctx, fmt.Sprintf("orders-%d", w), int64(w), "r", files[w])
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	// Reloaded without publishing (Open would publish the hint again).
+	if _, _, err := tables[0].LastBatch(ctx, "orders-0"); err != nil {
+		t.Fatal(err)
+	}
+	last := tables[0].Iceberg()
+	if n := len(last.Metadata().Snapshots()); n != writers {
+		t.Fatalf("%d snapshots, want %d", n, writers)
+	}
+	if _, _, snap, _ := hadoopCurrent(t, root); snap != last.CurrentSnapshot().SnapshotID {
+		t.Errorf("the hint's snapshot is %d, the catalog's %d", snap, last.CurrentSnapshot().SnapshotID)
+	}
+	checkByLocation(t, root, writers*25)
 }
 
 // A table created by an earlier version keeps its metadata under
