@@ -42,7 +42,7 @@ func (t *Table) publishHint(ctx context.Context) error {
 	for range hintAttempts {
 		cur := t.tbl.MetadataLocation()
 		if err := t.writeHint(ctx, cur); err != nil {
-			return fmt.Errorf("iceberg: table %s: publish %s: %w; the table is committed, and the next apply writes the hint again", t.name(), HintFile, err)
+			return fmt.Errorf("iceberg: table %s: publish %s: %w; the table is committed; check that the table's location is writable, and the next apply with work for the sink writes the hint again", t.name(), HintFile, err)
 		}
 		if err := t.refresh(ctx); err != nil {
 			return err
