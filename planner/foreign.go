@@ -11,6 +11,9 @@ import (
 // batch writes its files under names chosen by its number, and would write
 // over them. A batch some manifest lists (adopted) is the sink's own.
 func checkForeign(in SinkInput, p *SinkPlan) error {
+	if in.Provisional {
+		return nil
+	}
 	adopted := map[int64]bool{}
 	for _, b := range p.Adopt {
 		adopted[b.ID] = true

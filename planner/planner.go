@@ -63,6 +63,12 @@ type SinkInput struct {
 	// Observed holds what each destination holds; nil when not observed
 	// (-refresh=false), and then no cleanup is planned.
 	Observed map[string]*Observation
+	// Provisional is set when State was read without the sink's lock (the
+	// first plan of workers sharing a state): another process may be
+	// writing a batch the state read does not show, so files at the names
+	// of the next batches are not refused; the plan made once the sink is
+	// claimed checks them.
+	Provisional bool
 }
 
 // Observation is what one destination holds for a sink.

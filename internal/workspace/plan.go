@@ -37,6 +37,9 @@ type PlanOptions struct {
 	// Parallelism bounds the sinks whose source and destinations are
 	// observed at once (plan -parallelism); 0 is no bound.
 	Parallelism int
+	// Provisional is set when st was read without the sinks' locks, and
+	// each sink is planned again once claimed (planner.SinkInput).
+	Provisional bool
 }
 
 // Plan observes the sources and destinations and plans every sink against
@@ -158,6 +161,7 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 				State:          sinkState,
 				Snapshot:       snap,
 				Observed:       observed,
+				Provisional:    o.Provisional,
 			})
 		}()
 	}
