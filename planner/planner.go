@@ -67,6 +67,12 @@ type SinkInput struct {
 	// Observed holds what each destination holds; nil when not observed
 	// (-refresh=false), and then no cleanup is planned.
 	Observed map[string]*Observation
+	// Provisional is set when State was read without the sink's lock (the
+	// first plan of workers sharing a state): another process may be
+	// writing a batch the state read does not show, so files at the names
+	// of the next batches are not refused; the plan made once the sink is
+	// claimed checks them.
+	Provisional bool
 }
 
 // Observation is what one destination holds for a sink.
@@ -97,6 +103,10 @@ type Observation struct {
 	// Uncommitted are, for a destination with a table, the data files of
 	// batches the state has neither committed nor in flight, by batch.
 	Uncommitted map[int64][]string
+	// Foreign are, for a destination without a table, the files at the
+	// names of batches the state has neither committed nor in flight, by
+	// batch (see checkForeign).
+	Foreign map[int64][]string
 }
 
 // hasManifest reports whether the destination holds batch id's manifest.
@@ -376,6 +386,9 @@ func PlanSink(in SinkInput) (*SinkPlan, error) {
 		return nil, err
 	}
 	if err := planReplace(in, st, p); err != nil {
+		return nil, err
+	}
+	if err := checkForeign(in, p); err != nil {
 		return nil, err
 	}
 

@@ -176,7 +176,7 @@ func planTables(in SinkInput, st *state.Sink, p *SinkPlan) error {
 		switch {
 		case !t.Exists && last >= 0 && t.NewestMetadata != "":
 			return &Error{Sink: in.Name, Summary: fmt.Sprintf("%s is missing", t.Name),
-				Detail: fmt.Sprintf("destination %q: the state has committed batches up to %d into it, the catalog has no such table, and its metadata is still in the destination (newest: %s): the table was dropped, or the table block now names another table. An empty table would leave those batches out of it for good, so nothing is written. Register the table again from that metadata file (Spark: CALL system.register_table; PyIceberg: catalog.register_table), or restore the previous name in the table block. To start the table over without those batches, move the destination's folder %s aside: plan then shows the table to create.", d, last, t.NewestMetadata, "_streamctl/iceberg")}
+				Detail: fmt.Sprintf("destination %q: the state has committed batches up to %d into it, the catalog has no such table, and its metadata is still in the destination (newest: %s): the table was dropped, or the table block now names another table. An empty table would leave those batches out of it for good, so nothing is written. Register the table again from that metadata file (Spark: CALL system.register_table; PyIceberg: catalog.register_table), or restore the previous name in the table block. To start the table over without those batches, move the destination's folders %s aside: plan then shows the table to create.", d, last, t.NewestMetadata, "metadata and _streamctl/iceberg")}
 		case !t.Exists:
 			tp.Create = t.Create
 			if last >= 0 {
@@ -241,7 +241,7 @@ func tableBehind(sink, d string, t *TableObservation, last int64) error {
 		}
 	}
 	return &Error{Sink: sink, Summary: fmt.Sprintf("%s is behind the state", t.Name),
-		Detail: fmt.Sprintf("destination %q: the state has committed batches up to %d into the table, and its current snapshot records %s: it was rolled back, or restored from an older copy. Appending batch %d on top would leave batches %d–%d out of the table for good, and writing them again would duplicate them in the destination's folder, so nothing is written. %s, or restore the table from a copy that has them. To go on without those batches in the table, start it over: drop it and move the destination's folder _streamctl/iceberg aside; plan then shows a new table, which receives the batches after %d.", d, last, has, last+1, top+1, last, undo, last)}
+		Detail: fmt.Sprintf("destination %q: the state has committed batches up to %d into the table, and its current snapshot records %s: it was rolled back, or restored from an older copy. Appending batch %d on top would leave batches %d–%d out of the table for good, and writing them again would duplicate them in the destination's folder, so nothing is written. %s, or restore the table from a copy that has them. To go on without those batches in the table, start it over: drop it and move the destination's folders metadata and _streamctl/iceberg aside; plan then shows a new table, which receives the batches after %d.", d, last, has, last+1, top+1, last, undo, last)}
 }
 
 // dataOrphans lists the data files a crashed attempt at a batch left: the

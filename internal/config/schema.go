@@ -562,7 +562,7 @@ sink "orders_lake" {
 		if k.Destination != nil {
 			d := kindSchema("destination", []string{"type", "name"}, k.Type, &k.Destination.Body)
 			d.Attributes = append(d.Attributes, destinationCommon()...)
-			d.Blocks = append(d.Blocks, tableSchema())
+			d.Blocks = append(d.Blocks, tableSchema(k.Type))
 			b.Blocks = append(b.Blocks, d)
 		}
 	}

@@ -108,9 +108,10 @@ func (l *loader) checkCatalogPassword(body hcl.Body) {
 	})
 }
 
-// tableSchema documents the table block of every destination.
-func tableSchema() *SchemaBlock {
+// tableSchema documents the table block of a destination of type destType.
+func tableSchema(destType string) *SchemaBlock {
 	return &SchemaBlock{
+		Example: tableExamples[destType],
 		Type:    "table",
 		Max:     1,
 		Summary: "Commits each batch as one snapshot of an Apache Iceberg table or one version of a Delta Lake table, as well as by streamctl's manifests.",
@@ -180,4 +181,83 @@ func (l *loader) checkDeltaTable(t *Table, s *Sink, where string) {
 			l.errorf(&t.DeclRange, "Partition column type on a Delta table", "%s: partition_by %q is a %s column; a Delta table here is partitioned by string, int32, int64, bool or date columns. Partition by one of those.", where, expr, typ)
 		}
 	}
+}
+
+// tableSinkHead is the sink the table examples share: a Parquet sink whose
+// columns are the table's.
+const tableSinkHead = `source "generate" "orders" {
+  partitions            = 4
+  records_per_partition = 10000
+}
+
+sink "orders" {
+  source       = source.generate.orders
+  format       = "parquet"
+  partition_by = ["day(ts)"]
+
+  column "id" {
+    type = "int64"
+  }
+  column "ts" {
+    type = "timestamp"
+  }
+`
+
+// tableExamples are the reference's examples of a table block, by the type
+// of its destination. The table's location is the destination's folder;
+// its metadata is at <location>/metadata, with version-hint.text.
+var tableExamples = map[string]string{
+	"local": tableSinkHead + `
+  destination "local" "lake" {
+    path = "out/lake"
+
+    # Catalog "streamctl" in out/lake/_streamctl/iceberg/catalog.db (SQLite);
+    # engines that read by location open out/lake.
+    table {
+      format    = "iceberg"
+      namespace = "lake"
+      name      = "orders"
+    }
+  }
+}
+`,
+	"s3": tableSinkHead + `
+  destination "s3" "lake" {
+    bucket = "lake-eu"
+    prefix = "orders"
+    region = "eu-west-1"
+
+    # Catalog "streamctl" in PostgreSQL (the password from PGPASSWORD or
+    # ~/.pgpass), where Spark's and Trino's JDBC catalogs find it too; the
+    # table is at s3://lake-eu/orders.
+    table {
+      format    = "iceberg"
+      catalog   = "sql"
+      uri       = "postgres://streamctl@db.example:5432/lake"
+      namespace = "lake"
+      name      = "orders"
+    }
+  }
+}
+`,
+	"azblob": tableSinkHead + `
+  destination "azblob" "lake" {
+    account_name = "lakeeu"
+    container    = "orders"
+
+    # A REST catalog; the table is at
+    # wasbs://orders@lakeeu.blob.core.windows.net.
+    table {
+      format    = "iceberg"
+      catalog   = "rest"
+      uri       = "https://catalog.example/api/catalog"
+      namespace = "lake"
+      name      = "orders"
+      properties = {
+        warehouse = "lake"
+      }
+    }
+  }
+}
+`,
 }

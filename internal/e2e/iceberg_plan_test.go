@@ -245,7 +245,7 @@ func TestIcebergOrphans(t *testing.T) {
 		// Two hours on, they are old enough.
 		later := []string{"STREAMCTL_TEST_CLOCK_SKEW=2h"}
 		r := mustRun(t, dir, 2, later, "plan", "-detailed-exitcode", "-no-color")
-		lines := regexp.MustCompile(`(?m)^  - remove orphan metadata file _streamctl/iceberg/metadata/(\S+) of iceberg table lake.orders \(left by a failed commit\) in table$`).FindAllStringSubmatch(r.stdout, -1)
+		lines := regexp.MustCompile(`(?m)^  - remove orphan metadata file metadata/(\S+) of iceberg table lake.orders \(left by a failed commit\) in table$`).FindAllStringSubmatch(r.stdout, -1)
 		if len(lines) != 2 || !strings.Contains(r.stdout, "2 orphan files to remove.") {
 			t.Fatalf("plan after a failed commit: want its manifest and manifest list as orphans, got\n%s", r.stdout)
 		}
@@ -258,7 +258,7 @@ func TestIcebergOrphans(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(meta, l[1])); !os.IsNotExist(err) {
 				t.Errorf("%s is still there: %v", l[1], err)
 			}
-			if !strings.Contains(r.stdout, "orders: removed orphan metadata file _streamctl/iceberg/metadata/"+l[1]) {
+			if !strings.Contains(r.stdout, "orders: removed orphan metadata file metadata/"+l[1]) {
 				t.Errorf("apply does not report the removal of %s:\n%s", l[1], r.stdout)
 			}
 		}
@@ -498,7 +498,7 @@ func TestIcebergOnS3Orphans(t *testing.T) {
 	mustRun(t, dir, 0, srv.Env(), "plan", "-detailed-exitcode", "-no-color")
 	later := append([]string{"STREAMCTL_TEST_CLOCK_SKEW=2h"}, srv.Env()...)
 	r := mustRun(t, dir, 2, later, "plan", "-detailed-exitcode", "-no-color")
-	lines := regexp.MustCompile(`(?m)^  - remove orphan metadata file (_streamctl/iceberg/metadata/\S+) of iceberg table lake.orders \(left by a failed commit\) in table$`).FindAllStringSubmatch(r.stdout, -1)
+	lines := regexp.MustCompile(`(?m)^  - remove orphan metadata file (metadata/\S+) of iceberg table lake.orders \(left by a failed commit\) in table$`).FindAllStringSubmatch(r.stdout, -1)
 	if len(lines) != 2 {
 		t.Fatalf("plan two hours after a failed commit: want its manifest and manifest list as orphans, got\n%s", r.stdout)
 	}

@@ -48,6 +48,9 @@ func Observe(ctx context.Context, sink *Sink, st *state.Sink) (map[string]*plann
 		if err := observeTable(ctx, sink, d, st, obs); err != nil {
 			return nil, fmt.Errorf("observe destination %s (%s): %w", d.Name, d.Storage.Describe(), err)
 		}
+		if err := observeForeign(ctx, sink, d, st, obs); err != nil {
+			return nil, fmt.Errorf("observe destination %s (%s): %w", d.Name, d.Storage.Describe(), err)
+		}
 		out[d.Name] = obs
 	}
 	return out, nil

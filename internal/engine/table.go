@@ -12,6 +12,11 @@ import (
 	"github.com/streamctl/streamctl/state"
 )
 
+// TableMetadataDir is where a destination's Iceberg table keeps its own
+// metadata, relative to the destination (<location>/metadata): no data file
+// of the sink's, and in no manifest.
+const TableMetadataDir = "metadata"
+
 // Table is a table format a destination commits its batches to, besides the
 // manifests (an Iceberg table whose location is the destination). Its commit
 // comes after the batch's files are in place and before the manifest, so
@@ -41,11 +46,11 @@ type Table interface {
 }
 
 // TableFolder is a Table whose own files are in the destination's folder,
-// outside streamctl's: a Delta table's log. Verify leaves them to the
-// table, as it leaves _streamctl to the manifests.
+// outside streamctl's: an Iceberg table's metadata, a Delta table's log.
+// Verify leaves them to the table, as it leaves _streamctl to the manifests.
 type TableFolder interface {
 	// Folder is the folder of the table's files, relative to the
-	// destination, e.g. "_delta_log".
+	// destination, e.g. "metadata" or "_delta_log".
 	Folder() string
 }
 

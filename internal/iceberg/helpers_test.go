@@ -210,10 +210,10 @@ func testObjectStoreTable(t *testing.T, s objectStore) {
 	if n := len(tb.Iceberg().Metadata().Snapshots()); n != 2 {
 		t.Errorf("%d snapshots, want 2", n)
 	}
-	if !strings.HasPrefix(tb.Iceberg().MetadataLocation(), s.location+"/_streamctl/iceberg/metadata/") {
+	if !strings.HasPrefix(tb.Iceberg().MetadataLocation(), s.location+"/metadata/") {
 		t.Errorf("metadata at %s", tb.Iceberg().MetadataLocation())
 	}
-	if n, err := s.count(ctx, "_streamctl/iceberg/metadata/"); err != nil || n == 0 {
+	if n, err := s.count(ctx, "metadata/"); err != nil || n == 0 {
 		t.Fatalf("no metadata objects on the store: %v", err)
 	}
 	checkOnce(t, scanRows(t, tb.Iceberg(), nil), 100, false)

@@ -183,6 +183,10 @@ func Open(ctx context.Context, cfg Config) (*Table, error) {
 		t.Close()
 		return nil, err
 	}
+	if err := t.publishHint(ctx); err != nil {
+		t.Close()
+		return nil, err
+	}
 	return t, nil
 }
 
@@ -484,10 +488,9 @@ func (t *Table) loadOrCreate(ctx context.Context, want *ice.Schema, spec ice.Par
 			catalog.WithLocation(t.cfg.Location),
 			catalog.WithPartitionSpec(&spec),
 			catalog.WithProperties(ice.Properties{
-				table.DefaultNameMappingKey: mapping,
-				// Beside streamctl's own metadata, outside every glob of
-				// data files, and out of what verify counts as unlisted.
-				table.WriteMetadataPathKey:        strings.TrimSuffix(t.cfg.Location, "/") + "/_streamctl/iceberg/metadata",
+				// No write.metadata.path: the metadata goes where every
+				// engine looks for it, <location>/metadata.
+				table.DefaultNameMappingKey:       mapping,
 				"format-version":                  "2",
 				"write.parquet.compression-codec": "zstd",
 				// Merge the small manifests of a streaming sink's
@@ -697,8 +700,16 @@ const maxAttempts = 10
 // summary records sink, batch and ranges. When the table already records
 // the batch it does nothing. The commit requires the branch to be where
 // Append read it; when another writer moved it, Append reloads, checks
-// again that the batch is not there, and retries.
+// again that the batch is not there, and retries. Then it publishes the
+// table's version hint (see publishHint), also when the batch was there.
 func (t *Table) Append(ctx context.Context, sink string, batch int64, ranges string, files []DataFile) error {
+	if err := t.appendBatch(ctx, sink, batch, ranges, files); err != nil {
+		return err
+	}
+	return t.publishHint(ctx)
+}
+
+func (t *Table) appendBatch(ctx context.Context, sink string, batch int64, ranges string, files []DataFile) error {
 	if len(t.changes) > 0 {
 		return fmt.Errorf("iceberg: table %s: %w: %v", t.name(), ErrSchemaPending, t.changes)
 	}

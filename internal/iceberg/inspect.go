@@ -19,9 +19,14 @@ import (
 )
 
 // MetadataDir is where a table streamctl creates keeps its metadata,
-// relative to the table's location: beside streamctl's own metadata,
-// outside every glob of data files.
-const MetadataDir = "_streamctl/iceberg/metadata"
+// relative to the table's location: where every engine looks for it. It
+// holds no Parquet file, so globs of data files (*.parquet) leave it out.
+const MetadataDir = "metadata"
+
+// LegacyMetadataDir is where tables created by earlier versions keep their metadata
+// (their write.metadata.path): they keep it there, and their version hint
+// and its copies go to MetadataDir.
+const LegacyMetadataDir = "_streamctl/iceberg/metadata"
 
 // OrphanMinAge is how old an unreferenced metadata file must be before it
 // counts as an orphan. Another engine's commit in progress (Spark, Trino,
@@ -393,6 +398,11 @@ func (in *Inspection) Orphan(rel string, mod, now time.Time) bool {
 	}
 	return false
 }
+
+// MetadataVersion is N of a catalog's metadata file name
+// "NNNNN-uuid[.gz|.zstd].metadata.json", or -1 for any other name (the
+// version hint's copies vN.metadata.json among them).
+func MetadataVersion(base string) int { return metadataVersion(base) }
 
 // metadataVersion is N of "NNNNN-uuid[.gz|.zstd].metadata.json", or -1.
 func metadataVersion(base string) int {

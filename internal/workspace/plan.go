@@ -39,6 +39,9 @@ type PlanOptions struct {
 	// Parallelism bounds the sinks whose source and destinations are
 	// observed at once (plan -parallelism); 0 is no bound.
 	Parallelism int
+	// Provisional is set when st was read without the sinks' locks, and
+	// each sink is planned again once claimed (planner.SinkInput).
+	Provisional bool
 }
 
 // Plan observes the sources and destinations and plans every sink against
@@ -162,6 +165,7 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 				State:          sinkState,
 				Snapshot:       snap,
 				Observed:       observed,
+				Provisional:    o.Provisional,
 			})
 		}()
 	}

@@ -243,7 +243,10 @@ func (s *Session) CheckSaved(p *planner.Plan) (stale error, mismatch []error) {
 
 // Plan plans the session's sinks against the state, stamped at now.
 func (s *Session) Plan(now time.Time) (*planner.Plan, []error) {
-	p, errs := s.ws.Plan(s.ctx, s.mgr.State(), s.opts.Plan)
+	opts := s.opts.Plan
+	// Read without a lock: each sink is planned again once claimed.
+	opts.Provisional = s.claims != nil
+	p, errs := s.ws.Plan(s.ctx, s.mgr.State(), opts)
 	if len(errs) > 0 {
 		return nil, errs
 	}

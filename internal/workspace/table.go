@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path"
 	"strings"
 	"sync"
 	"time"
@@ -32,6 +33,7 @@ var (
 	_ engine.Table          = (*icebergTable)(nil)
 	_ engine.TableInspector = (*icebergTable)(nil)
 	_ engine.TableHistory   = (*icebergTable)(nil)
+	_ engine.TableFolder    = (*icebergTable)(nil)
 )
 
 // table is a destination's table, of any format.
@@ -88,6 +90,11 @@ func newIcebergTable(s *config.Sink, d *config.Destination, kinds providers.Kind
 }
 
 func (t *icebergTable) Describe() string { return t.name }
+
+// Folder implements engine.TableFolder: the metadata at <location>/metadata
+// is the table's (an older table's, under _streamctl, is left to the
+// manifests' folder).
+func (t *icebergTable) Folder() string { return engine.TableMetadataDir }
 
 func (t *icebergTable) Catalog() string { return iceberg.CatalogAddress(t.cfg) }
 
@@ -178,15 +185,19 @@ func (t *icebergTable) Inspect(ctx context.Context, sink string, store providers
 	root := strings.TrimSuffix(t.cfg.Location, "/") + "/"
 	if !in.Exists {
 		// A dropped table leaves its metadata files: the newest registers
-		// it again.
-		err := store.List(ctx, iceberg.MetadataDir+"/", func(info providers.ObjectInfo) error {
-			if strings.HasSuffix(info.Key, ".metadata.json") && root+info.Key > o.NewestMetadata {
-				o.NewestMetadata = root + info.Key
+		// it again. A table created by an earlier version has them in the
+		// legacy folder.
+		newest := -1
+		for _, dir := range []string{iceberg.MetadataDir, iceberg.LegacyMetadataDir} {
+			err := store.List(ctx, dir+"/", func(info providers.ObjectInfo) error {
+				if v := iceberg.MetadataVersion(path.Base(info.Key)); v > newest {
+					newest, o.NewestMetadata = v, root+info.Key
+				}
+				return nil
+			})
+			if err != nil {
+				return nil, fmt.Errorf("list %s: %w", dir, err)
 			}
-			return nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("list %s: %w", iceberg.MetadataDir, err)
 		}
 		return o, nil
 	}
