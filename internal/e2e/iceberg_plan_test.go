@@ -226,9 +226,10 @@ func TestIcebergPlanRefusesIncompatible(t *testing.T) {
 // commit and iceberg.OrphanMinAge (a clock two hours on), plan shows them
 // as orphans and apply removes them. A crash while promoting a batch, followed by the state's
 // previous version restored, leaves data files of a batch the state does
-// not know: plan shows them, apply removes them before writing the batch
-// again in other batch sizes, and every record is in the table and its
-// folder once.
+// not know: in the table, plan shows them and apply removes them before
+// writing the batch again in other batch sizes; in the folder destination
+// beside it, plan refuses them by name until they are moved out. Every
+// record is then in the table and its folder once.
 func TestIcebergOrphans(t *testing.T) {
 	t.Parallel()
 	t.Run("metadata", func(t *testing.T) {
@@ -286,7 +287,32 @@ func TestIcebergOrphans(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(hcl), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		r := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
+		// The folder destination has no table to tell its files apart: the
+		// crashed attempt's files there are at batch 0's names, which no
+		// manifest lists and the state does not know, so plan refuses them,
+		// naming them, before anything is written. Following its advice
+		// (move them out) lets the sink go on.
+		r := mustRun(t, dir, 1, nil, "plan", "-detailed-exitcode", "-no-color")
+		folder := filepath.Join(dir, "out", "folder")
+		var moved int
+		err = filepath.WalkDir(folder, func(path string, e os.DirEntry, err error) error {
+			if err != nil || e.IsDir() || !strings.HasSuffix(path, ".parquet") || strings.Contains(path, "_temporary") {
+				return err
+			}
+			rel, _ := filepath.Rel(folder, path)
+			if !strings.Contains(r.stderr, filepath.ToSlash(rel)) {
+				t.Errorf("plan's refusal does not name %s:\n%s", rel, r.stderr)
+			}
+			moved++
+			return os.Rename(path, filepath.Join(t.TempDir(), filepath.Base(path)))
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if moved == 0 || !strings.Contains(r.stderr, `destination "folder" holds files streamctl did not write`) {
+			t.Fatalf("plan after a crashed batch whose intent the state lost: want the folder's %d files refused, got\n%s", moved, r.stderr)
+		}
+		r = mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
 		orphans := regexp.MustCompile(`(?m)^  - remove orphan data file (\S+) of batch 0 \(no manifest, no snapshot, not in flight\) in table$`).FindAllStringSubmatch(r.stdout, -1)
 		if len(orphans) < 2 {
 			t.Fatalf("plan after a crashed batch whose intent the state lost: want its promoted files as orphans, got\n%s", r.stdout)
