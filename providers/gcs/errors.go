@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strings"
 
-	"cloud.google.com/go/storage"
 	"google.golang.org/api/googleapi"
 
 	"github.com/streamctl/streamctl/providers"
@@ -81,9 +80,9 @@ func (s *Storage) fail(op, name string, err error) error {
 		e.detail = err.Error()
 	}
 	switch {
-	case errors.Is(err, storage.ErrBucketNotExist) || e.status == http.StatusNotFound && strings.Contains(strings.ToLower(e.detail), "bucket"):
+	case e.status == http.StatusNotFound && strings.Contains(strings.ToLower(e.detail), "bucket"):
 		e.hint = fmt.Sprintf("bucket %q does not exist: create it (streamctl does not create buckets)", s.name)
-	case errors.Is(err, storage.ErrObjectNotExist) || e.status == http.StatusNotFound:
+	case e.status == http.StatusNotFound:
 		e.sentinel, e.detail = providers.ErrNotExist, ""
 	case e.status == http.StatusUnauthorized || e.status == http.StatusForbidden:
 		e.hint = fmt.Sprintf("the service refused the credentials for bucket %q: check GOOGLE_APPLICATION_CREDENTIALS or credentials_json, and that the account may read, create and delete objects there (roles/storage.objectUser)", s.name)
