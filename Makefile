@@ -1,5 +1,12 @@
 # streamctl. `make test` installs and starts everything the suite needs.
 GO ?= go
+# grpcnotrace: gRPC (linked through Google's API client options and
+# arrow-go) then leaves out golang.org/x/net/trace, whose HTTP debug pages run
+# html/template. A reachable template execution makes the linker keep every
+# exported method of every type, 20 MB of code streamctl never runs
+# (third_party/README.md). scripts/release.sh and the e2e tests' build say it
+# too.
+export GOFLAGS := -tags=grpcnotrace
 export PATH := $(CURDIR)/.tools/bin:$(CURDIR)/.tools/node/node_modules/.bin:$(PATH)
 
 .PHONY: all build test unit tools bench lint fmt clean website pgo fuzz release

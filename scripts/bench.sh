@@ -50,8 +50,8 @@ section "start-up and size: CPU of streamctl version and validate, an apply with
 # median of 5 loops.
 work=$(mktemp -d)
 trap 'rm -f "$log"; rm -rf "$work"' EXIT
-go build -o "$work/streamctl" .
-go build -trimpath -ldflags='-s -w' -o "$work/streamctl-stripped" .
+go build -tags grpcnotrace -o "$work/streamctl" .
+go build -tags grpcnotrace -trimpath -ldflags='-s -w' -o "$work/streamctl-stripped" .
 cp -r examples/quickstart "$work/quickstart"
 rm -rf "$work/quickstart/.streamctl" "$work/quickstart/out"
 "$work/streamctl" -chdir="$work/quickstart" apply -auto-approve > /dev/null

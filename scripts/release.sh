@@ -39,7 +39,8 @@ for platform in $PLATFORMS; do
 	echo "release: building $name" >&2
 	# -buildvcs=false: the commit is given above; the go command's own VCS
 	# stamp would add vcs.modified and vcs.time, which depend on the checkout.
-	CGO_ENABLED=0 GOOS=$os GOARCH=$arch "$GO" build -trimpath -buildvcs=false \
+	# grpcnotrace: see the Makefile.
+	CGO_ENABLED=0 GOOS=$os GOARCH=$arch "$GO" build -tags grpcnotrace -trimpath -buildvcs=false \
 		-ldflags "$ldflags" -o "$DIST/$name/streamctl" .
 	cp README.md "$DIST/$name/"
 	touch -h -d "@$SOURCE_DATE_EPOCH" "$DIST/$name" "$DIST/$name/streamctl" "$DIST/$name/README.md"

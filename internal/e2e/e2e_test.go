@@ -51,7 +51,7 @@ func TestMain(m *testing.M) {
 	errs := make(chan error, len(builds))
 	for _, b := range builds {
 		go func() {
-			cmd := exec.Command("go", append(append([]string{"build", "-tags", "faultinject"}, b...), ".")...)
+			cmd := exec.Command("go", append(append([]string{"build", "-tags", "faultinject,grpcnotrace"}, b...), ".")...)
 			cmd.Dir = testenv.RepoRoot()
 			if out, err := cmd.CombinedOutput(); err != nil {
 				errs <- fmt.Errorf("build streamctl %v: %v\n%s", b, err, out)
@@ -268,5 +268,26 @@ func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool)
 			t.Fatalf("timed out after %s waiting for %s", timeout, what)
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestBinaryRunsNoTemplates: the binary links no text/template execution.
+// A reachable one makes the linker keep every exported method of every type
+// (a template may call any by name), about 20 MB of code streamctl never
+// runs (third_party/README.md). When this fails, find the caller with
+// `go build -tags grpcnotrace -ldflags=-dumpdep . 2>&1 | grep -- '-> text/template.(\*Template).execute'`.
+func TestBinaryRunsNoTemplates(t *testing.T) {
+	t.Parallel()
+	out, err := exec.Command("go", "tool", "nm", binary).Output()
+	if err != nil {
+		t.Fatalf("go tool nm %s: %v", binary, err)
+	}
+	if !bytes.Contains(out, []byte(" T main.main\n")) {
+		t.Fatalf("go tool nm %s lists no main.main: the check would prove nothing", binary)
+	}
+	for _, sym := range []string{"text/template.(*state).evalField", "html/template.(*Template).Execute"} {
+		if bytes.Contains(out, []byte(" T "+sym+"\n")) {
+			t.Errorf("the binary links %s: a template execution is reachable, so every exported method of every type is kept", sym)
+		}
 	}
 }
