@@ -1,0 +1,372 @@
+package wire
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"time"
+
+	"github.com/hamba/avro/v2"
+
+	"github.com/streamctl/streamctl/internal/jsonstr"
+)
+
+// InvalidError is a payload that does not decode: the record is invalid,
+// for the reason given.
+type InvalidError struct{ Reason string }
+
+func (e *InvalidError) Error() string { return e.Reason }
+
+func invalidf(format string, args ...any) error {
+	return &InvalidError{Reason: fmt.Sprintf(format, args...)}
+}
+
+// ParseAvro parses an Avro schema text. Named types are resolved in a cache
+// of the schema's own, with refs (the texts of referenced schemas) parsed
+// into it first: two versions of one record name never meet.
+func ParseAvro(text string, refs ...string) (avro.Schema, error) {
+	cache := &avro.SchemaCache{}
+	for _, r := range refs {
+		if _, err := avro.ParseWithCache(r, "", cache); err != nil {
+			return nil, fmt.Errorf("parse referenced Avro schema: %w", err)
+		}
+	}
+	s, err := avro.ParseWithCache(text, "", cache)
+	if err != nil {
+		return nil, fmt.Errorf("parse Avro schema: %w", err)
+	}
+	return s, nil
+}
+
+// AppendAvro decodes the Avro binary encoding of one datum of schema s from
+// b and appends its canonical JSON to dst. Bytes left over after the datum
+// make it invalid: they mean the schema is not the writer's.
+func AppendAvro(dst []byte, s avro.Schema, b []byte) ([]byte, error) {
+	r := avroReader{b: b}
+	dst, err := r.value(dst, s, "")
+	if err != nil {
+		return dst, err
+	}
+	if len(r.b) > 0 {
+		return dst, invalidf("Avro datum ends %d bytes before the payload does: is the schema the writer's?", len(r.b))
+	}
+	return dst, nil
+}
+
+type avroReader struct {
+	b     []byte
+	depth int
+}
+
+// maxDepth bounds recursion on recursive schemas fed hostile payloads.
+const maxDepth = 256
+
+func (r *avroReader) truncated(path string) error {
+	return invalidf("Avro payload ends inside %s", fieldName(path))
+}
+
+func fieldName(path string) string {
+	if path == "" {
+		return "the record"
+	}
+	return "field " + path
+}
+
+func (r *avroReader) long(path string) (int64, error) {
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		if n == 0 {
+			return 0, r.truncated(path)
+		}
+		return 0, invalidf("Avro payload has an overlong integer in %s", fieldName(path))
+	}
+	r.b = r.b[n:]
+	return v, nil
+}
+
+func (r *avroReader) take(n int64, path string) ([]byte, error) {
+	if n < 0 {
+		return nil, invalidf("Avro payload has a negative length %d in %s", n, fieldName(path))
+	}
+	if int64(len(r.b)) < n {
+		return nil, r.truncated(path)
+	}
+	v := r.b[:n]
+	r.b = r.b[n:]
+	return v, nil
+}
+
+func (r *avroReader) bytes(path string) ([]byte, error) {
+	n, err := r.long(path)
+	if err != nil {
+		return nil, err
+	}
+	return r.take(n, path)
+}
+
+func join(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+func (r *avroReader) value(dst []byte, s avro.Schema, path string) ([]byte, error) {
+	r.depth++
+	defer func() { r.depth-- }()
+	if r.depth > maxDepth {
+		return dst, invalidf("Avro value nests deeper than %d levels in %s", maxDepth, fieldName(path))
+	}
+	switch s := s.(type) {
+	case *avro.RefSchema:
+		return r.value(dst, s.Schema(), path)
+	case *avro.NullSchema:
+		return append(dst, "null"...), nil
+	case *avro.PrimitiveSchema:
+		return r.primitive(dst, s, path)
+	case *avro.RecordSchema:
+		dst = append(dst, '{')
+		for i, f := range s.Fields() {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = jsonstr.Append(dst, f.Name())
+			dst = append(dst, ':')
+			var err error
+			if dst, err = r.value(dst, f.Type(), join(path, f.Name())); err != nil {
+				return dst, err
+			}
+		}
+		return append(dst, '}'), nil
+	case *avro.EnumSchema:
+		i, err := r.long(path)
+		if err != nil {
+			return dst, err
+		}
+		syms := s.Symbols()
+		if i < 0 || i >= int64(len(syms)) {
+			return dst, invalidf("Avro enum %s has no symbol %d in %s", s.FullName(), i, fieldName(path))
+		}
+		return jsonstr.Append(dst, syms[i]), nil
+	case *avro.ArraySchema:
+		dst = append(dst, '[')
+		first := true
+		err := r.blocks(path, func() error {
+			if !first {
+				dst = append(dst, ',')
+			}
+			first = false
+			var err error
+			dst, err = r.value(dst, s.Items(), path+"[]")
+			return err
+		})
+		return append(dst, ']'), err
+	case *avro.MapSchema:
+		dst = append(dst, '{')
+		first := true
+		err := r.blocks(path, func() error {
+			k, err := r.bytes(path)
+			if err != nil {
+				return err
+			}
+			if !first {
+				dst = append(dst, ',')
+			}
+			first = false
+			dst = jsonstr.Append(dst, k)
+			dst = append(dst, ':')
+			dst, err = r.value(dst, s.Values(), join(path, string(k)))
+			return err
+		})
+		return append(dst, '}'), err
+	case *avro.UnionSchema:
+		i, err := r.long(path)
+		if err != nil {
+			return dst, err
+		}
+		types := s.Types()
+		if i < 0 || i >= int64(len(types)) {
+			return dst, invalidf("Avro union has no branch %d in %s", i, fieldName(path))
+		}
+		return r.value(dst, types[i], path)
+	case *avro.FixedSchema:
+		v, err := r.take(int64(s.Size()), path)
+		if err != nil {
+			return dst, err
+		}
+		if d, ok := s.Logical().(*avro.DecimalLogicalSchema); ok {
+			return AppendDecimal(dst, v, d.Scale()), nil
+		}
+		return appendBase64(dst, v), nil
+	}
+	return dst, fmt.Errorf("Avro schema type %s in %s is not supported", s.Type(), fieldName(path))
+}
+
+// blocks reads the blocks of an array or a map, calling item for each item.
+func (r *avroReader) blocks(path string, item func() error) error {
+	for {
+		n, err := r.long(path)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return nil
+		}
+		if n < 0 {
+			// A negative count is followed by the block's size in bytes.
+			n = -n
+			if _, err := r.long(path); err != nil {
+				return err
+			}
+		}
+		// Each item takes at least one byte, except for zero-size ones;
+		// this bounds the loop on a hostile count.
+		if n > int64(len(r.b))+1<<20 {
+			return invalidf("Avro block of %d items in %s is longer than the payload", n, fieldName(path))
+		}
+		for range n {
+			if err := item(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+func (r *avroReader) primitive(dst []byte, s *avro.PrimitiveSchema, path string) ([]byte, error) {
+	var logical avro.LogicalType
+	if l := s.Logical(); l != nil {
+		logical = l.Type()
+	}
+	switch s.Type() {
+	case avro.Null:
+		return append(dst, "null"...), nil
+	case avro.Boolean:
+		v, err := r.take(1, path)
+		if err != nil {
+			return dst, err
+		}
+		switch v[0] {
+		case 0:
+			return append(dst, "false"...), nil
+		case 1:
+			return append(dst, "true"...), nil
+		}
+		return dst, invalidf("Avro boolean is byte %d in %s", v[0], fieldName(path))
+	case avro.Int, avro.Long:
+		v, err := r.long(path)
+		if err != nil {
+			return dst, err
+		}
+		if s.Type() == avro.Int && (v < math.MinInt32 || v > math.MaxInt32) {
+			return dst, invalidf("Avro int %d in %s is out of range", v, fieldName(path))
+		}
+		switch logical {
+		case avro.Date:
+			return appendQuoted(dst, time.Unix(v*86400, 0).UTC().AppendFormat(nil, time.DateOnly)), nil
+		case avro.TimeMillis:
+			return appendTimeOfDay(dst, v*1000, path)
+		case avro.TimeMicros:
+			return appendTimeOfDay(dst, v, path)
+		case avro.TimestampMillis, avro.LocalTimestampMillis:
+			return appendQuoted(dst, time.UnixMilli(v).UTC().AppendFormat(nil, "2006-01-02T15:04:05.000Z07:00")), nil
+		case avro.TimestampMicros, avro.LocalTimestampMicros:
+			return appendQuoted(dst, time.UnixMicro(v).UTC().AppendFormat(nil, "2006-01-02T15:04:05.000000Z07:00")), nil
+		}
+		return strconv.AppendInt(dst, v, 10), nil
+	case avro.Float:
+		v, err := r.take(4, path)
+		if err != nil {
+			return dst, err
+		}
+		return appendFloat(dst, float64(math.Float32frombits(binary.LittleEndian.Uint32(v))), 32, path)
+	case avro.Double:
+		v, err := r.take(8, path)
+		if err != nil {
+			return dst, err
+		}
+		return appendFloat(dst, math.Float64frombits(binary.LittleEndian.Uint64(v)), 64, path)
+	case avro.String:
+		v, err := r.bytes(path)
+		if err != nil {
+			return dst, err
+		}
+		return jsonstr.Append(dst, v), nil
+	case avro.Bytes:
+		v, err := r.bytes(path)
+		if err != nil {
+			return dst, err
+		}
+		if d, ok := s.Logical().(*avro.DecimalLogicalSchema); ok {
+			return AppendDecimal(dst, v, d.Scale()), nil
+		}
+		return appendBase64(dst, v), nil
+	}
+	return dst, fmt.Errorf("Avro type %s in %s is not supported", s.Type(), fieldName(path))
+}
+
+func appendQuoted(dst, s []byte) []byte {
+	dst = append(dst, '"')
+	dst = append(dst, s...)
+	return append(dst, '"')
+}
+
+func appendBase64(dst, v []byte) []byte {
+	dst = append(dst, '"')
+	dst = base64.StdEncoding.AppendEncode(dst, v)
+	return append(dst, '"')
+}
+
+// appendFloat writes v as the shortest number that reads back as v; NaN and
+// the infinities have no JSON form, so they make the record invalid.
+func appendFloat(dst []byte, v float64, bits int, path string) ([]byte, error) {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return dst, invalidf("%s is %v, which JSON cannot hold", fieldName(path), v)
+	}
+	return strconv.AppendFloat(dst, v, 'g', -1, bits), nil
+}
+
+// appendTimeOfDay writes micros since midnight as "HH:MM:SS.ffffff".
+func appendTimeOfDay(dst []byte, micros int64, path string) ([]byte, error) {
+	if micros < 0 || micros >= 86400e6 {
+		return dst, invalidf("time of day %dµs in %s is outside a day", micros, fieldName(path))
+	}
+	s := micros / 1e6
+	return fmt.Appendf(dst, `"%02d:%02d:%02d.%06d"`, s/3600, s/60%60, s%60, micros%1e6), nil
+}
+
+// AppendDecimal writes the decimal whose unscaled value is the big-endian
+// two's-complement integer b as an exact JSON number with exactly scale
+// fractional digits (scale 2: -1230 gives -12.30).
+func AppendDecimal(dst, b []byte, scale int) []byte {
+	u := new(big.Int).SetBytes(b)
+	if len(b) > 0 && b[0]&0x80 != 0 {
+		u.Sub(u, new(big.Int).Lsh(big.NewInt(1), uint(len(b))*8))
+	}
+	return appendScaled(dst, u, scale)
+}
+
+func appendScaled(dst []byte, u *big.Int, scale int) []byte {
+	if u.Sign() < 0 {
+		dst = append(dst, '-')
+		u = new(big.Int).Neg(u)
+	}
+	digits := u.Text(10)
+	if scale <= 0 {
+		dst = append(dst, digits...)
+		for range -scale {
+			if digits != "0" {
+				dst = append(dst, '0')
+			}
+		}
+		return dst
+	}
+	for len(digits) <= scale {
+		digits = "0" + digits
+	}
+	dst = append(dst, digits[:len(digits)-scale]...)
+	dst = append(dst, '.')
+	return append(dst, digits[len(digits)-scale:]...)
+}
