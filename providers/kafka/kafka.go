@@ -24,6 +24,7 @@ import (
 	"github.com/twmb/franz-go/pkg/sasl/plain"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
 
+	"github.com/streamctl/streamctl/internal/wire"
 	"github.com/streamctl/streamctl/providers"
 )
 
@@ -36,6 +37,9 @@ type Source struct {
 	// isolationLevel is isolation on the wire: 1 read_committed, 0 not.
 	isolationLevel int8
 	raw            bool
+	// registry decodes keys and values of the registry formats; nil
+	// when neither is one.
+	registry *wire.Registry
 
 	cl  *kgo.Client
 	adm *kadm.Client
@@ -90,6 +94,17 @@ func New(cfg Config) (*Source, error) {
 		raw:       cfg.ValueFormat == FormatRaw,
 		cl:        cl,
 		adm:       kadm.NewClient(cl),
+	}
+	if cfg.usesRegistry() {
+		rc := wire.RegistryConfig{URL: cfg.SchemaRegistry.URL, Username: cfg.SchemaRegistry.Username, Password: cfg.SchemaRegistry.Password, Timeout: timeout}
+		if t := cfg.SchemaRegistry.TLS; t != nil {
+			if rc.TLS, err = tlsConfig(t); err != nil {
+				return nil, fmt.Errorf("kafka source: schema_registry: tls: %w", err)
+			}
+		}
+		if s.registry, err = wire.NewRegistry(rc); err != nil {
+			return nil, fmt.Errorf("kafka source: %w", err)
+		}
 	}
 	s.mem.slabs.min, s.mem.bufs.min = 6, 12 // 64 records, 4 KiB
 	if cfg.Isolation == ReadCommitted {
