@@ -890,7 +890,10 @@ func TestValidateSchemaRegistry(t *testing.T) {
 	}{
 		{"no registry", withRegistry(func(c *kafka.Config) { c.SchemaRegistry = nil }),
 			`value_format: "avro" reads schemas from a schema registry: add a schema_registry block with its url (or set SCHEMA_REGISTRY_URL)`},
-		{"no url", withRegistry(func(c *kafka.Config) { c.SchemaRegistry.URL = ""; c.ValueFormat, c.KeyFormat = "", kafka.FormatJSONSchema }),
+		{"no url", withRegistry(func(c *kafka.Config) {
+			c.SchemaRegistry.URL = ""
+			c.ValueFormat, c.KeyFormat = "", kafka.FormatJSONSchema
+		}),
 			`key_format: "json_schema" reads schemas from a schema registry`},
 		{"registry unused", withRegistry(func(c *kafka.Config) { c.ValueFormat = kafka.FormatJSON }),
 			"schema_registry: neither value_format nor key_format"},

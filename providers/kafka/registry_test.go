@@ -118,3 +118,43 @@ func TestAvroValues(t *testing.T) {
 		t.Errorf("registry down: %d records delivered, error %v; want none and an error naming offset 0 and HTTP 503", delivered, err)
 	}
 }
+
+// TestRegistryClientFrames reads records that the registry's JavaScript
+// client registered and framed, in the three formats, across a schema
+// evolution: each decodes to the JSON computed from what the producer was
+// given, and each schema is fetched once.
+func TestRegistryClientFrames(t *testing.T) {
+	t.Parallel()
+	b := testenv.Kafka(t, "avro-orders", "proto-orders", "json-orders")
+	reg := testenv.StartSchemaRegistry(t)
+	onePartition := func(int) int32 { return 0 }
+	for _, tc := range []struct {
+		topic, format string
+		schemas       []testenv.RegistrySchema
+		records       []testenv.RegistryRecord
+		want          func(int) string
+	}{
+		{"avro-orders", kafka.FormatAvro, testenv.AvroOrderSchemas("avro-orders-value"), testenv.AvroOrderRecords(onePartition), testenv.AvroOrderWant},
+		{"proto-orders", kafka.FormatProtobuf, testenv.ProtoOrderSchemas("proto-orders-value"), testenv.ProtoOrderRecords(onePartition), testenv.ProtoOrderWant},
+		{"json-orders", kafka.FormatJSONSchema, testenv.JSONOrderSchemas("json-orders-value"), testenv.JSONOrderRecords(onePartition), testenv.JSONOrderWant},
+	} {
+		testenv.ProduceWithRegistry(t, b, reg, tc.topic, tc.schemas, tc.records)
+		src := newSource(t, b.Addr, tc.topic, func(c *kafka.Config) {
+			c.ValueFormat = tc.format
+			c.SchemaRegistry = &kafka.SchemaRegistryConfig{URL: reg.URL}
+		})
+		before := reg.SchemaFetches()
+		got := mustRead(t, src, "0", 0, testenv.OrderCount)
+		if len(got) != testenv.OrderCount {
+			t.Fatalf("%s: read %d records, want %d", tc.topic, len(got), testenv.OrderCount)
+		}
+		for i, r := range got {
+			if want := tc.want(i); r.Value != want {
+				t.Errorf("%s record %d:\n got  %s\n want %s", tc.topic, i, r.Value, want)
+			}
+		}
+		if n := reg.SchemaFetches() - before; n != 2 {
+			t.Errorf("%s: %d schemas fetched by id for 2 versions, want each once", tc.topic, n)
+		}
+	}
+}
