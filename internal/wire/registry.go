@@ -73,6 +73,22 @@ func NewRegistry(c RegistryConfig) (*Registry, error) {
 	return &Registry{url: c.URL, cl: cl, schemas: map[int]*schema{}}, nil
 }
 
+// Check asks the registry for its schema types, so that a registry that is
+// down, answers 5xx or refuses the credentials fails a run before it logs a
+// batch. A registry that does not serve that endpoint (404) answered, which
+// is all Check asks.
+func (r *Registry) Check(ctx context.Context) error {
+	_, err := r.cl.SupportedTypes(ctx)
+	var re *sr.ResponseError
+	switch {
+	case err == nil, errors.As(err, &re) && re.StatusCode < 500 && re.StatusCode != http.StatusUnauthorized && re.StatusCode != http.StatusForbidden:
+		return nil
+	case re != nil && (re.StatusCode == http.StatusUnauthorized || re.StatusCode == http.StatusForbidden):
+		return fmt.Errorf("the schema registry %s refused the credentials (HTTP %d): check schema_registry's username and password (or SCHEMA_REGISTRY_USERNAME and SCHEMA_REGISTRY_PASSWORD)", r.url, re.StatusCode)
+	}
+	return r.unreachable("list the schema types", err)
+}
+
 // Append decodes one key or value payload of format (Avro, Protobuf or
 // JSONSchema) framed in the Confluent wire format and appends its canonical
 // JSON to dst. A nil payload (a tombstone) is JSON null. A payload that is

@@ -257,7 +257,13 @@ func TestRegistry(t *testing.T) {
 	ctx := context.Background()
 	var ie *InvalidError
 
+	if err := r.Check(ctx); err != nil {
+		t.Errorf("Check of a registry that answers: %v", err)
+	}
 	down.Store(true)
+	if err := r.Check(ctx); err == nil || !strings.Contains(err.Error(), "HTTP 503") {
+		t.Errorf("Check of a registry answering 503: %v", err)
+	}
 	_, err = r.Append(ctx, nil, Avro, frame(avroID, []byte{0x54}))
 	if err == nil || errors.As(err, &ie) || !strings.Contains(err.Error(), "HTTP 503") || !strings.Contains(err.Error(), "run again") {
 		t.Fatalf("registry down: %v, want an error that is not an InvalidError, naming HTTP 503", err)

@@ -154,6 +154,14 @@ func (s *Source) Snapshot(ctx context.Context) (providers.Snapshot, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 
+	// A registry that cannot be asked fails the run here, before a batch
+	// is logged, as brokers that cannot be reached do.
+	if s.registry != nil {
+		if err := s.registry.Check(ctx); err != nil {
+			return providers.Snapshot{}, fmt.Errorf("kafka topic %q: %w", s.cfg.Topic, err)
+		}
+	}
+
 	// A fresh metadata request, not the client's cache: partitions added
 	// since the last snapshot must appear. kgo caches what it returns, so the
 	// offset listings below see the same partitions.
