@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/base64"
+	"errors"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -16,7 +17,10 @@ import (
 
 // InvalidError is a payload that does not decode: the record is invalid,
 // for the reason given.
-type InvalidError struct{ Reason string }
+type InvalidError struct {
+	Reason string
+	whole  bool // the datum was read whole: what follows it can be read
+}
 
 func (e *InvalidError) Error() string { return e.Reason }
 
@@ -45,20 +49,49 @@ func ParseAvro(text string, refs ...string) (avro.Schema, error) {
 // b and appends its canonical JSON to dst. Bytes left over after the datum
 // make it invalid: they mean the schema is not the writer's.
 func AppendAvro(dst []byte, s avro.Schema, b []byte) ([]byte, error) {
-	r := avroReader{b: b}
-	dst, err := r.value(dst, s, "")
+	dst, rest, err := DecodeAvro(dst, s, b)
 	if err != nil {
 		return dst, err
 	}
-	if len(r.b) > 0 {
-		return dst, invalidf("Avro datum ends %d bytes before the payload does: is the schema the writer's?", len(r.b))
+	if len(rest) > 0 {
+		return dst, invalidf("Avro datum ends %d bytes before the payload does: is the schema the writer's?", len(rest))
 	}
 	return dst, nil
+}
+
+// DecodeAvro decodes one datum of schema s from the front of b, appends its
+// canonical JSON to dst and returns the bytes after the datum. A datum that
+// reads whole but holds a value JSON cannot (NaN, an enum index out of
+// range) still returns the rest, with an *InvalidError: the datums after it
+// in a block can still be read. Any other error leaves the rest unknown.
+func DecodeAvro(dst []byte, s avro.Schema, b []byte) (out, rest []byte, err error) {
+	r := avroReader{b: b}
+	dst, err = r.value(dst, s, "")
+	if err != nil {
+		return dst, nil, err
+	}
+	if r.bad != nil {
+		return dst, r.b, r.bad
+	}
+	return dst, r.b, nil
+}
+
+// Whole reports whether err, from DecodeAvro, left the rest readable.
+func Whole(err error) bool {
+	var ie *InvalidError
+	return err == nil || errors.As(err, &ie) && ie.whole
+}
+
+func (r *avroReader) badValue(format string, args ...any) {
+	if r.bad == nil {
+		r.bad = &InvalidError{Reason: fmt.Sprintf(format, args...), whole: true}
+	}
 }
 
 type avroReader struct {
 	b     []byte
 	depth int
+	bad   error // the first value JSON cannot hold; decoding goes on
 }
 
 // maxDepth bounds recursion on recursive schemas fed hostile payloads.
@@ -148,7 +181,8 @@ func (r *avroReader) value(dst []byte, s avro.Schema, path string) ([]byte, erro
 		}
 		syms := s.Symbols()
 		if i < 0 || i >= int64(len(syms)) {
-			return dst, invalidf("Avro enum %s has no symbol %d in %s", s.FullName(), i, fieldName(path))
+			r.badValue("Avro enum %s has no symbol %d in %s", s.FullName(), i, fieldName(path))
+			return append(dst, "null"...), nil
 		}
 		return jsonstr.Append(dst, syms[i]), nil
 	case *avro.ArraySchema:
@@ -254,22 +288,24 @@ func (r *avroReader) primitive(dst []byte, s *avro.PrimitiveSchema, path string)
 		case 1:
 			return append(dst, "true"...), nil
 		}
-		return dst, invalidf("Avro boolean is byte %d in %s", v[0], fieldName(path))
+		r.badValue("Avro boolean is byte %d in %s", v[0], fieldName(path))
+		return append(dst, "null"...), nil
 	case avro.Int, avro.Long:
 		v, err := r.long(path)
 		if err != nil {
 			return dst, err
 		}
 		if s.Type() == avro.Int && (v < math.MinInt32 || v > math.MaxInt32) {
-			return dst, invalidf("Avro int %d in %s is out of range", v, fieldName(path))
+			r.badValue("Avro int %d in %s is out of range", v, fieldName(path))
+			return append(dst, "null"...), nil
 		}
 		switch logical {
 		case avro.Date:
 			return appendQuoted(dst, time.Unix(v*86400, 0).UTC().AppendFormat(nil, time.DateOnly)), nil
 		case avro.TimeMillis:
-			return appendTimeOfDay(dst, v*1000, path)
+			return r.timeOfDay(dst, v*1000, path), nil
 		case avro.TimeMicros:
-			return appendTimeOfDay(dst, v, path)
+			return r.timeOfDay(dst, v, path), nil
 		case avro.TimestampMillis, avro.LocalTimestampMillis:
 			return appendQuoted(dst, time.UnixMilli(v).UTC().AppendFormat(nil, "2006-01-02T15:04:05.000Z07:00")), nil
 		case avro.TimestampMicros, avro.LocalTimestampMicros:
@@ -281,13 +317,13 @@ func (r *avroReader) primitive(dst []byte, s *avro.PrimitiveSchema, path string)
 		if err != nil {
 			return dst, err
 		}
-		return appendFloat(dst, float64(math.Float32frombits(binary.LittleEndian.Uint32(v))), 32, path)
+		return r.float(dst, float64(math.Float32frombits(binary.LittleEndian.Uint32(v))), 32, path), nil
 	case avro.Double:
 		v, err := r.take(8, path)
 		if err != nil {
 			return dst, err
 		}
-		return appendFloat(dst, math.Float64frombits(binary.LittleEndian.Uint64(v)), 64, path)
+		return r.float(dst, math.Float64frombits(binary.LittleEndian.Uint64(v)), 64, path), nil
 	case avro.String:
 		v, err := r.bytes(path)
 		if err != nil {
@@ -328,13 +364,23 @@ func appendFloat(dst []byte, v float64, bits int, path string) ([]byte, error) {
 	return strconv.AppendFloat(dst, v, 'g', -1, bits), nil
 }
 
-// appendTimeOfDay writes micros since midnight as "HH:MM:SS.ffffff".
-func appendTimeOfDay(dst []byte, micros int64, path string) ([]byte, error) {
+func (r *avroReader) float(dst []byte, v float64, bits int, path string) []byte {
+	out, err := appendFloat(dst, v, bits, path)
+	if err != nil {
+		r.badValue("%s", err.Error())
+		return append(dst, "null"...)
+	}
+	return out
+}
+
+// timeOfDay writes micros since midnight as "HH:MM:SS.ffffff".
+func (r *avroReader) timeOfDay(dst []byte, micros int64, path string) []byte {
 	if micros < 0 || micros >= 86400e6 {
-		return dst, invalidf("time of day %dµs in %s is outside a day", micros, fieldName(path))
+		r.badValue("time of day %dµs in %s is outside a day", micros, fieldName(path))
+		return append(dst, "null"...)
 	}
 	s := micros / 1e6
-	return fmt.Appendf(dst, `"%02d:%02d:%02d.%06d"`, s/3600, s/60%60, s%60, micros%1e6), nil
+	return fmt.Appendf(dst, `"%02d:%02d:%02d.%06d"`, s/3600, s/60%60, s%60, micros%1e6)
 }
 
 // AppendDecimal writes the decimal whose unscaled value is the big-endian
