@@ -2,8 +2,8 @@ package wire
 
 import (
 	"encoding/base64"
-	"errors"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"

@@ -26,7 +26,7 @@ var Kind = &providers.Kind{
 				"relative to the pattern's root folder (`in` for `in/*/*.jsonl`), the same wherever streamctl runs from.",
 			Config: Config{},
 			Attributes: map[string]providers.Attribute{
-				"path":   {Example: `"in/*.jsonl"`, Description: "A glob of the input files, relative to the configuration directory."},
+				"path": {Example: `"in/*.jsonl"`, Description: "A glob of the input files, relative to the configuration directory."},
 				"format": {Default: `"jsonl"`, Example: `"jsonl"`, Allowed: []string{"jsonl", "avro"},
 					Description: "The input format: `jsonl`, one JSON object per line (the offset is the line number); " +
 						"`avro`, Avro Object Container Files (codecs null, deflate, snappy, zstandard), each record decoded into JSON as the " +

@@ -148,8 +148,6 @@ func (c Config) Validate() error {
 			attr, f = "key_format", c.KeyFormat
 		}
 		bad("%s: %q reads schemas from a schema registry: add a schema_registry block with its url (or set %s)", attr, f, EnvRegistryURL)
-	case r != nil && !c.usesRegistry():
-		bad("schema_registry: neither value_format nor key_format is avro, protobuf or json_schema, so the registry would never be asked")
 	}
 	if r != nil && r.URL != "" {
 		if u, err := url.Parse(r.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

@@ -895,8 +895,6 @@ func TestValidateSchemaRegistry(t *testing.T) {
 			c.ValueFormat, c.KeyFormat = "", kafka.FormatJSONSchema
 		}),
 			`key_format: "json_schema" reads schemas from a schema registry`},
-		{"registry unused", withRegistry(func(c *kafka.Config) { c.ValueFormat = kafka.FormatJSON }),
-			"schema_registry: neither value_format nor key_format"},
 		{"bad url", withRegistry(func(c *kafka.Config) { c.SchemaRegistry.URL = "registry:8081" }), `schema_registry: url "registry:8081" is not an http:// or https:// URL`},
 		{"user without password", withRegistry(func(c *kafka.Config) { c.SchemaRegistry.Password = "" }), "schema_registry: username and password go together"},
 		{"bad key format", withRegistry(func(c *kafka.Config) { c.KeyFormat = "json" }), `key_format: "json" is none of`},

@@ -149,8 +149,10 @@ func decode(b providers.Block) any {
 			r.URL = b.Getenv(EnvRegistryURL)
 		}
 		if r.Username == "" && r.Password == "" {
-			r.Username, r.Password = b.Getenv(EnvRegistryUsername), b.Getenv(EnvRegistryPassword)
-		} else if r.Password == "" {
+			r.Username = b.Getenv(EnvRegistryUsername)
+		}
+		// A password alone authenticates no one: it is taken for a user.
+		if r.Password == "" && r.Username != "" {
 			r.Password = b.Getenv(EnvRegistryPassword)
 		}
 	}
