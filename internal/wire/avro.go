@@ -91,11 +91,15 @@ func (r *avroReader) badValue(format string, args ...any) {
 type avroReader struct {
 	b     []byte
 	depth int
+	items int64 // array and map items so far
 	bad   error // the first value JSON cannot hold; decoding goes on
 }
 
 // maxDepth bounds recursion on recursive schemas fed hostile payloads.
 const maxDepth = 256
+
+// maxItems is how many array and map items of no bytes a datum may hold.
+const maxItems = 1 << 20
 
 func (r *avroReader) truncated(path string) error {
 	return invalidf("Avro payload ends inside %s", fieldName(path))
@@ -256,10 +260,11 @@ func (r *avroReader) blocks(path string, item func() error) error {
 				return err
 			}
 		}
-		// Each item takes at least one byte, except for zero-size ones;
-		// this bounds the loop on a hostile count.
-		if n > int64(len(r.b))+1<<20 {
-			return invalidf("Avro block of %d items in %s is longer than the payload", n, fieldName(path))
+		// Items of zero bytes (null, empty records) make any count
+		// possible in a few bytes: a budget on all the items of a datum
+		// bounds the work a hostile payload can ask for.
+		if r.items += n; r.items > maxItems+int64(len(r.b)) {
+			return invalidf("Avro value has more than %d array or map items, in %s", maxItems+int64(len(r.b)), fieldName(path))
 		}
 		for range n {
 			if err := item(); err != nil {

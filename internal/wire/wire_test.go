@@ -314,3 +314,21 @@ func TestRegistry(t *testing.T) {
 		}
 	}
 }
+
+// TestAvroHostileCounts: nested arrays of nulls declare a trillion items in
+// a few bytes; decoding stops at the item budget instead of working on.
+func TestAvroHostileCounts(t *testing.T) {
+	s, err := ParseAvro(`{"type": "array", "items": {"type": "array", "items": "null"}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Blocks of 1,000,000 (zigzag varint) arrays, each of 1,000,000 nulls.
+	million := binary.AppendVarint(nil, 1_000_000)
+	payload := append(append([]byte{}, million...), million...)
+	start := time.Now()
+	var ie *InvalidError
+	if _, err := AppendAvro(nil, s, payload); !errors.As(err, &ie) || !strings.Contains(err.Error(), "array or map items") {
+		t.Errorf("hostile counts: %v, want an InvalidError about the items", err)
+	}
+	t.Logf("refused in %s", time.Since(start))
+}
