@@ -97,7 +97,7 @@ func appendMessage(dst []byte, m protoreflect.Message, path string) ([]byte, err
 		secs := m.Get(md.Fields().ByName("seconds")).Int()
 		nanos := m.Get(md.Fields().ByName("nanos")).Int()
 		t := time.Unix(secs, nanos).UTC()
-		return appendQuoted(dst, t.AppendFormat(nil, "2006-01-02T15:04:05.000000000Z07:00")), nil
+		return appendTime(dst, t, 9), nil
 	case "google.protobuf.DoubleValue", "google.protobuf.FloatValue", "google.protobuf.Int64Value",
 		"google.protobuf.UInt64Value", "google.protobuf.Int32Value", "google.protobuf.UInt32Value",
 		"google.protobuf.BoolValue", "google.protobuf.StringValue", "google.protobuf.BytesValue":

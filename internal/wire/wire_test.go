@@ -332,3 +332,26 @@ func TestAvroHostileCounts(t *testing.T) {
 	}
 	t.Logf("refused in %s", time.Since(start))
 }
+
+// TestAppendTime compares the hand-written RFC 3339 writer with
+// time.AppendFormat, over years 0001 to 9999 and beyond.
+func TestAppendTime(t *testing.T) {
+	layouts := map[int]string{-1: time.DateOnly, 0: "2006-01-02T15:04:05Z07:00", 3: "2006-01-02T15:04:05.000Z07:00",
+		6: "2006-01-02T15:04:05.000000Z07:00", 9: "2006-01-02T15:04:05.000000000Z07:00"}
+	times := []time.Time{
+		time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(-5, 6, 7, 8, 9, 10, 11, time.UTC), time.Unix(0, 0).UTC(),
+		time.UnixMicro(-1).UTC(), time.UnixMilli(1772600767123).UTC(),
+	}
+	for i := range 2000 {
+		times = append(times, time.Unix(int64(i)*159_873_121-150_000_000_000, int64(i)*7_919_777%1e9).UTC())
+	}
+	for _, tm := range times {
+		for frac, layout := range layouts {
+			want := `"` + tm.Format(layout) + `"`
+			if got := string(appendTime(nil, tm, frac)); got != want {
+				t.Fatalf("appendTime(%v, %d) = %s, want %s", tm, frac, got, want)
+			}
+		}
+	}
+}
