@@ -9,6 +9,7 @@ package e2e
 
 import (
 	"bufio"
+	"bytes"
 	bigendian "encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -21,6 +22,7 @@ import (
 	"time"
 
 	"github.com/hamba/avro/v2"
+	"github.com/hamba/avro/v2/ocf"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/streamctl/streamctl/internal/testenv"
@@ -432,4 +434,77 @@ func TestRegistryAvroRandomKills(t *testing.T) {
 		t.Errorf("only %d of %d kills left a batch in flight: the kills missed the commit protocol", inFlight, interrupted)
 	}
 	t.Logf("%d kills, %d of them with a batch in flight; %d records", interrupted, inFlight, len(p.want()))
+}
+
+// TestAvroFilesLand lands an Avro Object Container File written by
+// hamba/avro (deflate, in blocks of 7) with the binary, twice: first while
+// its last block is still being written (it is not read), then whole (read
+// on from the last committed record): every record once, each the JSON its
+// schema gives.
+func TestAvroFilesLand(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, `
+source "files" "events" {
+  path   = "in/*.avro"
+  format = "avro"
+}
+
+sink "events" {
+  source = source.files.events
+
+  batch {
+    max_records = 10
+  }
+
+  destination "local" "disk" {
+    path = "out/disk"
+  }
+}
+`)
+	if err := os.MkdirAll(filepath.Join(dir, "in"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	enc, err := ocf.NewEncoder(idSchema, &buf, ocf.WithCodec(ocf.Deflate), ocf.WithBlockLength(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id := 1; id <= 35; id++ {
+		if err := enc.Encode(map[string]any{"id": int64(id), "note": map[string]any{"string": fmt.Sprintf("event %d", id)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "in", "events.avro")
+	whole := buf.Bytes()
+	// The last block (records 29 to 35) cut short, as while it is written.
+	if err := os.WriteFile(path, whole[:len(whole)-20], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	applyAndSettle(t, dir, nil)
+	out := filepath.Join(dir, "out", "disk")
+	p := newProducedIDs()
+	for id := int64(1); id <= 28; id++ {
+		p.add(id, 0, id-1)
+	}
+	assertExactlyOnce(t, local.New(out), p.want())
+
+	if err := os.WriteFile(path, whole, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	applyAndSettle(t, dir, nil)
+	for id := int64(29); id <= 35; id++ {
+		p.add(id, 0, id-1)
+	}
+	assertExactlyOnce(t, local.New(out), p.want())
+	lines := jsonlLines(t, out)
+	for _, l := range lines {
+		var r struct{ ID int64 }
+		json.Unmarshal([]byte(l), &r)
+		if want := fmt.Sprintf(`{"id":%d,"note":"event %d"}`, r.ID, r.ID); l != want {
+			t.Errorf("line %s, want %s", l, want)
+		}
+	}
 }
