@@ -508,3 +508,39 @@ sink "events" {
 		}
 	}
 }
+
+// TestRegistryFromEnvironment: a registry format needs a registry; with no
+// schema_registry block, SCHEMA_REGISTRY_URL is the registry, and the
+// records land through it.
+func TestRegistryFromEnvironment(t *testing.T) {
+	t.Parallel()
+	broker := testenv.Kafka(t)
+	reg := testenv.StartSchemaRegistry(t)
+	topic := kafkaTopic(t, broker, 1)
+	prod := newAvroIDProducer(t, broker, reg, topic)
+	p := newProducedIDs()
+	prod.produce(t, broker, topic, p, 1, 5, 1)
+	dir := writeConfig(t, fmt.Sprintf(`
+source "kafka" "orders" {
+  brokers      = [%q]
+  topic        = %q
+  value_format = "avro"
+}
+
+sink "jsonl" {
+  source = source.kafka.orders
+
+  destination "local" "disk" {
+    path = "out/jsonl"
+  }
+}
+`, broker.Addr, topic))
+	r := mustRun(t, dir, 1, []string{"SCHEMA_REGISTRY_URL="}, "validate", "-no-color")
+	if want := `value_format: "avro" reads schemas from a schema registry: add a schema_registry block with its url (or set SCHEMA_REGISTRY_URL)`; !strings.Contains(strings.Join(strings.Fields(r.stderr), " "), want) {
+		t.Errorf("validate without a registry: the error lacks %q:\n%s", want, r.stderr)
+	}
+	env := []string{"SCHEMA_REGISTRY_URL=" + reg.URL}
+	mustRun(t, dir, 0, env, "validate", "-no-color")
+	applyAndSettle(t, dir, env)
+	assertExactlyOnce(t, local.New(filepath.Join(dir, "out", "jsonl")), p.want())
+}

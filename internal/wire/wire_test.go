@@ -2,6 +2,7 @@ package wire
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/binary"
 	"errors"
 	"math"
@@ -353,5 +354,27 @@ func TestAppendTime(t *testing.T) {
 				t.Fatalf("appendTime(%v, %d) = %s, want %s", tm, frac, got, want)
 			}
 		}
+	}
+}
+
+// TestRegistryBasicAuth: the credentials go as HTTP basic authentication;
+// refused ones fail Check with what to set.
+func TestRegistryBasicAuth(t *testing.T) {
+	reg := srfake.New(srfake.WithAuth("Basic " + base64.StdEncoding.EncodeToString([]byte("streamctl:s3cret"))))
+	defer reg.Close()
+	ctx := context.Background()
+	good, err := NewRegistry(RegistryConfig{URL: reg.URL(), Username: "streamctl", Password: "s3cret", Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := good.Check(ctx); err != nil {
+		t.Errorf("Check with the right credentials: %v", err)
+	}
+	bad, err := NewRegistry(RegistryConfig{URL: reg.URL(), Username: "streamctl", Password: "wrong", Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bad.Check(ctx); err == nil || !strings.Contains(err.Error(), "refused the credentials (HTTP 403)") || !strings.Contains(err.Error(), "SCHEMA_REGISTRY_PASSWORD") {
+		t.Errorf("Check with a wrong password: %v", err)
 	}
 }
