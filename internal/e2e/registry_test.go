@@ -282,7 +282,8 @@ func (a *avroIDProducer) produce(t *testing.T, broker *testenv.KafkaBroker, topi
 
 // TestRegistryDown: a registry answering 503 fails apply with the reason
 // before anything is written (state, destination and staging as they were);
-// the next apply, with the registry back, lands every record once.
+// the next apply, with the registry back, lands every record once. A
+// registry that fails during the run fails the batch before it is written.
 func TestRegistryDown(t *testing.T) {
 	t.Parallel()
 	broker := testenv.Kafka(t)
@@ -328,6 +329,34 @@ func TestRegistryDown(t *testing.T) {
 	assertExactlyOnce(t, local.New(out), p.want())
 	if ss := kafkaStateFile(t, dir).Sinks["jsonl"]; ss == nil || ss.InFlight != nil || ss.CommittedRecords != 20 {
 		t.Errorf("the state after the registry came back: %+v, want 20 records committed and nothing in flight", ss)
+	}
+
+	// The registry fails once the run found it up: the first batch's
+	// intent is logged, its read fails on the first schema fetch, and
+	// nothing of it is written; the next apply writes it once.
+	prod.produce(t, broker, topic, p, 21, 10, 2)
+	committed := kafkaStateFile(t, dir).Sinks["jsonl"].Offsets
+	filesBefore = dataTree(t, out)
+	reg.SetSchemasDown(true)
+	r = mustRun(t, dir, 1, nil, "apply", "-auto-approve", "-no-color")
+	for _, want := range []string{"fetch schema", "HTTP 500", "error while reading the schema"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("apply with schemas failing: the error lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	ss := kafkaStateFile(t, dir).Sinks["jsonl"]
+	if ss.InFlight == nil || fmt.Sprint(ss.Offsets) != fmt.Sprint(committed) {
+		t.Errorf("after the failed read: in flight %v, offsets %v (were %v); want a batch in flight and the offsets as they were", ss.InFlight, ss.Offsets, committed)
+	}
+	if got := dataTree(t, out); len(got) != len(filesBefore) {
+		t.Errorf("the failed read left files: %d before, %d after", len(filesBefore), len(got))
+	}
+	assertNoLocalTemporary(t, dir)
+	reg.SetSchemasDown(false)
+	applyAndSettle(t, dir, nil)
+	assertExactlyOnce(t, local.New(out), p.want())
+	if ss := kafkaStateFile(t, dir).Sinks["jsonl"]; ss.InFlight != nil || ss.CommittedRecords != 30 {
+		t.Errorf("the state at the end: %+v, want 30 records committed and nothing in flight", ss)
 	}
 }
 

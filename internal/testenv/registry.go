@@ -24,9 +24,10 @@ import (
 type SchemaRegistry struct {
 	URL string
 
-	reg       *srfake.Registry
-	down      atomic.Bool
-	schemaGET atomic.Int64
+	reg         *srfake.Registry
+	down        atomic.Bool
+	schemasDown atomic.Bool
+	schemaGET   atomic.Int64
 }
 
 // StartSchemaRegistry starts a registry that stops when the test ends.
@@ -42,6 +43,12 @@ func StartSchemaRegistry(t testing.TB) *SchemaRegistry {
 			return true
 		}
 		if req.Method == http.MethodGet && strings.HasPrefix(req.URL.Path, "/schemas/ids/") {
+			if r.schemasDown.Load() {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusInternalServerError)
+				w.Write([]byte(`{"error_code":50001,"message":"error while reading the schema"}`))
+				return true
+			}
 			r.schemaGET.Add(1)
 		}
 		return false
@@ -52,6 +59,10 @@ func StartSchemaRegistry(t testing.TB) *SchemaRegistry {
 
 // SetDown makes every request answer 503 (down) or be served again.
 func (r *SchemaRegistry) SetDown(down bool) { r.down.Store(down) }
+
+// SetSchemasDown makes the requests for schemas by id alone answer 500 (a
+// registry failing after a run found it up), or be served again.
+func (r *SchemaRegistry) SetSchemasDown(down bool) { r.schemasDown.Store(down) }
 
 // SchemaFetches counts the GET /schemas/ids/{id} requests served.
 func (r *SchemaRegistry) SchemaFetches() int64 { return r.schemaGET.Load() }
