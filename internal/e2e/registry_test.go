@@ -177,8 +177,21 @@ func TestRegistryTopicsLand(t *testing.T) {
 			t.Parallel()
 			topic := kafkaTopic(t, broker, 2)
 			testenv.ProduceWithRegistry(t, broker, reg, topic, tc.schemas(topic+"-value"), tc.records(byPartition))
-			dir := writeConfig(t, registryConf(registryOpts{Brokers: broker.Addr, Topic: topic, URL: reg.URL, Format: tc.format, ParquetColumns: orderColumns(tc.amountType)}))
+			conf := registryConf(registryOpts{Brokers: broker.Addr, Topic: topic, URL: reg.URL, Format: tc.format, ParquetColumns: orderColumns(tc.amountType)})
+			dir := writeConfig(t, conf)
 			applyAndSettle(t, dir, nil)
+			// Another run of the same records writes the same bytes.
+			again := writeConfig(t, conf)
+			applyAndSettle(t, again, nil)
+			first, second := dataTree(t, filepath.Join(dir, "out")), dataTree(t, filepath.Join(again, "out"))
+			if len(first) == 0 || len(first) != len(second) {
+				t.Errorf("two runs wrote %d and %d files", len(first), len(second))
+			}
+			for name, data := range first {
+				if second[name] != data {
+					t.Errorf("%s differs between two runs over the same records", name)
+				}
+			}
 
 			lines := jsonlLines(t, filepath.Join(dir, "out", "jsonl"))
 			want := make([]string, testenv.OrderCount)
