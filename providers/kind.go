@@ -115,6 +115,7 @@ type Attribute struct {
 type NestedBlock struct {
 	Summary, Description string
 	Attributes           map[string]Attribute
+	Blocks               map[string]NestedBlock // its own blocks, by name
 }
 
 // Block is one block being decoded, as a role's Decode sees it.

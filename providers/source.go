@@ -35,6 +35,11 @@ type Record struct {
 	Key       []byte // nil when the source has no keys
 	Timestamp int64  // milliseconds since the epoch; 0 when unknown
 	Headers   []Header
+
+	// Invalid, when set, is why the source could not turn the record into
+	// JSON (a payload its schema does not decode): Value then holds the
+	// bytes as read, and the sink's on_invalid decides, as for bad JSON.
+	Invalid error
 }
 
 // Header is one record header (Kafka headers).

@@ -24,7 +24,10 @@ section "peak memory of one batch (bytes/op) as the batch grows"
 run go test -run '^$' -bench 'BenchmarkBatchMemory' -benchtime 1x ./internal/pipeline/
 
 section "Kafka (kfake) → local JSONL and Parquet, beside a plain franz-go consumer"
-run go test -run '^$' -bench 'BenchmarkKafka' -benchtime 3x ./internal/e2e/
+run go test -run '^$' -bench 'BenchmarkKafka$' -benchtime 3x ./internal/e2e/
+
+section "Avro topic framed for a schema registry (kfake) → local Parquet, beside a plain franz-go consumer decoding with hamba/avro"
+run go test -run '^$' -bench 'BenchmarkKafkaAvro' -benchtime 3x ./internal/e2e/
 
 section "generate → S3 (versitygw) and Azure (Azurite), Parquet zstd and JSONL, beside plain uploads of the same files"
 run go test -run '^$' -bench 'ApplyS3|ApplyAzure' -benchtime 3x ./internal/e2e/
@@ -78,6 +81,8 @@ section "summary: the ratios of the throughput goals, from the runs above"
 metric() { awk -v b="$1" -v m="$2" '$1 ~ "^"b"(-[0-9]+)?$" { for (i = 3; i < NF; i++) if ($(i+1) == m) { print $i; exit } }' "$log"; }
 consumer=$(metric 'BenchmarkKafka/franz-go-consumer' records/s)
 kafka_parquet=$(metric 'BenchmarkKafka/streamctl-parquet' records/s)
+avro_consumer=$(metric 'BenchmarkKafkaAvro/franz-go-hamba' records/s)
+avro_parquet=$(metric 'BenchmarkKafkaAvro/streamctl-parquet' records/s)
 # The "vs raw" column, last on the row of the 10,000-record batches.
 small=$(awk '/apply → 1 destination, max_records 10,000/ { print $NF; exit }' "$log")
 {
@@ -88,6 +93,8 @@ small=$(awk '/apply → 1 destination, max_records 10,000/ { print $NF; exit }' 
 	printf 'generate → Azure Parquet, vs local\t%s\t-\n' "$(metric 'BenchmarkApplyAzure/parquet' vs-local)"
 	printf 'Kafka → local Parquet, vs a plain franz-go consumer\t%s\t≥ 0.8\n' \
 		"$(awk -v a="$kafka_parquet" -v c="$consumer" 'BEGIN { if (c > 0) printf "%.2f", a / c }')"
+	printf 'Avro topic → local Parquet, vs a franz-go consumer decoding with hamba/avro\t%s\t≥ 0.6\n' \
+		"$(awk -v a="$avro_parquet" -v c="$avro_consumer" 'BEGIN { if (c > 0) printf "%.2f", a / c }')"
 	printf 'batches of 10,000 records, vs the raw loop\t%s\t≥ 0.6\n' "$small"
 	printf 'batches of 10,000 records, vs batches of 1,000,000\t%s\t-\n' \
 		"$(awk '/^batches of 10,000 records vs batches of 1,000,000:/ { print $NF; exit }' "$log")"

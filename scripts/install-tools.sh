@@ -10,6 +10,10 @@ VERSITYGW_VERSION=v1.8.0
 FAKE_GCS_SERVER_VERSION=v1.56.1
 AZURITE_VERSION=3.37.0
 DUCKDB_NODE_VERSION=1.5.6-r.1
+# The schema registry client and serializers, and the Kafka client, that
+# produce the suite's Avro, Protobuf and JSON Schema records (pure JavaScript).
+KAFKAJS_VERSION=2.2.4
+KAFKAJS_SCHEMA_REGISTRY_VERSION=4.1.0
 
 log() { printf 'install-tools: %s\n' "$*" >&2; }
 
@@ -33,6 +37,11 @@ fi
 if [ ! -d "$TOOLS/node/node_modules/@duckdb/node-api" ]; then
   log "@duckdb/node-api (independent Parquet reader)"
   npm install --prefix "$TOOLS/node" "@duckdb/node-api@$DUCKDB_NODE_VERSION" --no-audit --no-fund --loglevel=error >/dev/null
+fi
+
+if [ ! -d "$TOOLS/node/node_modules/@kafkajs/confluent-schema-registry" ] || [ ! -d "$TOOLS/node/node_modules/kafkajs" ]; then
+  log "kafkajs $KAFKAJS_VERSION and @kafkajs/confluent-schema-registry $KAFKAJS_SCHEMA_REGISTRY_VERSION (records framed by the registry's serializers)"
+  npm install --prefix "$TOOLS/node" "kafkajs@$KAFKAJS_VERSION" "@kafkajs/confluent-schema-registry@$KAFKAJS_SCHEMA_REGISTRY_VERSION" --no-audit --no-fund --loglevel=error >/dev/null
 fi
 
 need_apt=()

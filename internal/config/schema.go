@@ -344,25 +344,33 @@ func kindSchema(typ string, labels []string, kind string, kb *providers.Body) *S
 		Summary:     kb.Summary,
 		Description: kb.Description,
 		Attributes:  structAttributes(kb.Config, kb.Attributes, here, kb.Refused),
-		Blocks: structBlocks(kb.Config, func(name string, t reflect.Type, one bool) *SchemaBlock {
-			doc, ok := kb.Blocks[name]
-			if !ok {
-				return &SchemaBlock{Type: name}
-			}
-			b := &SchemaBlock{
-				Type:        name,
-				Summary:     doc.Summary,
-				Description: doc.Description,
-				Attributes:  structAttributes(reflect.New(t).Elem().Interface(), doc.Attributes, nested[name], nil),
-			}
-			if one {
-				b.Max = 1
-			}
-			return b
-		}),
-		Refused: kb.Refused,
-		Example: kb.Example,
+		Blocks:      nestedBlocks(kb.Config, kb.Blocks, nested),
+		Refused:     kb.Refused,
+		Example:     kb.Example,
 	}
+}
+
+// nestedBlocks describes the blocks of the config struct cfg, and theirs,
+// from docs; secrets are the secret attributes of each block, by name.
+func nestedBlocks(cfg any, docs map[string]providers.NestedBlock, secrets map[string][]string) []*SchemaBlock {
+	return structBlocks(cfg, func(name string, t reflect.Type, one bool) *SchemaBlock {
+		doc, ok := docs[name]
+		if !ok {
+			return &SchemaBlock{Type: name}
+		}
+		inner := reflect.New(t).Elem().Interface()
+		b := &SchemaBlock{
+			Type:        name,
+			Summary:     doc.Summary,
+			Description: doc.Description,
+			Attributes:  structAttributes(inner, doc.Attributes, secrets[name], nil),
+			Blocks:      nestedBlocks(inner, doc.Blocks, nil),
+		}
+		if one {
+			b.Max = 1
+		}
+		return b
+	})
 }
 
 func variableSchema() *SchemaBlock {

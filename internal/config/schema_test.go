@@ -168,6 +168,9 @@ var companions = map[string]string{
 	// Keyed by block ID and attribute where the name is ambiguous.
 	"sink.compression": "format = \"parquet\"\n" + probeColumn,
 	"sink.format":      probeColumn,
+	// A registry format reads through a registry.
+	"source-kafka.value_format": "schema_registry {\n  url = \"http://127.0.0.1:8081\"\n}",
+	"source-kafka.key_format":   "schema_registry {\n  url = \"http://127.0.0.1:8081\"\n}",
 	// A REST catalog has no default address.
 	"sink-destination-local-table.catalog": `uri = "https://catalog.example.com/api/catalog"`,
 }
@@ -194,6 +197,7 @@ var baseBodies = map[string]string{
 // example, and removes each required one.
 func TestSchemaAttributesAreAccepted(t *testing.T) {
 	t.Setenv("KAFKA_SASL_PASSWORD", "example")
+	t.Setenv("SCHEMA_REGISTRY_PASSWORD", "example") // for username alone
 	Walk(Schema(all.Kinds()), func(path []*SchemaBlock) {
 		b := path[len(path)-1]
 		if b.AnyAttributes {

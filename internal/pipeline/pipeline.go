@@ -429,6 +429,9 @@ func (w *Writer) Write(rec *providers.Record) error {
 	if len(w.active) == 0 {
 		return nil
 	}
+	if rec.Invalid != nil {
+		return w.invalid(rec, rec.Invalid)
+	}
 	dest := -1 // the one destination with route_by
 	if w.x != nil {
 		w.vals = w.cur.slot(w.nfields)
@@ -540,7 +543,9 @@ func (w *Writer) invalid(rec *providers.Record, cause error) error {
 		return w.addReject(-1)
 	}
 	var se *format.SyntaxError
-	if !errors.As(cause, &se) && !w.vals[w.route].Null {
+	// A record whose JSON could not be read, by the source or here, has no
+	// route value.
+	if !errors.As(cause, &se) && rec.Invalid == nil && !w.vals[w.route].Null {
 		dest := w.destination()
 		if !w.isOn[dest] {
 			return nil

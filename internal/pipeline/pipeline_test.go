@@ -747,3 +747,39 @@ func TestFoldersAppearWhileEncoding(t *testing.T) {
 		}
 	}
 }
+
+// A record its source could not decode (Invalid set) is rejected with the
+// source's reason and its bytes as read, to every destination of a routed
+// sink (it has no route value), even as the batch's first record.
+func TestSourceInvalidRecordRejected(t *testing.T) {
+	names := []string{"a", "b"}
+	recs := []*providers.Record{
+		{Partition: "0", Offset: 3, Value: []byte{0, 0, 0, 0x27, 0x0f, 0xff}, Invalid: errors.New("value: schema id 9999 is not in the schema registry")},
+		{Partition: "0", Offset: 4, Value: []byte(`{"id":1,"customer_id":5,"amount":1.5}`)},
+	}
+	for _, l := range []Layout{
+		{Format: "jsonl", Columns: badColumns, OnInvalid: "reject", RouteBy: "customer_id", Destinations: names, Sequential: true},
+		{Format: "jsonl", OnInvalid: "reject", Destinations: names, Sequential: true},
+	} {
+		out, st := run(t, l, []int{0, 1}, recs)
+		want := `{"partition":"0","offset":3,"reason":"value: schema id 9999 is not in the schema registry","record":"\u0000\u0000\u0000'\u000f\ufffd","record_base64":"AAAAJw//"}` + "\n"
+		for d := range 2 {
+			if got := string(out.tree(t, d)[RejectedDir+"/part-00000007-00000.ndjson"]); got != want {
+				t.Errorf("route_by %q, destination %d rejected:\n%s\nwant:\n%s", l.RouteBy, d, got, want)
+			}
+		}
+		if st.Rejected != 1 || st.Records != 2 {
+			t.Errorf("route_by %q: stats %+v", l.RouteBy, st)
+		}
+	}
+	l := Layout{Format: "jsonl", Destinations: names, Sequential: true}
+	w, err := New(l, 7, []int{0, 1}, newMemOutput())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Abort()
+	var ie *InvalidRecordError
+	if err := w.Write(recs[0]); !errors.As(err, &ie) || err.Error() != "invalid record at partition 0 offset 3: value: schema id 9999 is not in the schema registry" {
+		t.Errorf("on_invalid = fail: %v", err)
+	}
+}

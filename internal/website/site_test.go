@@ -41,7 +41,7 @@ func TestSiteHasEveryTopic(t *testing.T) {
 		"index", "getting-started", "concepts", "protocol", "exactly-once-reads", "comparison",
 		"guide-ci", "guide-scheduled", "guide-multiple-accounts", "guide-drift", "guide-moving-state",
 		"configuration", "cli", "exit-codes", "environment", "json-output", "file-formats",
-		"iceberg-tables", "shards", "workers",
+		"iceberg-tables", "shards", "workers", "schema-registry",
 	} {
 		if s.Page(slug) == nil {
 			t.Errorf("no page %s", slug)

@@ -1,4 +1,5 @@
-// Package files reads append-only JSONL files matched by a glob. Each file is a
+// Package files reads append-only JSONL files (or CSV, lines, Avro Object
+// Container Files) matched by a glob. Each file is a
 // partition named by its path relative to the pattern's root, the folder its
 // leading run of names without glob characters names ("in" for
 // "in/*/*.jsonl"), resolved once against the configuration directory: the
@@ -73,9 +74,14 @@ func (s *Source) Snapshot(ctx context.Context) (providers.Snapshot, error) {
 		if err != nil || !fi.Mode().IsRegular() {
 			continue
 		}
-		lines, err := countLines(ctx, m)
+		var lines int64
+		if s.Format == FormatAvro {
+			lines, err = countAvroRecords(ctx, m, s.partitionID(m))
+		} else if lines, err = countLines(ctx, m); err != nil {
+			err = fmt.Errorf("files: count lines of %s: %w", m, err)
+		}
 		if err != nil {
-			return snap, fmt.Errorf("files: count lines of %s: %w", m, err)
+			return snap, err
 		}
 		snap.Partitions = append(snap.Partitions, providers.PartitionSnapshot{ID: s.partitionID(m), Latest: lines})
 	}
@@ -236,6 +242,9 @@ func countLines(ctx context.Context, path string) (int64, error) {
 // Read implements providers.Source. Blank lines count as offsets but yield no
 // record. A file that vanished or no longer has end lines is data loss.
 func (s *Source) Read(ctx context.Context, partition string, start, end int64, fn func(*providers.Record) error) error {
+	if s.Format == FormatAvro {
+		return s.readAvro(ctx, partition, start, end, fn)
+	}
 	conv, err := newConverter(s.Format)
 	if err != nil {
 		return err

@@ -26,8 +26,11 @@ var Kind = &providers.Kind{
 				"relative to the pattern's root folder (`in` for `in/*/*.jsonl`), the same wherever streamctl runs from.",
 			Config: Config{},
 			Attributes: map[string]providers.Attribute{
-				"path":   {Example: `"in/*.jsonl"`, Description: "A glob of the input files, relative to the configuration directory."},
-				"format": {Default: `"jsonl"`, Example: `"jsonl"`, Allowed: []string{"jsonl"}, Description: "The input format: one JSON object per line."},
+				"path": {Example: `"in/*.jsonl"`, Description: "A glob of the input files, relative to the configuration directory."},
+				"format": {Default: `"jsonl"`, Example: `"jsonl"`, Allowed: []string{"jsonl", "avro"},
+					Description: "The input format: `jsonl`, one JSON object per line (the offset is the line number); " +
+						"`avro`, Avro Object Container Files (codecs null, deflate, snappy, zstandard), each record decoded into JSON as the " +
+						"[schema registry guide](schema-registry.md#mapping) says (the offset is the record's index in the file; a block is read once written whole)."},
 			},
 			Decode: decode,
 			Example: `source "files" "clicks" {
@@ -67,8 +70,8 @@ func decode(b providers.Block) any {
 	if c.Format == "" {
 		c.Format = FormatJSONL
 	}
-	if c.Format != FormatJSONL && c.Format != FormatCSV && c.Format != FormatLines {
-		b.Errorf("", "Unsupported input format", "The files source reads format \"jsonl\", \"csv\" (a header row) or \"lines\" (each line as {\"line\": …}), not %q.", c.Format)
+	if c.Format != FormatJSONL && c.Format != FormatCSV && c.Format != FormatLines && c.Format != FormatAvro {
+		b.Errorf("", "Unsupported input format", "The files source reads format \"jsonl\", \"csv\" (a header row), \"lines\" (each line as {\"line\": …}) or \"avro\" (Object Container Files), not %q.", c.Format)
 	}
 	if _, err := filepath.Match(c.Path, ""); err != nil {
 		b.Errorf("", "Invalid path pattern", "path %q is not a valid glob: %v.", c.Path, err)

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/streamctl/streamctl/internal/wire"
 	"github.com/streamctl/streamctl/providers"
 )
 
@@ -21,6 +23,10 @@ const (
 
 	FormatJSON = "json"
 	FormatRaw  = "raw"
+	// Read through the schema registry; see package wire.
+	FormatAvro       = wire.Avro
+	FormatProtobuf   = wire.Protobuf
+	FormatJSONSchema = wire.JSONSchema
 
 	DefaultTimeout = 30 * time.Second
 )
@@ -42,9 +48,17 @@ type Config struct {
 	Isolation string `hcl:"isolation,optional"`
 
 	// ValueFormat is "json" (default: the value is passed through as the
-	// record's JSON) or "raw" (the value becomes {"value": "<the value as a
-	// JSON string>"}).
+	// record's JSON), "raw" (the value becomes {"value": "<the value as a
+	// JSON string>"}), or "avro", "protobuf", "json_schema": the value is
+	// framed in the Confluent wire format and decoded with its schema from
+	// SchemaRegistry into JSON.
 	ValueFormat string `hcl:"value_format,optional"`
+
+	// KeyFormat is "raw" (default: the key is its bytes) or one of the
+	// registry formats, decoded into JSON text as the value is.
+	KeyFormat string `hcl:"key_format,optional"`
+
+	SchemaRegistry *SchemaRegistryConfig `hcl:"schema_registry,block"`
 
 	// Timeout bounds every exchange with the brokers (a Go duration,
 	// default "30s"): unreachable brokers, an unknown topic or a failed
@@ -76,6 +90,27 @@ type SASLConfig struct {
 	Password  string `hcl:"password,optional"`
 }
 
+// SchemaRegistryConfig is the `schema_registry` block. Unset attributes come
+// from the SCHEMA_REGISTRY_URL, SCHEMA_REGISTRY_USERNAME and
+// SCHEMA_REGISTRY_PASSWORD environment variables.
+type SchemaRegistryConfig struct {
+	URL      string     `hcl:"url,optional"`
+	Username string     `hcl:"username,optional"`
+	Password string     `hcl:"password,optional"`
+	TLS      *TLSConfig `hcl:"tls,block"`
+}
+
+// registryFormat says whether format is read through the schema registry.
+func registryFormat(format string) bool {
+	return oneOf(format, FormatAvro, FormatProtobuf, FormatJSONSchema)
+}
+
+// usesRegistry says whether the key or the value is read through the schema
+// registry.
+func (c Config) usesRegistry() bool {
+	return registryFormat(c.ValueFormat) || registryFormat(c.KeyFormat)
+}
+
 // Validate reports every invalid attribute at once, each error naming its
 // attribute. It does not contact the brokers or read files.
 func (c Config) Validate() error {
@@ -99,8 +134,31 @@ func (c Config) Validate() error {
 	if !oneOf(c.Isolation, "", ReadCommitted, ReadUncommitted) {
 		bad("isolation: %q is neither %q nor %q", c.Isolation, ReadCommitted, ReadUncommitted)
 	}
-	if !oneOf(c.ValueFormat, "", FormatJSON, FormatRaw) {
-		bad("value_format: %q is neither %q nor %q", c.ValueFormat, FormatJSON, FormatRaw)
+	if !oneOf(c.ValueFormat, "", FormatJSON, FormatRaw) && !registryFormat(c.ValueFormat) {
+		bad("value_format: %q is none of %q, %q, %q, %q, %q", c.ValueFormat, FormatJSON, FormatRaw, FormatAvro, FormatProtobuf, FormatJSONSchema)
+	}
+	if !oneOf(c.KeyFormat, "", FormatRaw) && !registryFormat(c.KeyFormat) {
+		bad("key_format: %q is none of %q, %q, %q, %q", c.KeyFormat, FormatRaw, FormatAvro, FormatProtobuf, FormatJSONSchema)
+	}
+	r := c.SchemaRegistry
+	switch {
+	case c.usesRegistry() && (r == nil || r.URL == ""):
+		attr, f := "value_format", c.ValueFormat
+		if !registryFormat(f) {
+			attr, f = "key_format", c.KeyFormat
+		}
+		bad("%s: %q reads schemas from a schema registry: add a schema_registry block with its url (or set %s)", attr, f, EnvRegistryURL)
+	}
+	if r != nil && r.URL != "" {
+		if u, err := url.Parse(r.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("schema_registry: url %q is not an http:// or https:// URL", r.URL)
+		}
+	}
+	if r != nil && (r.Username == "") != (r.Password == "") {
+		bad("schema_registry: username and password go together (set the password from a sensitive variable or %s)", EnvRegistryPassword)
+	}
+	if r != nil && r.TLS != nil && (r.TLS.CertFile == "") != (r.TLS.KeyFile == "") {
+		bad("schema_registry: tls: cert_file and key_file go together")
 	}
 	if c.Timeout != "" {
 		if d, err := time.ParseDuration(c.Timeout); err != nil || d <= 0 {
@@ -143,6 +201,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.ValueFormat == "" {
 		c.ValueFormat = FormatJSON
+	}
+	if c.KeyFormat == "" {
+		c.KeyFormat = FormatRaw
 	}
 	if c.Timeout == "" {
 		c.Timeout = DefaultTimeout.String()

@@ -24,6 +24,7 @@ import (
 	"github.com/twmb/franz-go/pkg/sasl/plain"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
 
+	"github.com/streamctl/streamctl/internal/wire"
 	"github.com/streamctl/streamctl/providers"
 )
 
@@ -36,6 +37,9 @@ type Source struct {
 	// isolationLevel is isolation on the wire: 1 read_committed, 0 not.
 	isolationLevel int8
 	raw            bool
+	// registry decodes keys and values of the registry formats; nil
+	// when neither is one.
+	registry *wire.Registry
 
 	cl  *kgo.Client
 	adm *kadm.Client
@@ -91,6 +95,17 @@ func New(cfg Config) (*Source, error) {
 		cl:        cl,
 		adm:       kadm.NewClient(cl),
 	}
+	if cfg.usesRegistry() {
+		rc := wire.RegistryConfig{URL: cfg.SchemaRegistry.URL, Username: cfg.SchemaRegistry.Username, Password: cfg.SchemaRegistry.Password, Timeout: timeout}
+		if t := cfg.SchemaRegistry.TLS; t != nil {
+			if rc.TLS, err = tlsConfig(t); err != nil {
+				return nil, fmt.Errorf("kafka source: schema_registry: tls: %w", err)
+			}
+		}
+		if s.registry, err = wire.NewRegistry(rc); err != nil {
+			return nil, fmt.Errorf("kafka source: %w", err)
+		}
+	}
 	s.mem.slabs.min, s.mem.bufs.min = 6, 12 // 64 records, 4 KiB
 	if cfg.Isolation == ReadCommitted {
 		s.isolationLevel = 1
@@ -138,6 +153,14 @@ func (s *Source) StartOffset(p providers.PartitionSnapshot) int64 { return s.cfg
 func (s *Source) Snapshot(ctx context.Context) (providers.Snapshot, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
+
+	// A registry that cannot be asked fails the run here, before a batch
+	// is logged, as brokers that cannot be reached do.
+	if s.registry != nil {
+		if err := s.registry.Check(ctx); err != nil {
+			return providers.Snapshot{}, fmt.Errorf("kafka topic %q: %w", s.cfg.Topic, err)
+		}
+	}
 
 	// A fresh metadata request, not the client's cache: partitions added
 	// since the last snapshot must appear. kgo caches what it returns, so the

@@ -834,7 +834,7 @@ func TestValidate(t *testing.T) {
 		Topic:           "bad topic",
 		StartingOffsets: "oldest",
 		Isolation:       "committed",
-		ValueFormat:     "avro",
+		ValueFormat:     "xml",
 		Timeout:         "soon",
 		TLS:             &kafka.TLSConfig{CertFile: "c.pem"},
 		SASL:            &kafka.SASLConfig{Mechanism: "GSSAPI"},
@@ -862,6 +862,47 @@ func TestValidate(t *testing.T) {
 	}
 	if got := full.StartOffset(p); got != 9 {
 		t.Errorf("latest StartOffset = %d, want 9", got)
+	}
+}
+
+func TestValidateSchemaRegistry(t *testing.T) {
+	base := kafka.Config{Brokers: []string{"127.0.0.1:9092"}, Topic: "orders"}
+	withRegistry := func(edit func(*kafka.Config)) kafka.Config {
+		c := base
+		c.ValueFormat = kafka.FormatAvro
+		c.SchemaRegistry = &kafka.SchemaRegistryConfig{URL: "https://registry:8081", Username: "u", Password: "p",
+			TLS: &kafka.TLSConfig{CAFile: "ca.pem"}}
+		if edit != nil {
+			edit(&c)
+		}
+		return c
+	}
+	if err := withRegistry(nil).Validate(); err != nil {
+		t.Fatalf("avro with a registry: %v", err)
+	}
+	if err := withRegistry(func(c *kafka.Config) { c.ValueFormat, c.KeyFormat = kafka.FormatJSON, kafka.FormatProtobuf }).Validate(); err != nil {
+		t.Fatalf("protobuf keys with a registry: %v", err)
+	}
+	for _, tc := range []struct {
+		name string
+		cfg  kafka.Config
+		want string
+	}{
+		{"no registry", withRegistry(func(c *kafka.Config) { c.SchemaRegistry = nil }),
+			`value_format: "avro" reads schemas from a schema registry: add a schema_registry block with its url (or set SCHEMA_REGISTRY_URL)`},
+		{"no url", withRegistry(func(c *kafka.Config) {
+			c.SchemaRegistry.URL = ""
+			c.ValueFormat, c.KeyFormat = "", kafka.FormatJSONSchema
+		}),
+			`key_format: "json_schema" reads schemas from a schema registry`},
+		{"bad url", withRegistry(func(c *kafka.Config) { c.SchemaRegistry.URL = "registry:8081" }), `schema_registry: url "registry:8081" is not an http:// or https:// URL`},
+		{"user without password", withRegistry(func(c *kafka.Config) { c.SchemaRegistry.Password = "" }), "schema_registry: username and password go together"},
+		{"bad key format", withRegistry(func(c *kafka.Config) { c.KeyFormat = "json" }), `key_format: "json" is none of`},
+		{"half a client certificate", withRegistry(func(c *kafka.Config) { c.SchemaRegistry.TLS.CertFile = "c.pem" }), "schema_registry: tls: cert_file and key_file go together"},
+	} {
+		if err := tc.cfg.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
 	}
 }
 

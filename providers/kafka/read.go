@@ -13,6 +13,7 @@ import (
 
 	"github.com/streamctl/streamctl/internal/crash"
 	"github.com/streamctl/streamctl/internal/jsonstr"
+	"github.com/streamctl/streamctl/internal/wire"
 	"github.com/streamctl/streamctl/providers"
 )
 
@@ -168,8 +169,10 @@ type reader struct {
 	pieces  [][]byte
 
 	// Delivering half.
+	ctx  context.Context // the read's, for fetching schemas
 	rec  providers.Record
-	val  []byte // the raw format's JSON, reused
+	val  []byte // the raw format's JSON, or the decoded value, reused
+	key  []byte // the decoded key, reused
 	hdrs []providers.Header
 }
 
@@ -186,6 +189,7 @@ type chunk struct {
 // after closes (unless nil): ranges started together get their first
 // pieces in turn.
 func (r *reader) start(ctx context.Context, after chan struct{}) {
+	r.ctx = ctx
 	ctx, r.cancel = context.WithCancel(ctx)
 	r.chunks = make(chan chunk, fetchAhead)
 	r.after, r.fetched = after, make(chan struct{})
@@ -212,7 +216,11 @@ func (r *reader) deliver(fn func(*providers.Record) error) error {
 			if kr.Offset >= r.end {
 				break
 			}
-			if err := fn(r.convert(kr)); err != nil {
+			rec, err := r.convert(kr)
+			if err != nil {
+				return err
+			}
+			if err := fn(rec); err != nil {
 				return err
 			}
 		}
@@ -541,20 +549,48 @@ func (r *reader) truncated(pos, end int64) error {
 		r.s.cfg.Topic, r.p, max(pos, end), r.end, end, providers.ErrDataLoss)
 }
 
-// convert fills the reader's one Record from kr.
-func (r *reader) convert(kr *kgo.Record) *providers.Record {
+// convert fills the reader's one Record from kr. Keys and values of the
+// registry formats are decoded here, in the delivering half, so that a
+// registry that cannot be reached fails the read, and so the batch, before
+// the record reaches the sink; one that does not decode is marked Invalid.
+func (r *reader) convert(kr *kgo.Record) (*providers.Record, error) {
 	rec := &r.rec
 	rec.Offset = kr.Offset
 	rec.Key = kr.Key
 	rec.Timestamp = kr.Timestamp.UnixMilli()
+	rec.Invalid = nil
+	cfg := &r.s.cfg
 	switch {
 	case r.s.raw:
 		r.val = appendRawValue(r.val[:0], kr.Value)
 		rec.Value = r.val
+	case r.s.registry != nil && registryFormat(cfg.ValueFormat):
+		var err error
+		r.val, err = r.s.registry.Append(r.ctx, r.val[:0], cfg.ValueFormat, kr.Value)
+		rec.Value = r.val
+		if err != nil {
+			rec.Value = kr.Value
+			if rec.Invalid = r.invalid("value", err); rec.Invalid == nil {
+				return nil, r.decodeErr(err, kr.Offset)
+			}
+		}
 	case kr.Value == nil:
 		rec.Value = jsonNull
 	default:
 		rec.Value = kr.Value
+	}
+	if r.s.registry != nil && registryFormat(cfg.KeyFormat) && kr.Key != nil {
+		var err error
+		r.key, err = r.s.registry.Append(r.ctx, r.key[:0], cfg.KeyFormat, kr.Key)
+		rec.Key = r.key
+		if err != nil {
+			rec.Key = kr.Key
+			if ie := r.invalid("key", err); ie == nil {
+				return nil, r.decodeErr(err, kr.Offset)
+			} else if rec.Invalid == nil {
+				rec.Invalid = ie
+			}
+		}
 	}
 	rec.Headers = nil
 	if len(kr.Headers) > 0 {
@@ -564,7 +600,21 @@ func (r *reader) convert(kr *kgo.Record) *providers.Record {
 		}
 		rec.Headers = r.hdrs
 	}
-	return rec
+	return rec, nil
+}
+
+func (r *reader) decodeErr(err error, offset int64) error {
+	return fmt.Errorf("kafka topic %q partition %d: decode the record at offset %d: %w", r.s.cfg.Topic, r.p, offset, err)
+}
+
+// invalid is err as the reason a record is invalid, naming what of it
+// (key or value) does not decode; nil when err is not a record's fault.
+func (r *reader) invalid(what string, err error) error {
+	var ie *wire.InvalidError
+	if !errors.As(err, &ie) {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", what, err)
 }
 
 // appendRawValue appends {"value":"<v as a JSON string>"}, or {"value":null}
