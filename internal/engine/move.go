@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -263,4 +265,86 @@ func undoMoveDestination(ctx context.Context, d *Destination, to string, want pl
 		return fmt.Errorf("give %s back to sink %s: %w", OwnerKey, want.Sink, err)
 	}
 	return nil
+}
+
+// moveLeftovers lists, in a destination sink owns, the other sink names
+// whose folders under _streamctl/ hold only manifests and indexes that sink
+// holds too: copies an interrupted move left. A move killed before its state
+// commit and then reverted leaves them under the new name; one killed after
+// it, before it removed the old manifests, leaves the originals under the old
+// name. A folder holding anything else (a batch the other sink wrote itself)
+// is not one.
+func moveLeftovers(ctx context.Context, s providers.Storage, sink string) ([]string, error) {
+	ours := map[string]bool{}
+	others := map[string][]string{}
+	err := s.List(ctx, MetadataDir+"/", func(info providers.ObjectInfo) error {
+		name, file, ok := strings.Cut(info.Key[len(MetadataDir)+1:], "/")
+		switch {
+		case !ok:
+		case name == sink:
+			ours[file] = true
+		default:
+			others[name] = append(others[name], file)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list %s/: %w", MetadataDir, err)
+	}
+	var found []string
+	for _, name := range slices.Sorted(maps.Keys(others)) {
+		if !slices.ContainsFunc(others[name], func(file string) bool { return !ours[file] || !controlFile(file) }) {
+			found = append(found, name)
+		}
+	}
+	return found, nil
+}
+
+// controlFile reports whether file, in a sink's folder under _streamctl/, is
+// a manifest or an index: what a move copies.
+func controlFile(file string) bool {
+	if _, ok := parseBatchKey(file, true); ok {
+		return true
+	}
+	n, found := strings.CutPrefix(file, "index-")
+	_, ok := parseBatchKey(n, true)
+	return found && ok
+}
+
+// removeMoveLeftover removes the folder _streamctl/<name>/ a plan found to
+// hold only copies an interrupted move left in d, once it has checked again
+// that d is still sink's and the folder still holds only copies: the plan
+// may be old.
+func removeMoveLeftover(ctx context.Context, sink *Sink, d *Destination, name string) error {
+	if sink.Shard != nil || name == sink.Name {
+		return fmt.Errorf("only a whole sink's destination holds what a move left")
+	}
+	o, _, err := readOwner(ctx, d.Storage)
+	if err != nil {
+		return err
+	}
+	if o == nil || o.Sink != sink.Name {
+		return fmt.Errorf("the destination is no longer owned by sink %s; run streamctl plan again", sink.Name)
+	}
+	left, err := moveLeftovers(ctx, d.Storage, sink.Name)
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(left, name) {
+		if keys, err := listKeys(ctx, d.Storage, MetadataDir+"/"+name+"/"); err == nil && len(keys) == 0 {
+			return nil // removed already, by a run that was then killed
+		}
+		return fmt.Errorf("%s/%s/ now holds files that are not copies of sink %s's manifests; run streamctl plan again", MetadataDir, name, sink.Name)
+	}
+	return deletePrefix(ctx, d.Storage, MetadataDir+"/"+name+"/")
+}
+
+// listKeys lists the keys under prefix.
+func listKeys(ctx context.Context, s providers.Storage, prefix string) ([]string, error) {
+	var keys []string
+	err := s.List(ctx, prefix, func(info providers.ObjectInfo) error {
+		keys = append(keys, info.Key)
+		return nil
+	})
+	return keys, err
 }
