@@ -35,6 +35,9 @@ type moveCase struct {
 	// destBucket holds the destinations when they are not in bucket.
 	destBucket string
 	env        []string
+	// through, when set, points the configuration at proxy.
+	through *strings.Replacer
+	proxy   *testenv.FaultProxy
 }
 
 // localDest matches a destination block of driftConfig.
@@ -87,7 +90,14 @@ func (c *moveCase) destinations() string {
 	return c.bucket
 }
 
-func (c *moveCase) set(t *testing.T, hcl string) { setConfig(t, c.dir, c.config(hcl)) }
+func (c *moveCase) set(t *testing.T, hcl string) {
+	t.Helper()
+	cfg := c.config(hcl)
+	if c.through != nil {
+		cfg = c.through.Replace(cfg)
+	}
+	setConfig(t, c.dir, cfg)
+}
 
 // dest opens destination name as streamctl writes it.
 func (c *moveCase) dest(t *testing.T, name string) providers.Storage {
@@ -210,4 +220,37 @@ func (c *moveCase) lineage(t *testing.T) string {
 		t.Fatalf("the state has no lineage (%v):\n%s", err, data)
 	}
 	return st.Lineage
+}
+
+// newProxiedCase is newCase with streamctl reaching the store through a
+// fault proxy; the checks read the store directly.
+func (s moveStore) newProxiedCase(t *testing.T, name, hcl string) (*moveCase, *testenv.FaultProxy) {
+	t.Helper()
+	c := s.newCase(t, name, "")
+	var server, through string
+	switch {
+	case s.s3 != nil:
+		c.proxy = testenv.StartFaultProxy(t, s.s3.Endpoint)
+		server, through = s.s3.Endpoint, c.proxy.Endpoint
+	case s.az != nil:
+		c.proxy = testenv.StartFaultProxy(t, s.az.BlobURL)
+		server, through = s.az.BlobURL, c.proxy.Endpoint+"/"+s.az.AccountName
+	default:
+		t.Fatal("a local store has no network to fault")
+	}
+	c.through = strings.NewReplacer(server, through)
+	for i, kv := range c.env {
+		c.env[i] = c.through.Replace(kv)
+	}
+	c.set(t, hcl)
+	return c, c.proxy
+}
+
+// stateStorage opens the bucket or container holding c's state.
+func (s moveStore) stateStorage(t *testing.T, c *moveCase) providers.Storage {
+	t.Helper()
+	if s.s3 != nil {
+		return s3Storage(t, s.s3, c.bucket, "")
+	}
+	return azStorage(t, s.az, c.bucket, "")
 }

@@ -41,11 +41,14 @@ func (e *Engine) MoveSink(ctx context.Context, sink *Sink, from string) error {
 		for i := range sink.Destinations {
 			d := &sink.Destinations[i]
 			want := planner.Owner{Lineage: own.Lineage, Sink: sink.Name, Destination: d.Name, State: own.State}
-			if err := moveDestination(ctx, d, from, want, e.Version, e.now()); err != nil {
+			if err := moveDestination(ctx, d, from, want, e.Version, e.now(), func() error { return e.fence(sink.Name) }); err != nil {
 				return fmt.Errorf("move sink %s to %s in destination %s (%s): %w", from, sink.Name, d.Name, d.Storage.Describe(), err)
 			}
 		}
 		fault.Point("before-move-state")
+		if err := e.fence(sink.Name); err != nil {
+			return fmt.Errorf("move sink %s to %s in the state: %w", from, sink.Name, err)
+		}
 		// A rename changes two sinks: a write of the whole state (the
 		// command holds the run-wide lock and both sinks' locks).
 		e.stateMu.Lock()
@@ -66,6 +69,9 @@ func (e *Engine) MoveSink(ctx context.Context, sink *Sink, from string) error {
 		fault.Point("after-move-state")
 	}
 	for _, d := range sink.Destinations {
+		if err := e.fence(sink.Name); err != nil {
+			return fmt.Errorf("move sink %s to %s: remove the old manifests from %s: %w", from, sink.Name, d.Name, err)
+		}
 		if err := deletePrefix(ctx, d.Storage, MetadataDir+"/"+from+"/"); err != nil {
 			return fmt.Errorf("move sink %s to %s: remove the old manifests from %s: %w", from, sink.Name, d.Name, err)
 		}
@@ -87,8 +93,10 @@ func validMove(s *state.State, from, to string) error {
 	return nil
 }
 
-// moveDestination is step 1 of MoveSink for one destination.
-func moveDestination(ctx context.Context, d *Destination, from string, want planner.Owner, version string, now time.Time) error {
+// moveDestination is step 1 of MoveSink for one destination. fence is asked
+// before each write: a run frozen past its lease must not write after the
+// lock's next holder (see Engine.Fence).
+func moveDestination(ctx context.Context, d *Destination, from string, want planner.Owner, version string, now time.Time, fence func() error) error {
 	o, ov, err := readOwner(ctx, d.Storage)
 	if err != nil {
 		return err
@@ -129,6 +137,9 @@ func moveDestination(ctx context.Context, d *Destination, from string, want plan
 	if err != nil {
 		return fmt.Errorf("list %s: %w", prefix, err)
 	}
+	if err := fence(); err != nil {
+		return err
+	}
 	if err := forEach(len(files), func(i int) error {
 		return copyControlFile(ctx, d.Storage, from, want.Sink, files[i])
 	}); err != nil {
@@ -138,6 +149,9 @@ func moveDestination(ctx context.Context, d *Destination, from string, want plan
 
 	if o != nil && o.Sink == want.Sink {
 		return nil
+	}
+	if err := fence(); err != nil {
+		return err
 	}
 	rec := &Owner{FormatVersion: OwnerVersion, Lineage: want.Lineage, Sink: want.Sink, Destination: want.Destination, State: want.State, Claimed: now.UTC(), Version: version}
 	if o == nil {
@@ -214,7 +228,7 @@ func (e *Engine) UndoMove(ctx context.Context, sink *Sink, to string) error {
 	for i := range sink.Destinations {
 		d := &sink.Destinations[i]
 		want := planner.Owner{Lineage: own.Lineage, Sink: sink.Name, Destination: d.Name, State: own.State}
-		if err := undoMoveDestination(ctx, d, to, want); err != nil {
+		if err := undoMoveDestination(ctx, d, to, want, func() error { return e.fence(sink.Name) }); err != nil {
 			return fmt.Errorf("undo the move of sink %s to %s in destination %s (%s): %w", sink.Name, to, d.Name, d.Storage.Describe(), err)
 		}
 	}
@@ -222,8 +236,9 @@ func (e *Engine) UndoMove(ctx context.Context, sink *Sink, to string) error {
 	return nil
 }
 
-// undoMoveDestination is UndoMove for one destination.
-func undoMoveDestination(ctx context.Context, d *Destination, to string, want planner.Owner) error {
+// undoMoveDestination is UndoMove for one destination; fence as for
+// moveDestination.
+func undoMoveDestination(ctx context.Context, d *Destination, to string, want planner.Owner, fence func() error) error {
 	o, ov, err := readOwner(ctx, d.Storage)
 	if err != nil {
 		return err
@@ -256,10 +271,16 @@ func undoMoveDestination(ctx context.Context, d *Destination, to string, want pl
 			return fmt.Errorf("read %s: %w", original, err)
 		}
 	}
+	if err := fence(); err != nil {
+		return err
+	}
 	if err := deletePrefix(ctx, d.Storage, prefix); err != nil {
 		return fmt.Errorf("remove the copied manifests %s: %w", prefix, err)
 	}
 	fault.Point("after-undo-move-manifests")
+	if err := fence(); err != nil {
+		return err
+	}
 	rec := &Owner{FormatVersion: OwnerVersion, Lineage: want.Lineage, Sink: want.Sink, Destination: want.Destination, State: want.State, Claimed: o.Claimed, Version: o.Version}
 	if _, err := d.Storage.PutIfMatch(ctx, OwnerKey, encodeOwner(rec), ov); err != nil {
 		return fmt.Errorf("give %s back to sink %s: %w", OwnerKey, want.Sink, err)
