@@ -44,6 +44,19 @@ type catalogProxy struct {
 	// goes down at that moment too.
 	loseCommit chan struct{}
 	down       bool
+	// pauseCommit, when set, holds the next table commit's COMMIT for
+	// pause, as a catalog that stops answering for a while (a failover, a
+	// paused VM) does; the channel is closed when it is let through.
+	pauseCommit chan struct{}
+	pause       time.Duration
+}
+
+// pauseNextCommit arms pauseCommit.
+func (p *catalogProxy) pauseNextCommit(d time.Duration) <-chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.pauseCommit, p.pause = make(chan struct{}), d
+	return p.pauseCommit
 }
 
 func startCatalogProxy(t *testing.T, upstream string) *catalogProxy {
@@ -138,7 +151,8 @@ func (p *catalogProxy) serve(client net.Conn) {
 				updated = false
 				p.mu.Lock()
 				lost, down := p.loseCommit, p.down
-				p.loseCommit = nil
+				paused, pause := p.pauseCommit, p.pause
+				p.loseCommit, p.pauseCommit = nil, nil
 				if lost != nil && down && p.ln != nil {
 					p.ln.Close() // no new connection from now on
 					p.ln = nil
@@ -156,6 +170,10 @@ func (p *catalogProxy) serve(client net.Conn) {
 					client.Close()
 					close(lost)
 					return
+				}
+				if paused != nil {
+					time.Sleep(pause)
+					close(paused)
 				}
 			}
 			if _, werr := server.Write(chunk); werr != nil {
@@ -242,7 +260,7 @@ func tableStores(t *testing.T, body func(t *testing.T, s tableStore)) {
 func TestIcebergPostgresCatalogOutage(t *testing.T) {
 	t.Parallel()
 	tableStores(t, func(t *testing.T, s tableStore) {
-		for _, outage := range []string{"before-table-commit", "commit-answer-lost", "commit-answer-lost-catalog-down"} {
+		for _, outage := range []string{"before-table-commit", "commit-answer-lost", "commit-answer-lost-catalog-down", "paused-during-commit"} {
 			t.Run(outage, func(t *testing.T) {
 				t.Parallel()
 				uri := testenv.Postgres(t)
@@ -266,6 +284,24 @@ func TestIcebergPostgresCatalogOutage(t *testing.T) {
 
 				var failed result
 				switch outage {
+				case "paused-during-commit":
+					// Past the sinks' lease (4 s in the tests): the apply
+					// keeps its lock meanwhile, and finishes once the
+					// catalog answers.
+					mustRun(t, dir, 0, s.env, "apply", "-auto-approve", "-no-color", "-var=records=1000")
+					resumed := proxy.pauseNextCommit(6 * time.Second)
+					r := run(t, dir, s.env, "apply", "-auto-approve", "-no-color")
+					select {
+					case <-resumed:
+					default:
+						t.Fatalf("no table commit went to the catalog: %s", r)
+					}
+					if r.code != 0 || r.killed {
+						t.Fatalf("the apply whose catalog paused during a commit: want exit 0, got %s", r)
+					}
+					mustRun(t, dir, 0, s.env, "plan", "-detailed-exitcode", "-no-color")
+					checkRemoteTable(t, dir, uri, s.location(bucket), s.props, s.storage(t, bucket), expectedIDs(3, 2000))
+					return
 				case "before-table-commit":
 					// Stopped between the stage and the table commit of
 					// the second batch, while the catalog goes down.
