@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/streamctl/streamctl/internal/testenv"
@@ -253,4 +256,65 @@ func (s moveStore) stateStorage(t *testing.T, c *moveCase) providers.Storage {
 		return s3Storage(t, s.s3, c.bucket, "")
 	}
 	return azStorage(t, s.az, c.bucket, "")
+}
+
+// TestSecondStateIsRefusedOnObjectStores: TestSecondStateIsRefused with the
+// states in two buckets (containers) and the destination in the first.
+func TestSecondStateIsRefusedOnObjectStores(t *testing.T) {
+	t.Parallel()
+	remoteStores(t, func(t *testing.T, s moveStore) {
+		first := s.newCase(t, "second-state-first", driftConfig("", "a"))
+		first.mustRun(t, 0, nil, "apply", "-auto-approve", "-no-color")
+		before := objectVersions(t, first.dest(t, "a"))
+
+		second := s.newCaseWriting(t, "second-state-second", strings.Replace(driftConfig("", "a"), "max_records = 500", "max_records = 700", 1), first)
+		for _, args := range [][]string{{"plan", "-no-color"}, {"apply", "-auto-approve", "-no-color"}} {
+			r := second.run(t, nil, args...)
+			if r.code != 1 || !strings.Contains(r.stderr, `belongs to sink "orders" of another state`) || !strings.Contains(r.stderr, "_streamctl/owner.json") {
+				t.Errorf("%s from a second state: want exit 1 and the owner, got %s", args[0], r)
+			}
+		}
+		if after := objectVersions(t, first.dest(t, "a")); !maps.Equal(before, after) {
+			t.Errorf("the refused apply changed the destination:\nbefore %v\nafter  %v", before, after)
+		}
+		first.mustRun(t, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+		assertExactlyOnce(t, first.dest(t, "a"), expectedIDs(2, 1000))
+	})
+}
+
+// TestTwoStatesRacingForOneDestinationOnObjectStores: two states starting
+// at once on one empty prefix race for its owner record: one writes, the
+// other is refused before it stages anything.
+func TestTwoStatesRacingForOneDestinationOnObjectStores(t *testing.T) {
+	t.Parallel()
+	remoteStores(t, func(t *testing.T, s moveStore) {
+		for round := range 2 {
+			first := s.newCase(t, fmt.Sprint("race-", round, "-first"), driftConfig("", "a"))
+			second := s.newCaseWriting(t, fmt.Sprint("race-", round, "-second"), strings.Replace(driftConfig("", "a"), "max_records = 500", "max_records = 700", 1), first)
+			cases := []*moveCase{first, second}
+			results := make([]result, 2)
+			var wg sync.WaitGroup
+			for i, c := range cases {
+				wg.Go(func() { results[i] = c.run(t, nil, "apply", "-auto-approve", "-no-color") })
+			}
+			wg.Wait()
+			won := -1
+			for i, r := range results {
+				switch {
+				case r.code == 0:
+					if won >= 0 {
+						t.Fatalf("round %d: both applies succeeded", round)
+					}
+					won = i
+				case r.code != 1 || !strings.Contains(r.stderr, "another state"):
+					t.Fatalf("round %d: the losing apply: %s", round, r)
+				}
+			}
+			if won < 0 {
+				t.Fatalf("round %d: neither apply succeeded: %s\n%s", round, results[0], results[1])
+			}
+			cases[won].mustRun(t, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+			assertExactlyOnce(t, first.dest(t, "a"), expectedIDs(2, 1000))
+		}
+	})
 }
