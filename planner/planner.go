@@ -97,6 +97,11 @@ type Observation struct {
 	// ForeignSinks are other sinks whose manifests a destination without an
 	// owner record holds (written before owner records existed).
 	ForeignSinks []string
+	// MoveLeftovers are, in a destination the sink owns, the other sink
+	// names whose folders under _streamctl/ hold nothing but copies of this
+	// sink's manifests and indexes: what an interrupted move left (see
+	// Cleanup.Manifests). The caller drops the names it knows for sinks.
+	MoveLeftovers []string
 	// Table is the destination's table, read through its catalog; nil for a
 	// destination without one.
 	Table *TableObservation
@@ -152,7 +157,8 @@ type SinkPlan struct {
 	Removed []string `json:"removed,omitempty"`
 	// New are the new batches, cut lazily from the pending ranges.
 	New Pending `json:"new"`
-	// Cleanups are orphan temporaries to remove.
+	// Cleanups are orphan temporaries to remove, and the folders of
+	// manifests an interrupted move left.
 	Cleanups []Cleanup `json:"cleanups,omitempty"`
 	// Tables are what apply does to destinations' tables besides appending.
 	Tables []TablePlan `json:"tables,omitempty"`
@@ -205,16 +211,25 @@ type Batch struct {
 }
 
 // Cleanup is an orphan _temporary/<Batch> in a destination, or the uploads
-// of Batch's files staged there and never published.
+// of Batch's files staged there and never published, or (Manifests set) the
+// manifests an interrupted move left under another sink's name.
 type Cleanup struct {
 	Destination string `json:"destination"`
 	Batch       int64  `json:"batch"`
 	// StagedUploads is the number of those uploads; 0 for a _temporary folder.
 	StagedUploads int `json:"staged_uploads,omitempty"`
+	// Manifests is the sink name whose folder _streamctl/<Manifests>/ holds
+	// only copies of this sink's manifests, left by a move between the two
+	// that was killed: before its state commit and then reverted (copies
+	// under the new name), or after it (the originals under the old name).
+	Manifests string `json:"manifests,omitempty"`
 }
 
 // What names what the cleanup removes, for messages.
 func (c Cleanup) What() string {
+	if c.Manifests != "" {
+		return fmt.Sprintf("manifests under _streamctl/%s/ (copies left by an interrupted move)", c.Manifests)
+	}
 	switch c.StagedUploads {
 	case 0:
 		return fmt.Sprintf("_temporary/%d", c.Batch)
@@ -464,6 +479,11 @@ func PlanSink(in SinkInput) (*SinkPlan, error) {
 				continue // the resume clears it before redoing the batch
 			}
 			p.Cleanups = append(p.Cleanups, Cleanup{Destination: d, Batch: t, StagedUploads: obs.StagedUploads[t]})
+		}
+		for _, name := range obs.MoveLeftovers {
+			if name != in.MovedFrom && name != in.UndoMove {
+				p.Cleanups = append(p.Cleanups, Cleanup{Destination: d, Manifests: name})
+			}
 		}
 	}
 	if err := planTables(in, st, p); err != nil {

@@ -118,6 +118,17 @@ func TestPlanSink(t *testing.T) {
 			cleanup: []Cleanup{{Destination: "a", Batch: 2}, {Destination: "a", Batch: 7}},
 		},
 		{
+			name: "the manifests an interrupted move left are cleaned, not those of the move under way",
+			in: func(in SinkInput) SinkInput {
+				in.State = sinkState(map[string]int64{"0": 10}, 8, nil)
+				in.Snapshot = snap("id", part("0", 0, 10))
+				in.MovedFrom = "old"
+				in.Observed = map[string]*Observation{"a": {MoveLeftovers: []string{"old", "s_v2"}}, "b": {MoveLeftovers: []string{"s_v3"}}}
+				return in
+			},
+			cleanup: []Cleanup{{Destination: "a", Manifests: "s_v2"}, {Destination: "b", Manifests: "s_v3"}},
+		},
+		{
 			name: "data loss below the earliest offset is an error by default",
 			in: func(in SinkInput) SinkInput {
 				in.State = sinkState(map[string]int64{"0": 10}, 1, nil)

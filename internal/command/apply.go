@@ -240,6 +240,15 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 			}
 			return v.fail("Saved plan does not match the state", fmt.Sprintf("The plan file %s was not run: %s. Nothing was written. Make the plan again with streamctl plan -out.", a.planFile, strings.Join(lines, "; ")))
 		}
+		// What came since is not written: the user reviewed the plan's
+		// ranges. Say so, rather than leave them to wonder. A source that
+		// cannot be read now fails the apply at its first batch, which
+		// says why.
+		if grown, err := s.Workspace().SourceGrowth(ctx, p); err == nil {
+			for _, g := range grown {
+				v.warn("The source grew since the plan was saved", growthMessage(g))
+			}
+		}
 	} else {
 		var errs []error
 		if p, errs = s.Plan(c.now()); len(errs) > 0 {
@@ -363,3 +372,25 @@ func (r *applyReporter) LockLost(ofSink bool) {
 }
 
 func (r *applyReporter) Event(ev engine.Event, destinations []string) { r.v.event(ev, destinations) }
+
+// growthMessage says what a saved plan leaves for the next plan.
+func growthMessage(g workspace.Growth) string {
+	var parts []string
+	for i, p := range g.Partitions {
+		if i == 5 {
+			parts = append(parts, fmt.Sprintf("and %d more partitions", len(g.Partitions)-i))
+			break
+		}
+		if p.New {
+			parts = append(parts, fmt.Sprintf("%s: %s, a new partition", p.ID, render.Count(p.Records)))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s: %s more", p.ID, render.Count(p.Records)))
+		}
+	}
+	more := "records"
+	if g.Records == 1 {
+		more = "record"
+	}
+	return fmt.Sprintf("sink %q: source.%s has %s more %s than when the plan was made (%s). This saved plan writes exactly the ranges it lists, nothing more; run streamctl plan afterwards to see the rest.",
+		g.Sink, g.Source, render.Count(g.Records), more, strings.Join(parts, "; "))
+}

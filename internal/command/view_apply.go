@@ -201,7 +201,7 @@ func (v *applyJSON) complete(sum render.ApplySummary, deferred, maxBatches int64
 
 // cleanupOf is the cleanup an engine event reports.
 func cleanupOf(ev engine.Cleanup) planner.Cleanup {
-	return planner.Cleanup{Destination: ev.Destination, Batch: ev.Batch, StagedUploads: ev.StagedUploads}
+	return planner.Cleanup{Destination: ev.Destination, Batch: ev.Batch, StagedUploads: ev.StagedUploads, Manifests: ev.Manifests}
 }
 
 // reshardedWhat says what a change of shards did, e.g. "1 → 4 shards".

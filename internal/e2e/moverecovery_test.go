@@ -23,6 +23,15 @@ var stateRm = regexp.MustCompile("streamctl state rm (\\w+)")
 
 func TestEveryNextStepAfterAKilledMove(t *testing.T) {
 	t.Parallel()
+	everyNextStepAfterAKilledMove(t, moveStore{})
+}
+
+func TestEveryNextStepAfterAKilledMoveOnObjectStores(t *testing.T) {
+	t.Parallel()
+	remoteStores(t, everyNextStepAfterAKilledMove)
+}
+
+func everyNextStepAfterAKilledMove(t *testing.T, s moveStore) {
 	const records = "default = 1500"
 	orders := strings.Replace(driftConfig("", "a", "b"), "default = 1000", records, 1)
 	moved := renamed(orders, "orders_v2") + "moved {\n  from = sink.orders\n  to   = sink.orders_v2\n}\n"
@@ -45,18 +54,18 @@ func TestEveryNextStepAfterAKilledMove(t *testing.T) {
 		for _, n := range next {
 			t.Run(point+"/"+n.name, func(t *testing.T) {
 				t.Parallel()
-				dir := writeConfig(t, driftConfig("", "a", "b"))
-				mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
-				setConfig(t, dir, moved)
-				if r := run(t, dir, []string{"STREAMCTL_FAULT=" + point}, "apply", "-auto-approve", "-no-color"); !r.killed {
+				c := s.newCase(t, "next-"+point+"-"+n.name, driftConfig("", "a", "b"))
+				c.mustRun(t, 0, nil, "apply", "-auto-approve", "-no-color")
+				c.set(t, moved)
+				if r := c.run(t, []string{"STREAMCTL_FAULT=" + point}, "apply", "-auto-approve", "-no-color"); !r.killed {
 					t.Fatalf("apply did not reach %s: %s", point, r)
 				}
 				hcl := n.hcl
-				setConfig(t, dir, hcl)
+				c.set(t, hcl)
 				converged := false
 				flags := n.flags
 				for step := 0; step < 4 && !converged; step++ {
-					r := run(t, dir, nil, append([]string{"apply", "-auto-approve", "-no-color"}, flags...)...)
+					r := c.run(t, nil, append([]string{"apply", "-auto-approve", "-no-color"}, flags...)...)
 					if r.killed || r.code != 0 && r.code != 1 {
 						t.Fatalf("apply after %s (step %d): %s", point, step, r)
 					}
@@ -74,17 +83,23 @@ func TestEveryNextStepAfterAKilledMove(t *testing.T) {
 							t.Fatalf("apply after %s suggests the moved block the configuration already has: %s", point, r)
 						}
 						hcl += block
-						setConfig(t, dir, hcl)
+						c.set(t, hcl)
 						continue
 					}
-					plan := run(t, dir, nil, "plan", "-detailed-exitcode", "-no-color")
+					plan := c.run(t, nil, "plan", "-detailed-exitcode", "-no-color")
+					if plan.code == 2 && len(flags) > 0 {
+						// An apply that did not read the destinations left
+						// what only they show: the next apply reads them.
+						flags = nil
+						continue
+					}
 					switch {
 					case plan.code == 0 && !stateRm.MatchString(plan.stdout):
 						converged = true
 					case plan.code == 0:
 						// A sink no longer configured: follow the suggestion.
 						name := stateRm.FindStringSubmatch(plan.stdout)[1]
-						mustRun(t, dir, 0, nil, "state", "rm", "-force", name)
+						c.mustRun(t, 0, nil, "state", "rm", "-force", name)
 					default:
 						t.Fatalf("plan after the apply that follows %s (step %d) is not empty: %s", point, step, plan)
 					}
@@ -93,7 +108,17 @@ func TestEveryNextStepAfterAKilledMove(t *testing.T) {
 					t.Fatalf("no convergence after %s", point)
 				}
 				for _, d := range []string{"a", "b"} {
-					assertExactlyOnce(t, dest(dir, d), expectedIDs(2, n.want))
+					assertExactlyOnce(t, c.dest(t, d), expectedIDs(2, n.want))
+					if n.name == "remove-the-sink" {
+						continue // its manifests stay, as its files do
+					}
+					// Only the owner's manifests are left: no copy, no original.
+					owner := c.owner(t, d)
+					for _, k := range c.keys(t, d, "_streamctl/") {
+						if k != "_streamctl/owner.json" && !strings.HasPrefix(k, "_streamctl/"+owner+"/") {
+							t.Errorf("%s: %s is left beside the manifests of its owner sink.%s", d, k, owner)
+						}
+					}
 				}
 			})
 		}
@@ -106,46 +131,52 @@ func TestEveryNextStepAfterAKilledMove(t *testing.T) {
 // finished by the next.
 func TestUndoOfAKilledMoveIsPlanned(t *testing.T) {
 	t.Parallel()
+	undoOfAKilledMoveIsPlanned(t, moveStore{})
+}
+
+func TestUndoOfAKilledMoveIsPlannedOnObjectStores(t *testing.T) {
+	t.Parallel()
+	remoteStores(t, undoOfAKilledMoveIsPlanned)
+}
+
+func undoOfAKilledMoveIsPlanned(t *testing.T, s moveStore) {
 	orders := strings.Replace(driftConfig("", "a", "b"), "default = 1000", "default = 1500", 1)
 	moved := renamed(orders, "orders_v2") + "moved {\n  from = sink.orders\n  to   = sink.orders_v2\n}\n"
-	dir := writeConfig(t, driftConfig("", "a", "b"))
-	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
-	setConfig(t, dir, moved)
-	if r := run(t, dir, []string{"STREAMCTL_FAULT=before-move-state"}, "apply", "-auto-approve", "-no-color"); !r.killed {
+	c := s.newCase(t, "undo", driftConfig("", "a", "b"))
+	c.mustRun(t, 0, nil, "apply", "-auto-approve", "-no-color")
+	c.set(t, moved)
+	if r := c.run(t, []string{"STREAMCTL_FAULT=before-move-state"}, "apply", "-auto-approve", "-no-color"); !r.killed {
 		t.Fatalf("apply did not reach before-move-state: %s", r)
 	}
-	setConfig(t, dir, orders)
+	c.set(t, orders)
 
-	plan := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
+	plan := c.mustRun(t, 2, nil, "plan", "-detailed-exitcode", "-no-color")
 	if want := "~ undo the interrupted move of sink.orders to sink.orders_v2: its destinations go back to sink.orders and the manifests copied under _streamctl/orders_v2/ are removed"; !strings.Contains(plan.stdout, want) {
 		t.Errorf("plan lacks %q:\n%s", want, plan.stdout)
 	}
-	if js := mustRun(t, dir, 0, nil, "plan", "-json"); !strings.Contains(js.stdout, `"undo_move":"orders_v2"`) {
+	if js := c.mustRun(t, 0, nil, "plan", "-json"); !strings.Contains(js.stdout, `"undo_move":"orders_v2"`) {
 		t.Errorf("plan -json has no undo_move:\n%s", js.stdout)
 	}
-	if md := mustRun(t, dir, 0, nil, "plan", "-markdown"); !strings.Contains(md.stdout, "undo the interrupted move of sink.orders to sink.orders_v2") {
+	if md := c.mustRun(t, 0, nil, "plan", "-markdown"); !strings.Contains(md.stdout, "undo the interrupted move of sink.orders to sink.orders_v2") {
 		t.Errorf("plan -markdown does not show the undo:\n%s", md.stdout)
 	}
 
-	if r := run(t, dir, []string{"STREAMCTL_FAULT=after-undo-move-manifests"}, "apply", "-auto-approve", "-no-color"); !r.killed {
+	if r := c.run(t, []string{"STREAMCTL_FAULT=after-undo-move-manifests"}, "apply", "-auto-approve", "-no-color"); !r.killed {
 		t.Fatalf("apply did not reach after-undo-move-manifests: %s", r)
 	}
-	applied := mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	applied := c.mustRun(t, 0, nil, "apply", "-auto-approve", "-no-color")
 	if !strings.Contains(applied.stdout, "sink.orders: moved from sink.orders_v2") {
 		t.Errorf("apply does not report the undo:\n%s", applied.stdout)
 	}
-	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+	c.mustRun(t, 0, nil, "plan", "-detailed-exitcode", "-no-color")
 	for _, d := range []string{"a", "b"} {
-		root := filepath.Join(dir, "out", d)
-		var owner struct{ Sink string }
-		readJSON(t, filepath.Join(root, "_streamctl", "owner.json"), &owner)
-		if owner.Sink != "orders" {
-			t.Errorf("%s: owned by %q after the undo", d, owner.Sink)
+		if owner := c.owner(t, d); owner != "orders" {
+			t.Errorf("%s: owned by %q after the undo", d, owner)
 		}
-		if _, err := os.Stat(filepath.Join(root, "_streamctl", "orders_v2")); !os.IsNotExist(err) {
-			t.Errorf("%s: the copied manifests are still there (%v)", d, err)
+		if left := c.keys(t, d, "_streamctl/orders_v2/"); len(left) > 0 {
+			t.Errorf("%s: the copied manifests are still there: %v", d, left)
 		}
-		assertExactlyOnce(t, dest(dir, d), expectedIDs(2, 1500))
+		assertExactlyOnce(t, c.dest(t, d), expectedIDs(2, 1500))
 	}
 }
 
@@ -156,17 +187,26 @@ func TestUndoOfAKilledMoveIsPlanned(t *testing.T) {
 // followed, the cleanup converges.
 func TestSinkLeftBehindByAKilledMove(t *testing.T) {
 	t.Parallel()
+	sinkLeftBehindByAKilledMove(t, moveStore{})
+}
+
+func TestSinkLeftBehindByAKilledMoveOnObjectStores(t *testing.T) {
+	t.Parallel()
+	remoteStores(t, sinkLeftBehindByAKilledMove)
+}
+
+func sinkLeftBehindByAKilledMove(t *testing.T, s moveStore) {
 	v2 := renamed(strings.Replace(driftConfig("", "a", "b"), "default = 1000", "default = 1500", 1), "orders_v2")
-	dir := writeConfig(t, driftConfig("", "a", "b"))
-	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
-	setConfig(t, dir, v2+"moved {\n  from = sink.orders\n  to   = sink.orders_v2\n}\n")
-	if r := run(t, dir, []string{"STREAMCTL_FAULT=before-move-state"}, "apply", "-auto-approve", "-no-color"); !r.killed {
+	c := s.newCase(t, "left-behind", driftConfig("", "a", "b"))
+	c.mustRun(t, 0, nil, "apply", "-auto-approve", "-no-color")
+	c.set(t, v2+"moved {\n  from = sink.orders\n  to   = sink.orders_v2\n}\n")
+	if r := c.run(t, []string{"STREAMCTL_FAULT=before-move-state"}, "apply", "-auto-approve", "-no-color"); !r.killed {
 		t.Fatalf("apply did not reach before-move-state: %s", r)
 	}
-	setConfig(t, dir, v2)
-	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	c.set(t, v2)
+	c.mustRun(t, 0, nil, "apply", "-auto-approve", "-no-color")
 
-	plan := mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+	plan := c.mustRun(t, 0, nil, "plan", "-detailed-exitcode", "-no-color")
 	for _, want := range []string{`# sink "orders" is no longer in the configuration`, "a move of it to sink.orders_v2 was interrupted", "sink.orders_v2 now owns a, b and has adopted its batches there",
 		"To clean up: streamctl state rm orders, then remove the folder _streamctl/orders/ from a, b"} {
 		if !strings.Contains(plan.stdout, want) {
@@ -176,29 +216,27 @@ func TestSinkLeftBehindByAKilledMove(t *testing.T) {
 	if strings.Contains(plan.stdout, "NEW_NAME") {
 		t.Errorf("plan suggests a rename, which the state holding both sinks refuses:\n%s", plan.stdout)
 	}
-	if js := mustRun(t, dir, 0, nil, "plan", "-json"); !strings.Contains(js.stdout, `"superseded_by":"orders_v2"`) || !strings.Contains(js.stdout, `"leftover_manifests_in":["a","b"]`) {
+	if js := c.mustRun(t, 0, nil, "plan", "-json"); !strings.Contains(js.stdout, `"superseded_by":"orders_v2"`) || !strings.Contains(js.stdout, `"leftover_manifests_in":["a","b"]`) {
 		t.Errorf("plan -json does not name the sink that took over:\n%s", js.stdout)
 	}
-	if md := mustRun(t, dir, 0, nil, "plan", "-markdown"); !strings.Contains(md.stdout, "a move of it to sink.orders_v2 was interrupted") {
+	if md := c.mustRun(t, 0, nil, "plan", "-markdown"); !strings.Contains(md.stdout, "a move of it to sink.orders_v2 was interrupted") {
 		t.Errorf("plan -markdown does not say the move was interrupted:\n%s", md.stdout)
 	}
 
 	// The cleanup, as the plan says.
-	mustRun(t, dir, 0, nil, "state", "rm", "-force", "orders")
+	c.mustRun(t, 0, nil, "state", "rm", "-force", "orders")
 	for _, d := range []string{"a", "b"} {
-		if err := os.RemoveAll(filepath.Join(dir, "out", d, "_streamctl", "orders")); err != nil {
-			t.Fatal(err)
-		}
+		c.removeAll(t, d, "_streamctl/orders/")
 	}
-	plan = mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+	plan = c.mustRun(t, 0, nil, "plan", "-detailed-exitcode", "-no-color")
 	if strings.Contains(plan.stdout, `sink "orders"`) {
 		t.Errorf("plan still shows sink orders after the cleanup:\n%s", plan.stdout)
 	}
-	mustRun(t, dir, 0, nil, "verify")
-	setConfig(t, dir, strings.Replace(v2, "default = 1500", "default = 1700", 1))
-	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	c.mustRun(t, 0, nil, "verify")
+	c.set(t, strings.Replace(v2, "default = 1500", "default = 1700", 1))
+	c.mustRun(t, 0, nil, "apply", "-auto-approve", "-no-color")
 	for _, d := range []string{"a", "b"} {
-		assertExactlyOnce(t, dest(dir, d), expectedIDs(2, 1700))
+		assertExactlyOnce(t, c.dest(t, d), expectedIDs(2, 1700))
 	}
 }
 
@@ -238,4 +276,98 @@ func TestLostOwnerRecordTakeoverIsPlanned(t *testing.T) {
 		t.Errorf("the first state's plan after the takeover: %s", r)
 	}
 	assertExactlyOnce(t, local.New(out), expectedIDs(2, 1200))
+}
+
+// TestLostOwnerRecordTakeoverIsPlannedOnObjectStores: the takeover of
+// TestLostOwnerRecordTakeoverIsPlanned, between two states kept in two
+// buckets (containers), of one destination in the first.
+func TestLostOwnerRecordTakeoverIsPlannedOnObjectStores(t *testing.T) {
+	t.Parallel()
+	remoteStores(t, func(t *testing.T, s moveStore) {
+		first := s.newCase(t, "takeover-first", driftConfig("", "a"))
+		first.mustRun(t, 0, nil, "apply", "-auto-approve", "-no-color")
+		lineage := first.lineage(t)
+		if err := first.dest(t, "a").Delete(t.Context(), "_streamctl/owner.json"); err != nil {
+			t.Fatal(err)
+		}
+
+		second := s.newCaseWriting(t, "takeover-second", strings.Replace(driftConfig("", "a"), "default = 1000", "default = 1200", 1), first)
+		plan := second.mustRun(t, 2, nil, "plan", "-detailed-exitcode", "-no-color")
+		want := "~ take over destination a from another state (lineage " + lineage + "): it has no owner record, and batches 0–3 there (2,000 records) were committed by that state"
+		if !strings.Contains(plan.stdout, want) {
+			t.Errorf("plan lacks %q:\n%s", want, plan.stdout)
+		}
+		if js := second.mustRun(t, 0, nil, "plan", "-json"); !strings.Contains(js.stdout, `"type":"destination_takeover"`) || !strings.Contains(js.stdout, `"lineage":"`+lineage+`"`) {
+			t.Errorf("plan -json has no destination_takeover naming the first state:\n%s", js.stdout)
+		}
+
+		second.mustRun(t, 0, nil, "apply", "-auto-approve", "-no-color")
+		second.mustRun(t, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+		if r := first.run(t, nil, "plan", "-no-color"); r.code != 1 || !strings.Contains(r.stderr, "another state") {
+			t.Errorf("the first state's plan after the takeover: %s", r)
+		}
+		assertExactlyOnce(t, first.dest(t, "a"), expectedIDs(2, 1200))
+	})
+}
+
+// TestMoveCopiesRemovedAfterARevert: a move killed after it copied the
+// manifests under the new name, before it switched any owner record, and
+// the configuration reverted: the plan shows the copies as orphans, apply
+// removes them, and the destinations hold the sink's manifests alone.
+func TestMoveCopiesRemovedAfterARevert(t *testing.T) {
+	t.Parallel()
+	moveCopiesRemovedAfterARevert(t, moveStore{})
+}
+
+func TestMoveCopiesRemovedAfterARevertOnObjectStores(t *testing.T) {
+	t.Parallel()
+	remoteStores(t, moveCopiesRemovedAfterARevert)
+}
+
+func moveCopiesRemovedAfterARevert(t *testing.T, s moveStore) {
+	orders := strings.Replace(driftConfig("", "a", "b"), "default = 1000", "default = 1500", 1)
+	c := s.newCase(t, "copies", driftConfig("", "a", "b"))
+	c.mustRun(t, 0, nil, "apply", "-auto-approve", "-no-color")
+	c.set(t, renamed(orders, "orders_v2")+"moved {\n  from = sink.orders\n  to   = sink.orders_v2\n}\n")
+	if r := c.run(t, []string{"STREAMCTL_FAULT=after-move-manifests"}, "apply", "-auto-approve", "-no-color"); !r.killed {
+		t.Fatalf("apply did not reach after-move-manifests: %s", r)
+	}
+	copied := []string{}
+	for _, d := range []string{"a", "b"} {
+		if len(c.keys(t, d, "_streamctl/orders_v2/")) > 0 {
+			copied = append(copied, d)
+		}
+	}
+	if len(copied) == 0 {
+		t.Fatal("the killed move copied no manifest: the test proves nothing")
+	}
+	c.set(t, orders)
+
+	plan := c.mustRun(t, 2, nil, "plan", "-detailed-exitcode", "-no-color")
+	for _, d := range copied {
+		if want := "- remove orphan manifests under _streamctl/orders_v2/ (copies left by an interrupted move) in " + d; !strings.Contains(plan.stdout, want) {
+			t.Errorf("plan lacks %q:\n%s", want, plan.stdout)
+		}
+	}
+	if js := c.mustRun(t, 0, nil, "plan", "-json"); !strings.Contains(js.stdout, `"manifests":"orders_v2"`) {
+		t.Errorf("plan -json does not name the folder of copies:\n%s", js.stdout)
+	}
+	applied := c.mustRun(t, 0, nil, "apply", "-auto-approve", "-no-color")
+	if !strings.Contains(applied.stdout, "orders: removed orphan manifests under _streamctl/orders_v2/ (copies left by an interrupted move) in "+copied[0]) {
+		t.Errorf("apply does not say it removed the copies:\n%s", applied.stdout)
+	}
+	c.mustRun(t, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+	for _, d := range []string{"a", "b"} {
+		if left := c.keys(t, d, "_streamctl/orders_v2/"); len(left) > 0 {
+			t.Errorf("%s: the copies are still there: %v", d, left)
+		}
+		if owner := c.owner(t, d); owner != "orders" {
+			t.Errorf("%s: owned by %q", d, owner)
+		}
+		if n := len(c.keys(t, d, "_streamctl/orders/")); n == 0 {
+			t.Errorf("%s: the sink's own manifests are gone", d)
+		}
+		assertExactlyOnce(t, c.dest(t, d), expectedIDs(2, 1500))
+	}
+	c.mustRun(t, 0, nil, "verify")
 }

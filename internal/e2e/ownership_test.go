@@ -144,20 +144,35 @@ func TestStateMvRenamesASink(t *testing.T) {
 // block at each of its steps; the next apply finishes it exactly once.
 func TestMoveSurvivesACrashAtEveryStep(t *testing.T) {
 	t.Parallel()
+	moveSurvivesACrashAtEveryStep(t, moveStore{})
+}
+
+func TestMoveSurvivesACrashAtEveryStepOnObjectStores(t *testing.T) {
+	t.Parallel()
+	remoteStores(t, moveSurvivesACrashAtEveryStep)
+}
+
+func moveSurvivesACrashAtEveryStep(t *testing.T, s moveStore) {
 	for _, point := range []string{"after-move-manifests", "before-move-state", "after-move-state"} {
 		t.Run(point, func(t *testing.T) {
 			t.Parallel()
-			dir := writeConfig(t, driftConfig("", "a", "b"))
-			mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+			c := s.newCase(t, "crash-"+point, driftConfig("", "a", "b"))
+			c.mustRun(t, 0, nil, "apply", "-auto-approve", "-no-color")
 			moved := renamed(driftConfig("", "a", "b"), "orders_v2") + "moved {\n  from = sink.orders\n  to   = sink.orders_v2\n}\n"
-			setConfig(t, dir, strings.Replace(moved, "default = 1000", "default = 1500", 1))
-			if r := run(t, dir, []string{"STREAMCTL_FAULT=" + point}, "apply", "-auto-approve", "-no-color"); !r.killed {
+			c.set(t, strings.Replace(moved, "default = 1000", "default = 1500", 1))
+			if r := c.run(t, []string{"STREAMCTL_FAULT=" + point}, "apply", "-auto-approve", "-no-color"); !r.killed {
 				t.Fatalf("apply did not reach %s: %s", point, r)
 			}
-			mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
-			mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+			c.mustRun(t, 0, nil, "apply", "-auto-approve", "-no-color")
+			c.mustRun(t, 0, nil, "plan", "-detailed-exitcode", "-no-color")
 			for _, d := range []string{"a", "b"} {
-				assertExactlyOnce(t, dest(dir, d), expectedIDs(2, 1500))
+				assertExactlyOnce(t, c.dest(t, d), expectedIDs(2, 1500))
+				if owner := c.owner(t, d); owner != "orders_v2" {
+					t.Errorf("%s: owned by %q after the move", d, owner)
+				}
+				if left := c.keys(t, d, "_streamctl/orders/"); len(left) > 0 {
+					t.Errorf("%s: the old manifests are still there: %v", d, left)
+				}
 			}
 		})
 	}

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/streamctl/streamctl/internal/testenv"
+	"github.com/streamctl/streamctl/providers/local"
 )
 
 // Saved plans are complete: they carry their variables, run exactly as
@@ -179,4 +182,76 @@ func TestSavedPlanRefusesAnotherValue(t *testing.T) {
 	// The same value is no conflict.
 	mustRun(t, dir, 0, nil, "apply", "-var", "records=1500", "-no-color", "tfplan")
 	assertExactlyOnce(t, dest(dir, "a"), expectedIDs(2, 1500))
+}
+
+// A saved plan applied after its source grew, with no change of the
+// configuration, writes exactly the ranges that were reviewed, says that
+// more came, and leaves the rest to the next plan.
+
+// assertGrowthSaid checks that an apply of a saved plan warned that the
+// source grew, naming want (the partitions and how much).
+func assertGrowthSaid(t *testing.T, r result, want ...string) {
+	t.Helper()
+	for _, w := range append([]string{"Warning: The source grew since the plan was saved", "This saved plan writes exactly the ranges it lists, nothing more; run streamctl plan afterwards to see the rest."}, want...) {
+		if !strings.Contains(r.stderr, w) {
+			t.Errorf("the apply of the saved plan does not say %q:\n%s", w, r)
+		}
+	}
+}
+
+func TestSavedPlanAfterFilesGrew(t *testing.T) {
+	t.Parallel()
+	base, conf := filesLayout(t, 2500)
+	mustRun(t, conf, 2, nil, "plan", "-detailed-exitcode", "-no-color", "-out=reviewed.plan")
+	appendLines(t, filepath.Join(base, "data", "in", "a.jsonl"), 2500, 2700)
+	appendLines(t, filepath.Join(base, "data", "in", "b.jsonl"), 5000, 5300)
+
+	r := mustRun(t, conf, 0, nil, "apply", "-no-color", "reviewed.plan")
+	assertGrowthSaid(t, r, `sink "clicks": source.files.clicks has 500 more records than when the plan was made (a.jsonl: 200 more; b.jsonl: 300, a new partition)`)
+	if !strings.Contains(r.stdout, "Apply complete! 3 batches, 2,500 records") {
+		t.Errorf("the apply did not write the 2,500 reviewed records in 3 batches:\n%s", r.stdout)
+	}
+	assertExactlyOnce(t, local.New(filepath.Join(conf, "out")), ids(2500))
+
+	plan := mustRun(t, conf, 2, nil, "plan", "-detailed-exitcode", "-no-color")
+	if !strings.Contains(plan.stdout, "+ batch 3: 500 records → lake  (a.jsonl:[2500,2700) b.jsonl:[0,300))") {
+		t.Errorf("the next plan does not show the rest:\n%s", plan.stdout)
+	}
+	mustRun(t, conf, 0, nil, "apply", "-auto-approve", "-no-color")
+	want := ids(2700)
+	for id := int64(5000); id < 5300; id++ {
+		want[id] = true
+	}
+	assertExactlyOnce(t, local.New(filepath.Join(conf, "out")), want)
+}
+
+func TestSavedPlanAfterKafkaGrew(t *testing.T) {
+	t.Parallel()
+	broker := testenv.Kafka(t)
+	conf := kafkaConf{Brokers: broker.Addr, Topic: kafkaTopic(t, broker, 3), MaxRecords: 400}
+	dir := writeConfig(t, conf.hcl())
+	reviewed := newProducedIDs()
+	produceIDs(t, broker, conf.Topic, reviewed, 1, 900, 3) // offsets [0, 300) each
+	mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color", "-out=reviewed.plan")
+	all := newProducedIDs()
+	produceIDs(t, broker, conf.Topic, all, 10_001, 150, 3) // offsets [300, 350) each
+
+	r := mustRun(t, dir, 0, nil, "apply", "-no-color", "reviewed.plan")
+	assertGrowthSaid(t, r, `sink "events": source.kafka.events has 150 more records than when the plan was made (0: 50 more; 1: 50 more; 2: 50 more)`)
+	if !strings.Contains(r.stdout, "Apply complete! 3 batches, 900 records") {
+		t.Errorf("the apply did not write the 900 reviewed records in 3 batches:\n%s", r.stdout)
+	}
+	disk := local.New(filepath.Join(dir, "out", "disk"))
+	assertExactlyOnce(t, disk, reviewed.want())
+
+	plan := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
+	if !strings.Contains(plan.stdout, "+ batch 3: 150 records") {
+		t.Errorf("the next plan does not show the rest:\n%s", plan.stdout)
+	}
+	applyAndSettle(t, dir, nil)
+	want := reviewed.want()
+	for id := range all.want() {
+		want[id] = true
+	}
+	assertExactlyOnce(t, disk, want)
 }

@@ -90,10 +90,16 @@ func (e *Engine) ApplySink(ctx context.Context, sink *Sink, plan *planner.SinkPl
 		if err := e.fence(sink.Name); err != nil {
 			return sum, fmt.Errorf("remove orphan %s from %s: %w", c.What(), d.Name, err)
 		}
-		if err := clearStaging(ctx, sink, d.Storage, c.Batch); err != nil {
+		var err error
+		if c.Manifests != "" {
+			err = removeMoveLeftover(ctx, sink, d, c.Manifests)
+		} else {
+			err = clearStaging(ctx, sink, d.Storage, c.Batch)
+		}
+		if err != nil {
 			return sum, fmt.Errorf("remove orphan %s from %s: %w", c.What(), d.Name, err)
 		}
-		e.emit(Cleanup{Sink: sink.Name, Batch: c.Batch, Destination: c.Destination, StagedUploads: c.StagedUploads})
+		e.emit(Cleanup{Sink: sink.Name, Batch: c.Batch, Destination: c.Destination, StagedUploads: c.StagedUploads, Manifests: c.Manifests})
 	}
 	if err := e.removeOrphans(ctx, sink, plan.Tables); err != nil {
 		return sum, err

@@ -129,6 +129,9 @@ func (e *Engine) claimAll(ctx context.Context, sink *Sink) error {
 		if err := e.probe.Check(ctx, d.Storage, MetadataDir+"/.conditional-probe"); err != nil {
 			return fmt.Errorf("destination %s: %w", d.Name, err)
 		}
+		if err := e.fence(sink.Name); err != nil {
+			return fmt.Errorf("destination %s (%s): %w", d.Name, d.Storage.Describe(), err)
+		}
 		if err := claim(ctx, d, sink.ownerName(), e.owner(sink, d), e.Version, e.now()); err != nil {
 			return fmt.Errorf("destination %s (%s): %w", d.Name, d.Storage.Describe(), e.interruptedMoveError(sink, err))
 		}

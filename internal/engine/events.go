@@ -63,6 +63,9 @@ type Cleanup struct {
 	Batch         int64
 	Destination   string
 	StagedUploads int // staged uploads discarded besides _temporary/<N>/
+	// Manifests is set, instead of Batch, when the manifests an interrupted
+	// move left under _streamctl/<Manifests>/ were removed.
+	Manifests string
 }
 
 // TableOrphanRemoved: a file of a destination's table that nothing

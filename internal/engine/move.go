@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -39,11 +41,14 @@ func (e *Engine) MoveSink(ctx context.Context, sink *Sink, from string) error {
 		for i := range sink.Destinations {
 			d := &sink.Destinations[i]
 			want := planner.Owner{Lineage: own.Lineage, Sink: sink.Name, Destination: d.Name, State: own.State}
-			if err := moveDestination(ctx, d, from, want, e.Version, e.now()); err != nil {
+			if err := moveDestination(ctx, d, from, want, e.Version, e.now(), func() error { return e.fence(sink.Name) }); err != nil {
 				return fmt.Errorf("move sink %s to %s in destination %s (%s): %w", from, sink.Name, d.Name, d.Storage.Describe(), err)
 			}
 		}
 		fault.Point("before-move-state")
+		if err := e.fence(sink.Name); err != nil {
+			return fmt.Errorf("move sink %s to %s in the state: %w", from, sink.Name, err)
+		}
 		// A rename changes two sinks: a write of the whole state (the
 		// command holds the run-wide lock and both sinks' locks).
 		e.stateMu.Lock()
@@ -64,6 +69,9 @@ func (e *Engine) MoveSink(ctx context.Context, sink *Sink, from string) error {
 		fault.Point("after-move-state")
 	}
 	for _, d := range sink.Destinations {
+		if err := e.fence(sink.Name); err != nil {
+			return fmt.Errorf("move sink %s to %s: remove the old manifests from %s: %w", from, sink.Name, d.Name, err)
+		}
 		if err := deletePrefix(ctx, d.Storage, MetadataDir+"/"+from+"/"); err != nil {
 			return fmt.Errorf("move sink %s to %s: remove the old manifests from %s: %w", from, sink.Name, d.Name, err)
 		}
@@ -85,8 +93,10 @@ func validMove(s *state.State, from, to string) error {
 	return nil
 }
 
-// moveDestination is step 1 of MoveSink for one destination.
-func moveDestination(ctx context.Context, d *Destination, from string, want planner.Owner, version string, now time.Time) error {
+// moveDestination is step 1 of MoveSink for one destination. fence is asked
+// before each write: a run frozen past its lease must not write after the
+// lock's next holder (see Engine.Fence).
+func moveDestination(ctx context.Context, d *Destination, from string, want planner.Owner, version string, now time.Time, fence func() error) error {
 	o, ov, err := readOwner(ctx, d.Storage)
 	if err != nil {
 		return err
@@ -127,6 +137,9 @@ func moveDestination(ctx context.Context, d *Destination, from string, want plan
 	if err != nil {
 		return fmt.Errorf("list %s: %w", prefix, err)
 	}
+	if err := fence(); err != nil {
+		return err
+	}
 	if err := forEach(len(files), func(i int) error {
 		return copyControlFile(ctx, d.Storage, from, want.Sink, files[i])
 	}); err != nil {
@@ -136,6 +149,9 @@ func moveDestination(ctx context.Context, d *Destination, from string, want plan
 
 	if o != nil && o.Sink == want.Sink {
 		return nil
+	}
+	if err := fence(); err != nil {
+		return err
 	}
 	rec := &Owner{FormatVersion: OwnerVersion, Lineage: want.Lineage, Sink: want.Sink, Destination: want.Destination, State: want.State, Claimed: now.UTC(), Version: version}
 	if o == nil {
@@ -212,7 +228,7 @@ func (e *Engine) UndoMove(ctx context.Context, sink *Sink, to string) error {
 	for i := range sink.Destinations {
 		d := &sink.Destinations[i]
 		want := planner.Owner{Lineage: own.Lineage, Sink: sink.Name, Destination: d.Name, State: own.State}
-		if err := undoMoveDestination(ctx, d, to, want); err != nil {
+		if err := undoMoveDestination(ctx, d, to, want, func() error { return e.fence(sink.Name) }); err != nil {
 			return fmt.Errorf("undo the move of sink %s to %s in destination %s (%s): %w", sink.Name, to, d.Name, d.Storage.Describe(), err)
 		}
 	}
@@ -220,8 +236,9 @@ func (e *Engine) UndoMove(ctx context.Context, sink *Sink, to string) error {
 	return nil
 }
 
-// undoMoveDestination is UndoMove for one destination.
-func undoMoveDestination(ctx context.Context, d *Destination, to string, want planner.Owner) error {
+// undoMoveDestination is UndoMove for one destination; fence as for
+// moveDestination.
+func undoMoveDestination(ctx context.Context, d *Destination, to string, want planner.Owner, fence func() error) error {
 	o, ov, err := readOwner(ctx, d.Storage)
 	if err != nil {
 		return err
@@ -254,13 +271,101 @@ func undoMoveDestination(ctx context.Context, d *Destination, to string, want pl
 			return fmt.Errorf("read %s: %w", original, err)
 		}
 	}
+	if err := fence(); err != nil {
+		return err
+	}
 	if err := deletePrefix(ctx, d.Storage, prefix); err != nil {
 		return fmt.Errorf("remove the copied manifests %s: %w", prefix, err)
 	}
 	fault.Point("after-undo-move-manifests")
+	if err := fence(); err != nil {
+		return err
+	}
 	rec := &Owner{FormatVersion: OwnerVersion, Lineage: want.Lineage, Sink: want.Sink, Destination: want.Destination, State: want.State, Claimed: o.Claimed, Version: o.Version}
 	if _, err := d.Storage.PutIfMatch(ctx, OwnerKey, encodeOwner(rec), ov); err != nil {
 		return fmt.Errorf("give %s back to sink %s: %w", OwnerKey, want.Sink, err)
 	}
 	return nil
+}
+
+// moveLeftovers lists, in a destination sink owns, the other sink names
+// whose folders under _streamctl/ hold only manifests and indexes that sink
+// holds too: copies an interrupted move left. A move killed before its state
+// commit and then reverted leaves them under the new name; one killed after
+// it, before it removed the old manifests, leaves the originals under the old
+// name. A folder holding anything else (a batch the other sink wrote itself)
+// is not one.
+func moveLeftovers(ctx context.Context, s providers.Storage, sink string) ([]string, error) {
+	ours := map[string]bool{}
+	others := map[string][]string{}
+	err := s.List(ctx, MetadataDir+"/", func(info providers.ObjectInfo) error {
+		name, file, ok := strings.Cut(info.Key[len(MetadataDir)+1:], "/")
+		switch {
+		case !ok:
+		case name == sink:
+			ours[file] = true
+		default:
+			others[name] = append(others[name], file)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list %s/: %w", MetadataDir, err)
+	}
+	var found []string
+	for _, name := range slices.Sorted(maps.Keys(others)) {
+		if !slices.ContainsFunc(others[name], func(file string) bool { return !ours[file] || !controlFile(file) }) {
+			found = append(found, name)
+		}
+	}
+	return found, nil
+}
+
+// controlFile reports whether file, in a sink's folder under _streamctl/, is
+// a manifest or an index: what a move copies.
+func controlFile(file string) bool {
+	if _, ok := parseBatchKey(file, true); ok {
+		return true
+	}
+	n, found := strings.CutPrefix(file, "index-")
+	_, ok := parseBatchKey(n, true)
+	return found && ok
+}
+
+// removeMoveLeftover removes the folder _streamctl/<name>/ a plan found to
+// hold only copies an interrupted move left in d, once it has checked again
+// that d is still sink's and the folder still holds only copies: the plan
+// may be old.
+func removeMoveLeftover(ctx context.Context, sink *Sink, d *Destination, name string) error {
+	if sink.Shard != nil || name == sink.Name {
+		return fmt.Errorf("only a whole sink's destination holds what a move left")
+	}
+	o, _, err := readOwner(ctx, d.Storage)
+	if err != nil {
+		return err
+	}
+	if o == nil || o.Sink != sink.Name {
+		return fmt.Errorf("the destination is no longer owned by sink %s; run streamctl plan again", sink.Name)
+	}
+	left, err := moveLeftovers(ctx, d.Storage, sink.Name)
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(left, name) {
+		if keys, err := listKeys(ctx, d.Storage, MetadataDir+"/"+name+"/"); err == nil && len(keys) == 0 {
+			return nil // removed already, by a run that was then killed
+		}
+		return fmt.Errorf("%s/%s/ now holds files that are not copies of sink %s's manifests; run streamctl plan again", MetadataDir, name, sink.Name)
+	}
+	return deletePrefix(ctx, d.Storage, MetadataDir+"/"+name+"/")
+}
+
+// listKeys lists the keys under prefix.
+func listKeys(ctx context.Context, s providers.Storage, prefix string) ([]string, error) {
+	var keys []string
+	err := s.List(ctx, prefix, func(info providers.ObjectInfo) error {
+		keys = append(keys, info.Key)
+		return nil
+	})
+	return keys, err
 }

@@ -42,6 +42,11 @@ func Observe(ctx context.Context, sink *Sink, st *state.Sink) (map[string]*plann
 		if owner != nil {
 			id := owner.identity()
 			obs.Owner = &id
+			if sink.Shard == nil && owner.Sink == sink.Name {
+				if obs.MoveLeftovers, err = moveLeftovers(ctx, d.Storage, sink.Name); err != nil {
+					return nil, fmt.Errorf("observe destination %s (%s): %w", d.Name, d.Storage.Describe(), err)
+				}
+			}
 		} else if obs.ForeignSinks, err = foreignSinks(ctx, d.Storage, sink.ownerName()); err != nil {
 			return nil, fmt.Errorf("observe destination %s (%s): %w", d.Name, d.Storage.Describe(), err)
 		}

@@ -91,7 +91,10 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 			return fmt.Errorf("commit batch %d to %s in %s: %w", b.ID, d.Table.Describe(), d.Name, err)
 		}
 		if err := commitTable(ctx, d.Table, sink.Name, b, m.Files); err != nil {
-			return fmt.Errorf("commit batch %d to %s in %s: %w", b.ID, d.Table.Describe(), d.Name, err)
+			// Most often the catalog went away: say which, and that the
+			// next apply finds out whether the commit was made.
+			return fmt.Errorf("commit batch %d to %s in %s through %s: %w. If the catalog was unreachable, run apply again once it answers: it commits the batch unless a snapshot already records it",
+				b.ID, d.Table.Describe(), d.Name, d.Table.Catalog(), err)
 		}
 	}
 	m.Committed = e.now().UTC()

@@ -251,11 +251,14 @@ type PendingInfo struct {
 	Ranges       []Range  `json:"ranges"`
 }
 
-// CleanupRef is an orphan temporary.
+// CleanupRef is an orphan temporary, or a folder of manifests an
+// interrupted move left.
 type CleanupRef struct {
 	Sink        string `json:"sink"`
 	Destination string `json:"destination"`
 	Batch       int64  `json:"batch"`
+	// Manifests names the sink folder of manifests an interrupted move left.
+	Manifests string `json:"manifests,omitempty"`
 	// Status is "planned" in a plan and "removed" during an apply.
 	Status string `json:"status,omitempty"`
 }
@@ -307,7 +310,7 @@ func sinkPlanInfo(s *planner.SinkPlan) SinkPlanInfo {
 		info.Resume = &id
 	}
 	for _, c := range s.Cleanups {
-		info.Cleanup = append(info.Cleanup, CleanupRef{Sink: s.Name, Destination: c.Destination, Batch: c.Batch})
+		info.Cleanup = append(info.Cleanup, CleanupRef{Sink: s.Name, Destination: c.Destination, Batch: c.Batch, Manifests: c.Manifests})
 	}
 	return info
 }
@@ -376,7 +379,7 @@ func (v *JSONView) Plan(p *planner.Plan, operation string) {
 		for _, c := range s.Cleanups {
 			cleanups++
 			v.emit("info", "cleanup", fmt.Sprintf("sink %q: remove orphan %s in %s", s.Name, c.What(), c.Destination), "cleanup",
-				CleanupRef{Sink: s.Name, Destination: c.Destination, Batch: c.Batch, Status: "planned"})
+				CleanupRef{Sink: s.Name, Destination: c.Destination, Batch: c.Batch, Manifests: c.Manifests, Status: "planned"})
 		}
 		for _, t := range s.Tables {
 			info := tableInfo(s.Name, t)
@@ -483,7 +486,7 @@ func (v *JSONView) BatchCommitted(sink string, id, records int64, elapsed time.D
 func (v *JSONView) Cleanup(sink, destination string, c planner.Cleanup) {
 	batch := c.Batch
 	v.emit("info", "cleanup", fmt.Sprintf("%s: removed orphan %s in %s", sink, c.What(), destination), "cleanup",
-		CleanupRef{Sink: sink, Destination: destination, Batch: batch, Status: "removed"})
+		CleanupRef{Sink: sink, Destination: destination, Batch: batch, Manifests: c.Manifests, Status: "removed"})
 }
 
 // TableOrphan writes a table_orphan that apply removed.

@@ -345,12 +345,21 @@ func SummaryLine(p *planner.Plan) string {
 		}
 	}
 	line := "Plan: " + strings.Join(parts, ", ") + "."
-	cleanups := 0
+	cleanups, copies := 0, 0
 	for _, s := range p.Sinks {
-		cleanups += len(s.Cleanups)
+		for _, c := range s.Cleanups {
+			if c.Manifests != "" {
+				copies++
+			} else {
+				cleanups++
+			}
+		}
 	}
 	if cleanups > 0 {
 		line += fmt.Sprintf(" %d orphan %s to remove.", cleanups, plural(int64(cleanups), "temporary", "temporaries"))
+	}
+	if copies > 0 {
+		line += fmt.Sprintf(" %d %s of manifests left by an interrupted move to remove.", copies, plural(int64(copies), "folder", "folders"))
 	}
 	if n := orphanFiles(p); n > 0 {
 		line += fmt.Sprintf(" %d orphan %s to remove.", n, plural(int64(n), "file", "files"))

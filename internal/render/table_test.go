@@ -90,3 +90,30 @@ func TestPlanTablesJSON(t *testing.T) {
 		t.Errorf("plan_summary: %v", s)
 	}
 }
+
+// TestPlanMoveLeftoversText: the manifests an interrupted move left, beside
+// an orphan temporary, in the human plan, its summary and the Markdown.
+func TestPlanMoveLeftoversText(t *testing.T) {
+	p := &planner.Plan{FormatVersion: 1, ConfigHash: "h", Sinks: []*planner.SinkPlan{{
+		Name:     "orders",
+		Snapshot: providers.Snapshot{Identity: "generate"},
+		Cleanups: []planner.Cleanup{{Destination: "a", Batch: 4}, {Destination: "a", Manifests: "orders_v2"}, {Destination: "b", Manifests: "orders_v2"}},
+	}}}
+	var b bytes.Buffer
+	PlanText(&b, p, Options{})
+	want := `streamctl will perform the following actions:
+
+  # sink "orders"
+  - remove orphan _temporary/4 in a
+  - remove orphan manifests under _streamctl/orders_v2/ (copies left by an interrupted move) in a
+  - remove orphan manifests under _streamctl/orders_v2/ (copies left by an interrupted move) in b
+
+Plan: 0 batches, 0 records to 0 destinations. 1 orphan temporary to remove. 2 folders of manifests left by an interrupted move to remove.
+`
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	if md := PlanMarkdown(p, MarkdownOptions{}); !strings.Contains(md, "manifests under _streamctl/orders_v2/ (copies left by an interrupted move)") {
+		t.Errorf("the Markdown lacks the manifests left by the move:\n%s", md)
+	}
+}

@@ -120,6 +120,7 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 					return
 				}
 			}
+			dropKnownSinks(w.Config, st, observed)
 			undo := interruptedMove(w.Config, st, es, sinkState, from, observed)
 			var renamed map[string]string
 			if r, ok := w.sources[cs.Source].(partitionRenamer); ok {
@@ -375,6 +376,18 @@ func interruptedMove(cfg *config.Config, st *state.State, es *engine.Sink, sinkS
 		}
 	}
 	return ""
+}
+
+// dropKnownSinks keeps, of the folders an interrupted move seems to have
+// left, those of names that neither the state nor the configuration gives a
+// sink: a sink the state still holds is shown as removed, with how to clean
+// up, rather than having its manifests removed.
+func dropKnownSinks(cfg *config.Config, st *state.State, observed map[string]*planner.Observation) {
+	for _, obs := range observed {
+		obs.MoveLeftovers = slices.DeleteFunc(obs.MoveLeftovers, func(name string) bool {
+			return st.Sinks[name] != nil || cfg.Sink(name) != nil
+		})
+	}
 }
 
 // supersede finds whether a configured sink took a removed sink's place

@@ -111,3 +111,69 @@ func SelectSinks(cfg *config.Config, targets, excludes map[string]bool) *config.
 	}
 	return &c
 }
+
+// Growth is how far a sink's source grew past the snapshot a saved plan
+// records: records the plan does not write, left for the next plan.
+type Growth struct {
+	Sink   string
+	Source string // the source's key, e.g. "files.clicks"
+	// Records is the total of Partitions.
+	Records    int64
+	Partitions []PartitionGrowth
+}
+
+// PartitionGrowth is one partition's part of a Growth.
+type PartitionGrowth struct {
+	ID      string
+	Records int64
+	New     bool // not in the plan's snapshot at all
+}
+
+// SourceGrowth snapshots the sources of a saved plan's sinks again and
+// returns, per sink, the records they gained since the plan was made. A
+// saved plan writes exactly the ranges it lists, whatever came since; this
+// is for saying so. A shard's plan records only its partitions: a new
+// partition of its source is not counted for it.
+func (w *Workspace) SourceGrowth(ctx context.Context, saved *planner.Plan) ([]Growth, error) {
+	now := map[string]providers.Snapshot{}
+	var out []Growth
+	for _, sp := range saved.Sinks {
+		name := sp.Name
+		if sp.Shard != nil {
+			name = sp.Shard.Sink
+		}
+		cs := w.Config.Sink(name)
+		if cs == nil || w.sources[cs.Source] == nil {
+			continue
+		}
+		snap, ok := now[cs.Source]
+		if !ok {
+			var err error
+			if snap, err = w.sources[cs.Source].Snapshot(ctx); err != nil {
+				return nil, fmt.Errorf("sink %q: read source.%s: %w", sp.Name, cs.Source, err)
+			}
+			now[cs.Source] = snap
+		}
+		was := map[string]int64{}
+		for _, p := range sp.Snapshot.Partitions {
+			was[p.ID] = p.Latest
+		}
+		g := Growth{Sink: sp.Name, Source: cs.Source}
+		for _, p := range snap.Partitions {
+			latest, known := was[p.ID]
+			switch {
+			case known && p.Latest > latest:
+				g.Partitions = append(g.Partitions, PartitionGrowth{ID: p.ID, Records: p.Latest - latest})
+			case !known && sp.Shard == nil && p.Latest > p.Earliest:
+				g.Partitions = append(g.Partitions, PartitionGrowth{ID: p.ID, Records: p.Latest - p.Earliest, New: true})
+			default:
+				continue
+			}
+			g.Records += g.Partitions[len(g.Partitions)-1].Records
+		}
+		if g.Records > 0 {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
