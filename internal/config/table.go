@@ -72,11 +72,6 @@ func (l *loader) checkTable(t *Table, s *Sink, destType, destName string) {
 	if t.URI == "" && (t.Catalog == "rest" || destType != "local") {
 		l.errorf(&t.DeclRange, "Table catalog without uri", "%s: set uri to the catalog's address; only a local destination has a default (a SQLite database in its folder).", where)
 	}
-	if s.Shards > 1 {
-		// Each shard would commit its own batch sequence to the one table,
-		// concurrently from several workers: not built, nor crash-tested.
-		l.errorf(&t.DeclRange, "Table on a sharded sink", "%s: a sink with shards = %d cannot write an Iceberg table yet. Use shards = 1 for the sink with the table, or write its shards to a Hive-folder destination.", where, s.Shards)
-	}
 	if t.Namespace == "" || t.Name == "" {
 		l.errorf(&t.DeclRange, "Table without a name", "%s: an Iceberg table needs namespace and name (namespace = \"lake\", name = \"orders\").", where)
 	} else if !validName(t.Namespace) || !validName(t.Name) {

@@ -693,15 +693,19 @@ func (t *Table) LastBatch(ctx context.Context, sink string) (BatchInfo, bool, er
 }
 
 // maxAttempts bounds the commits Append tries when other writers commit
-// between its read and its commit.
-const maxAttempts = 10
+// between its read and its commit: the shards of a sink commit to its one
+// table at once, and a shard may lose the race to each of the others in turn.
+const maxAttempts = 30
 
 // Append commits files as batch of sink: one append snapshot whose
-// summary records sink, batch and ranges. When the table already records
-// the batch it does nothing. The commit requires the branch to be where
-// Append read it; when another writer moved it, Append reloads, checks
-// again that the batch is not there, and retries. Then it publishes the
-// table's version hint (see publishHint), also when the batch was there.
+// summary records sink, batch and ranges. sink is the name of the sink's
+// checkpoint, its shard's for a sharded sink ("orders/shard-3"): each shard
+// numbers its batches on its own, so a batch is recognised by the pair.
+// When the table already records the batch it does nothing. The commit
+// requires the branch to be where Append read it; when another writer moved
+// it, Append reloads, checks again that the batch is not there, and
+// retries. Then it publishes the table's version hint (see publishHint),
+// also when the batch was there.
 func (t *Table) Append(ctx context.Context, sink string, batch int64, ranges string, files []DataFile) error {
 	if err := t.appendBatch(ctx, sink, batch, ranges, files); err != nil {
 		return err
@@ -719,16 +723,31 @@ func (t *Table) appendBatch(ctx context.Context, sink string, batch int64, range
 	if len(files) == 0 {
 		return fmt.Errorf("iceberg: append: batch %d of %s has no files (a snapshot without files records nothing)", batch, sink)
 	}
+	if err := t.refresh(ctx); err != nil {
+		return err
+	}
+	if done, err := t.committed(sink, batch); err != nil || done {
+		return err
+	}
+	// The footers are read once, not on every attempt: the less time
+	// between reading the table and committing, the fewer commits other
+	// writers win in between.
+	dfs, err := t.dataFiles(ctx, files)
+	if err != nil {
+		return err
+	}
 	for attempt := 1; ; attempt++ {
-		if err := t.refresh(ctx); err != nil {
-			return err
-		}
-		done, err := t.committed(sink, batch)
-		if err != nil || done {
-			return err
+		if attempt > 1 {
+			if err := t.refresh(ctx); err != nil {
+				return err
+			}
+			done, err := t.committed(sink, batch)
+			if err != nil || done {
+				return err
+			}
 		}
 		base := t.tbl.CurrentSnapshot()
-		err = t.appendOnce(ctx, sink, batch, ranges, files, t.follows(sink, batch))
+		err = t.appendOnce(ctx, sink, batch, ranges, dfs, t.follows(sink, batch))
 		if err == nil || ctx.Err() != nil {
 			return err
 		}
@@ -755,9 +774,17 @@ func (t *Table) appendBatch(ctx context.Context, sink string, batch int64, range
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(time.Duration(attempt*attempt) * 20 * time.Millisecond):
+		case <-time.After(conflictWait(attempt)):
 		}
 	}
+}
+
+// conflictWait is how long a writer that lost attempt waits before reading
+// the table again: growing, capped, and jittered, so that writers which
+// conflicted once do not meet again at the next attempt.
+func conflictWait(attempt int) time.Duration {
+	wait := min(time.Duration(attempt*attempt)*20*time.Millisecond, 2*time.Second)
+	return wait/2 + rand.N(wait)
 }
 
 // follows reports whether the newest snapshot of sink in the current
@@ -778,11 +805,7 @@ func (t *Table) follows(sink string, batch int64) bool {
 	return found && prev == batch-1
 }
 
-func (t *Table) appendOnce(ctx context.Context, sink string, batch int64, ranges string, files []DataFile, follows bool) error {
-	dfs, err := t.dataFiles(ctx, files)
-	if err != nil {
-		return err
-	}
+func (t *Table) appendOnce(ctx context.Context, sink string, batch int64, ranges string, dfs []ice.DataFile, follows bool) error {
 	txn := committer(t.tbl, t.cat).NewTransaction()
 	if err := txn.AssertRefSnapshotID(table.MainBranch); err != nil {
 		return fmt.Errorf("iceberg: table %s: %w", t.name(), err)
