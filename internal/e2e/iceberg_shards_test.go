@@ -1,0 +1,191 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/streamctl/streamctl/internal/engine"
+	"github.com/streamctl/streamctl/internal/format"
+	"github.com/streamctl/streamctl/internal/iceberg"
+	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/providers/local"
+)
+
+// The sharded table's workload: 16 partitions of 300 records, read by 8
+// shards (2 partitions each) in batches of 150: 4 batches per shard, 32
+// snapshots in all, committed by the 8 shards at once.
+const (
+	tableShards, tableShardPartitions, tableShardRecords = 8, 16, 300
+)
+
+// shardedIcebergConfig is icebergConfig read by tableShards shards, all
+// applied at once (-parallelism), into the one table.
+func shardedIcebergConfig() string {
+	hcl := strings.Replace(icebergConfig, "partitions            = 3", fmt.Sprintf("partitions            = %d", tableShardPartitions), 1)
+	hcl = strings.Replace(hcl, "default = 2000", fmt.Sprintf("default = %d", tableShardRecords), 1)
+	hcl = strings.Replace(hcl, "max_records = 1500", "max_records = 150", 1)
+	hcl = strings.Replace(hcl, "max_file_records = 500", "max_file_records = 100", 1)
+	return strings.Replace(hcl, `sink "orders" {`, fmt.Sprintf("sink \"orders\" {\n  shards = %d", tableShards), 1)
+}
+
+// shardedIcebergFaultPoints are the Iceberg fault points, the later ones
+// reached while other shards are between their table commit and their
+// manifest, or committing to the table themselves.
+var shardedIcebergFaultPoints = append(append([]string(nil), icebergFaultPoints...),
+	"table-catalog-commit:11",
+	"after-table-commit:17",
+	"before-table-commit:23",
+)
+
+var applyAllShards = []string{"apply", "-auto-approve", "-no-color", "-parallelism=" + strconv.Itoa(tableShards)}
+
+// TestIcebergShardsCrashAtEveryFaultPoint: the 8 shards of a sink commit to
+// its one Iceberg table at once; killed at each fault point around the table
+// commit (in whichever shard reaches it, others in flight), then applied
+// again, the table holds every record once, read by iceberg-go's scan and by
+// DuckDB over the files the scan lists; each snapshot is one whole batch of
+// one shard, named in its summary; plan then has nothing to do.
+func TestIcebergShardsCrashAtEveryFaultPoint(t *testing.T) {
+	for _, fp := range shardedIcebergFaultPoints {
+		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
+			t.Parallel()
+			dir := writeConfig(t, shardedIcebergConfig())
+			crashShardedTable(t, dir, fp, nil)
+			if got := fmt.Sprint(duckdb(t, dir, `SELECT count(*), count(DISTINCT id) FROM read_parquet('out/folder/**/*.parquet')`)); got != fmt.Sprintf("[[%d %d]]", tableShardPartitions*tableShardRecords, tableShardPartitions*tableShardRecords) {
+				t.Errorf("the Hive-folder destination: %s (want %d records, each once)", got, tableShardPartitions*tableShardRecords)
+			}
+			checkShardedTable(t, dir, local.New(filepath.Join(dir, "out", "table")), iceberg.Config{
+				Location: "file://" + filepath.ToSlash(filepath.Join(dir, "out", "table")),
+			})
+		})
+	}
+}
+
+// crashShardedTable applies dir's configuration with every shard at once,
+// killed at fp, then again to the end, and checks that plan has nothing
+// left to do.
+func crashShardedTable(t *testing.T, dir, fp string, env []string) {
+	t.Helper()
+	r := run(t, dir, append([]string{"STREAMCTL_FAULT=" + fp}, env...), applyAllShards...)
+	if !r.killed {
+		t.Fatalf("the fault %s was not reached: %s", fp, r)
+	}
+	mustRun(t, dir, 0, env, applyAllShards...)
+	mustRun(t, dir, 0, env, "plan", "-detailed-exitcode", "-no-color")
+}
+
+// checkShardedTable opens the table of shardedIcebergConfig (cfg gives its
+// location, catalog uri and file IO properties) with iceberg-go, whose scan
+// must hold every record once, as must DuckDB reading the files the scan
+// lists; its snapshots are the shards' committed batches, one each, adding
+// the records of that batch's manifest in store.
+func checkShardedTable(t *testing.T, dir string, store providers.Storage, cfg iceberg.Config) {
+	t.Helper()
+	ctx := context.Background()
+	cfg.Namespace, cfg.Table = []string{"lake"}, "orders"
+	cfg.Columns = []format.Column{{Name: "id", Type: "int64"}, {Name: "ts", Type: "timestamp"},
+		{Name: "country", Type: "string"}, {Name: "amount", Type: "double"}}
+	cfg.PartitionBy = []string{"day(ts)"}
+	tb, err := iceberg.Open(ctx, cfg)
+	if err != nil {
+		t.Fatalf("open the table: %v", err)
+	}
+	defer tb.Close()
+	want := expectedIDs(tableShardPartitions, tableShardRecords)
+	seen := scanIDs(t, tb)
+	if len(seen) != len(want) {
+		t.Errorf("the table holds %d distinct records, want %d", len(seen), len(want))
+	}
+	for id, n := range seen {
+		if n != 1 || !want[id] {
+			t.Errorf("record %d: %d times in the table (expected: %v)", id, n, want[id])
+		}
+	}
+
+	files, err := tb.Files(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.HasPrefix(cfg.Location, "file://") {
+		var quoted []string
+		for _, f := range files {
+			quoted = append(quoted, "'"+strings.TrimPrefix(f, "file://")+"'")
+		}
+		if got := fmt.Sprint(duckdb(t, dir, "SELECT count(*), count(DISTINCT id) FROM read_parquet(["+strings.Join(quoted, ", ")+"])")); got != fmt.Sprintf("[[%d %d]]", len(want), len(want)) {
+			t.Errorf("DuckDB over the snapshot's %d files: %s, want %d records each once", len(files), got, len(want))
+		}
+	} else {
+		duckdbOverStoredFiles(t, dir, store, cfg.Location, files, len(want))
+	}
+
+	// One snapshot per committed shard-batch, adding that batch's records.
+	batches := map[string]int64{}
+	for s := range tableShards {
+		shard := fmt.Sprintf("orders/shard-%d", s)
+		ms, err := engine.ReadManifests(ctx, store, shard, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range ms {
+			batches[shard+" batch "+strconv.FormatInt(m.Batch, 10)] = m.Records
+		}
+	}
+	snaps := tb.Iceberg().Metadata().Snapshots()
+	if len(snaps) != len(batches) {
+		t.Errorf("%d snapshots for %d committed shard-batches", len(snaps), len(batches))
+	}
+	for _, s := range snaps {
+		p := s.Summary.Properties
+		key := p[iceberg.PropSink] + " batch " + p[iceberg.PropBatch]
+		records, ok := batches[key]
+		if !ok {
+			t.Errorf("snapshot %d records %s, which no manifest holds", s.SnapshotID, key)
+			continue
+		}
+		if fmt.Sprint(records) != p["added-records"] {
+			t.Errorf("snapshot %d (%s) adds %s records, its batch has %d", s.SnapshotID, key, p["added-records"], records)
+		}
+		delete(batches, key) // a second snapshot of it is reported above
+	}
+}
+
+// duckdbOverStoredFiles copies the files the table's scan lists (URLs below
+// location) out of store, and has DuckDB read them: want records, each once.
+func duckdbOverStoredFiles(t *testing.T, dir string, store providers.Storage, location string, files []string, want int) {
+	t.Helper()
+	ctx := context.Background()
+	scanDir := filepath.Join(dir, "scanned")
+	if err := os.MkdirAll(scanDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var quoted []string
+	for i, f := range files {
+		key, ok := strings.CutPrefix(f, strings.TrimRight(location, "/")+"/")
+		if !ok {
+			t.Fatalf("the scan lists %s, outside the table's location %s", f, location)
+		}
+		r, _, err := store.Get(ctx, key)
+		if err != nil {
+			t.Fatalf("read %s: %v", key, err)
+		}
+		data, err := io.ReadAll(r)
+		r.Close()
+		if err != nil {
+			t.Fatalf("read %s: %v", key, err)
+		}
+		local := filepath.Join(scanDir, strconv.Itoa(i)+".parquet")
+		if err := os.WriteFile(local, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		quoted = append(quoted, "'"+filepath.ToSlash(local)+"'")
+	}
+	if got := fmt.Sprint(duckdb(t, dir, "SELECT count(*), count(DISTINCT id) FROM read_parquet(["+strings.Join(quoted, ", ")+"])")); got != fmt.Sprintf("[[%d %d]]", want, want) {
+		t.Errorf("DuckDB over the snapshot's %d files: %s, want %d records each once", len(files), got, want)
+	}
+}
