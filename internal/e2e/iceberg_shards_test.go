@@ -13,6 +13,7 @@ import (
 	"github.com/streamctl/streamctl/internal/engine"
 	"github.com/streamctl/streamctl/internal/format"
 	"github.com/streamctl/streamctl/internal/iceberg"
+	"github.com/streamctl/streamctl/internal/testenv"
 	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/providers/local"
 )
@@ -188,4 +189,44 @@ func duckdbOverStoredFiles(t *testing.T, dir string, store providers.Storage, lo
 	if got := fmt.Sprint(duckdb(t, dir, "SELECT count(*), count(DISTINCT id) FROM read_parquet(["+strings.Join(quoted, ", ")+"])")); got != fmt.Sprintf("[[%d %d]]", want, want) {
 		t.Errorf("DuckDB over the snapshot's %d files: %s, want %d records each once", len(files), got, want)
 	}
+}
+
+// TestIcebergShardsOnS3CrashAtEveryFaultPoint: the same with the table in S3
+// (versitygw), its catalog a SQLite file beside the configuration.
+func TestIcebergShardsOnS3CrashAtEveryFaultPoint(t *testing.T) {
+	srv := testenv.S3(t)
+	for i, fp := range shardedIcebergFaultPoints {
+		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
+			t.Parallel()
+			bucket := bucketName("ice-shards-", i, "-", fp)
+			srv.CreateBucket(t, bucket)
+			dest := strings.Replace(s3Destination(srv, "table", bucket, "lake/orders"), "force_path_style = true",
+				"force_path_style = true\n"+remoteTableBlock, 1)
+			dir := writeConfig(t, withTableDestination(shardedIcebergConfig(), dest))
+			crashShardedTable(t, dir, fp, srv.Env())
+			checkShardedTable(t, dir, s3Storage(t, srv, bucket, "lake/orders"), iceberg.Config{
+				URI: filepath.Join(dir, "catalog.db"), Location: "s3://" + bucket + "/lake/orders",
+				Properties: map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
+					"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey},
+			})
+		})
+	}
+}
+
+// withTableDestination is hcl (icebergConfig or a variant) with dest in
+// place of its local destination "table".
+func withTableDestination(hcl, dest string) string {
+	const localTable = `  destination "local" "table" {
+    path = "out/table"
+    table {
+      format    = "iceberg"
+      namespace = "lake"
+      name      = "orders"
+    }
+  }
+`
+	if !strings.Contains(hcl, localTable) {
+		panic("the configuration has no local destination \"table\"")
+	}
+	return strings.Replace(hcl, localTable, dest, 1)
 }
