@@ -235,6 +235,23 @@ var tableExamples = map[string]string{
   }
 }
 `,
+	"gcs": tableSinkHead + `
+  destination "gcs" "lake" {
+    bucket = "lake-eu"
+    prefix = "orders"
+
+    # Catalog "streamctl" in PostgreSQL; the table is at
+    # gs://lake-eu/orders, its metadata written with the destination's
+    # credentials.
+    table {
+      format    = "iceberg"
+      uri       = "postgres://streamctl@db.example:5432/lake"
+      namespace = "lake"
+      name      = "orders"
+    }
+  }
+}
+`,
 	"azblob": tableSinkHead + `
   destination "azblob" "lake" {
     account_name = "lakeeu"

@@ -15,6 +15,7 @@ import (
 	"github.com/streamctl/streamctl/internal/iceberg"
 	"github.com/streamctl/streamctl/internal/testenv"
 	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/providers/gcs"
 	"github.com/streamctl/streamctl/providers/local"
 )
 
@@ -229,4 +230,57 @@ func withTableDestination(hcl, dest string) string {
 		panic("the configuration has no local destination \"table\"")
 	}
 	return strings.Replace(hcl, localTable, dest, 1)
+}
+
+// gcsTableDestination is the destination "table" of icebergConfig on a
+// bucket of srv, with the table block of an object store's table.
+func gcsTableDestination(srv *testenv.GCSServer, bucket string) string {
+	return strings.Replace(gcsDestination(srv.Endpoint, "table", bucket, "lake/orders"), "  }\n", remoteTableBlock+"\n  }\n", 1)
+}
+
+// gcsTableProps are the properties of iceberg-go's GCS file IO that reach
+// the bucket of gcsTableDestination: the destination's own.
+func gcsTableProps(t *testing.T, srv *testenv.GCSServer, bucket string) (location string, props map[string]string) {
+	t.Helper()
+	location, props, err := gcs.Kind.Destination.TableLocation(&gcs.Config{Bucket: bucket, Prefix: "lake/orders", Endpoint: srv.Endpoint})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return location, props
+}
+
+// TestIcebergOnGCSCrashAtEveryFaultPoint: the Iceberg table of one sink in
+// Google Cloud Storage (fake-gcs-server), written through iceberg-go's GCS
+// IO, killed at each fault point around the table commit and applied again:
+// every record once, one snapshot per committed batch.
+func TestIcebergOnGCSCrashAtEveryFaultPoint(t *testing.T) {
+	srv := testenv.GCS(t)
+	for i, fp := range icebergFaultPoints {
+		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
+			t.Parallel()
+			bucket := bucketName("ice-", i, "-", fp)
+			srv.CreateBucket(t, bucket)
+			location, props := gcsTableProps(t, srv, bucket)
+			crashRemoteTable(t, fp, gcsTableDestination(srv, bucket), srv.Env(), gcsStorage(t, srv, bucket, "lake/orders"), location, props)
+		})
+	}
+}
+
+// TestIcebergShardsOnGCSCrashAtEveryFaultPoint: the sharded table's crash
+// test with the table in Google Cloud Storage.
+func TestIcebergShardsOnGCSCrashAtEveryFaultPoint(t *testing.T) {
+	srv := testenv.GCS(t)
+	for i, fp := range shardedIcebergFaultPoints {
+		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
+			t.Parallel()
+			bucket := bucketName("ice-shards-", i, "-", fp)
+			srv.CreateBucket(t, bucket)
+			dir := writeConfig(t, withTableDestination(shardedIcebergConfig(), gcsTableDestination(srv, bucket)))
+			crashShardedTable(t, dir, fp, srv.Env())
+			location, props := gcsTableProps(t, srv, bucket)
+			checkShardedTable(t, dir, gcsStorage(t, srv, bucket, "lake/orders"), iceberg.Config{
+				URI: filepath.Join(dir, "catalog.db"), Location: location, Properties: props,
+			})
+		})
+	}
 }

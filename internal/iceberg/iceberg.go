@@ -38,6 +38,7 @@ import (
 	sqlcat "github.com/apache/iceberg-go/catalog/sql"
 	icebergio "github.com/apache/iceberg-go/io"
 	_ "github.com/apache/iceberg-go/io/gocloud/azure" // the wasb(s):// and abfs(s):// file IO
+	_ "github.com/apache/iceberg-go/io/gocloud/gcs"   // the gs:// file IO
 	_ "github.com/apache/iceberg-go/io/gocloud/s3"    // the s3:// file IO
 	"github.com/apache/iceberg-go/table"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -86,7 +87,7 @@ type Config struct {
 	Namespace []string // at least one level
 	Table     string
 	// Location is the table's root, the destination's root as a URL:
-	// file:///abs/path, s3://bucket/prefix or
+	// file:///abs/path, s3://bucket/prefix, gs://bucket/prefix or
 	// wasbs://container@account.blob.core.windows.net/prefix. Metadata goes under
 	// <Location>/metadata; the data files are streamctl's, where the
 	// destination put them.
@@ -203,7 +204,7 @@ func normLocation(loc string) (string, error) {
 		if !strings.HasPrefix(u.Path, "/") || u.Host != "" {
 			return "", fmt.Errorf("iceberg: location %q: want file:///absolute/path", loc)
 		}
-	case "s3", "s3a":
+	case "s3", "s3a", "gs":
 		if u.Host == "" {
 			return "", fmt.Errorf("iceberg: location %q: no bucket", loc)
 		}
@@ -213,7 +214,7 @@ func normLocation(loc string) (string, error) {
 			return "", fmt.Errorf("iceberg: location %q: want %s://container@account.blob.core.windows.net/prefix", loc, u.Scheme)
 		}
 	default:
-		return "", fmt.Errorf("iceberg: location %q: scheme %q is not supported (file, s3, wasb, wasbs, abfs, abfss)", loc, u.Scheme)
+		return "", fmt.Errorf("iceberg: location %q: scheme %q is not supported (file, s3, gs, wasb, wasbs, abfs, abfss)", loc, u.Scheme)
 	}
 	return strings.TrimRight(loc, "/"), nil
 }
