@@ -284,3 +284,44 @@ func TestIcebergShardsOnGCSCrashAtEveryFaultPoint(t *testing.T) {
 		})
 	}
 }
+
+// TestIcebergShardsTableAhead: a shard killed after the table committed its
+// batch 1 and before the manifests, with the state's previous version
+// restored, has its batch ahead in the table: plan adopts it in that
+// shard's part, and in no other shard's (their batches of the same numbers
+// are not in the table), and apply finishes with one snapshot per
+// shard-batch.
+func TestIcebergShardsTableAhead(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, shardedIcebergConfig())
+	// One shard at a time: shard 0's batches come first.
+	if r := run(t, dir, []string{"STREAMCTL_FAULT=after-table-commit:2"}, "apply", "-auto-approve", "-no-color", "-parallelism=1"); !r.killed {
+		t.Fatalf("the fault was not reached: %s", r)
+	}
+	st := filepath.Join(dir, ".streamctl", "state.json")
+	data, err := os.ReadFile(st + ".backup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(st, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
+	shard0 := r.stdout[strings.Index(r.stdout, `# sink "orders/shard-0"`)+1:]
+	if i := strings.Index(shard0, "# sink"); i >= 0 {
+		shard0 = shard0[:i]
+	}
+	if !strings.Contains(shard0, "~ iceberg table lake.orders already holds batch 1: its snapshot is kept, and the batch is not appended again") {
+		t.Errorf("plan: no adoption of shard 0's batch 1 in its part:\n%s\nof\n%s", shard0, r.stdout)
+	}
+	// The backup may be from before batch 0's state commit: then shard 0's
+	// batch 0 is in the table too. No other shard has a batch there.
+	if n, in0 := strings.Count(r.stdout, "already holds batch"), strings.Count(shard0, "already holds batch"); n != in0 {
+		t.Errorf("plan: %d batches already in the table, %d of them shard 0's, want only shard 0's:\n%s", n, in0, r.stdout)
+	}
+	mustRun(t, dir, 0, nil, applyAllShards...)
+	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+	checkShardedTable(t, dir, local.New(filepath.Join(dir, "out", "table")), iceberg.Config{
+		Location: "file://" + filepath.ToSlash(filepath.Join(dir, "out", "table")),
+	})
+}
