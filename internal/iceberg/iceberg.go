@@ -780,6 +780,10 @@ func (t *Table) appendBatch(ctx context.Context, sink string, batch int64, range
 	}
 }
 
+// hookBeforeCommit, set by tests, runs between reading the table and
+// committing a batch: another writer's commit there is a conflict.
+var hookBeforeCommit func()
+
 // conflictWait is how long a writer that lost attempt waits before reading
 // the table again: growing, capped, and jittered, so that writers which
 // conflicted once do not meet again at the next attempt.
@@ -818,6 +822,9 @@ func (t *Table) appendOnce(ctx context.Context, sink string, batch int64, ranges
 	}
 	if err := txn.AddDataFiles(ctx, dfs, props, opts...); err != nil {
 		return fmt.Errorf("iceberg: table %s: batch %d of %s: %w", t.name(), batch, sink, err)
+	}
+	if hookBeforeCommit != nil {
+		hookBeforeCommit()
 	}
 	tbl, err := txn.Commit(ctx)
 	if err != nil {
