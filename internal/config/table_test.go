@@ -162,3 +162,40 @@ func TestIcebergTableNeedsAName(t *testing.T) {
 		t.Errorf("got:\n%s", render(diags))
 	}
 }
+
+// TestRESTCatalogSettings: a REST catalog's warehouse, token, credential and
+// sigv4 are accepted with catalog = "rest" (the secrets from sensitive
+// variables), and refused, naming the setting, on another catalog or both
+// credentials at once.
+func TestRESTCatalogSettings(t *testing.T) {
+	rest := func(settings string) string {
+		cfg := "variable \"tok\" {\n  sensitive = true\n  default = \"t\"\n}\n" + tableConfig(`"https://catalog.example/api/catalog"`)
+		return strings.Replace(cfg, `namespace = "lake"`, "namespace = \"lake\"\n"+settings, 1)
+	}
+	for _, ok := range []string{
+		"catalog = \"rest\"\nwarehouse = \"lake\"\ntoken = var.tok",
+		"catalog = \"rest\"\ncredential = var.tok",
+		"catalog = \"rest\"\nwarehouse = \"123456789012\"\nsigv4 {\n  region = \"eu-west-1\"\n  service = \"glue\"\n}",
+	} {
+		cfg, diags := Load(writeFiles(t, map[string]string{"main.hcl": rest(ok)}), all.Kinds(), Inputs{})
+		if diags.HasErrors() {
+			t.Errorf("%s: %s", ok, render(diags))
+			continue
+		}
+		if tb := cfg.Sinks[0].Destinations[0].Table; tb.Catalog != "rest" {
+			t.Errorf("%s: catalog %q", ok, tb.Catalog)
+		}
+	}
+	for _, c := range []struct{ settings, want string }{
+		{"warehouse = \"lake\"", `warehouse is a setting of REST catalogs, and the catalog is "sql"`},
+		{"token = var.tok", `token is a setting of REST catalogs`},
+		{"sigv4 {\n  region = \"eu-west-1\"\n}", "sigv4 signs a REST catalog's requests"},
+		{"catalog = \"rest\"\ntoken = var.tok\ncredential = var.tok", "set token (a bearer token) or credential (OAuth2 client credentials), not both"},
+		{"catalog = \"rest\"\ntoken = \"plain\"", "token is a secret and must come from a variable declared with sensitive = true"},
+	} {
+		_, diags := Load(writeFiles(t, map[string]string{"main.hcl": rest(c.settings)}), all.Kinds(), Inputs{})
+		if !strings.Contains(render(diags), c.want) {
+			t.Errorf("%s: want %q, got:\n%s", c.settings, c.want, render(diags))
+		}
+	}
+}

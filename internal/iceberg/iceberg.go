@@ -16,6 +16,7 @@
 package iceberg
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/binary"
@@ -77,6 +78,15 @@ type Config struct {
 	URI string
 	// Warehouse is the REST catalog's warehouse, if it wants one.
 	Warehouse string
+	// Token is a REST catalog's bearer token; Credential its OAuth2 client
+	// credentials ("client_id:client_secret"), exchanged for a token at the
+	// catalog's /v1/oauth/tokens. Either, or neither (or a "token" or
+	// "credential" property).
+	Token, Credential string
+	// SigV4Region and SigV4Service, when SigV4Region is set, sign a REST
+	// catalog's requests with AWS Signature Version 4 (Glue's and S3
+	// Tables' REST endpoints), with the AWS default credential chain.
+	SigV4Region, SigV4Service string
 	// Properties go to the catalog and to the file IO it opens: s3.endpoint,
 	// s3.region, s3.access-key-id, s3.secret-access-key, s3.session-token,
 	// s3.force-virtual-addressing; adls.endpoint, adls.protocol,
@@ -394,11 +404,14 @@ func (t *Table) openCatalog(ctx context.Context) error {
 		if t.cfg.Warehouse != "" {
 			opts = append(opts, rest.WithWarehouseLocation(t.cfg.Warehouse))
 		}
-		if tok := t.cfg.Properties["token"]; tok != "" {
+		if tok := cmp.Or(t.cfg.Token, t.cfg.Properties["token"]); tok != "" {
 			opts = append(opts, rest.WithOAuthToken(tok))
 		}
-		if cred := t.cfg.Properties["credential"]; cred != "" {
+		if cred := cmp.Or(t.cfg.Credential, t.cfg.Properties["credential"]); cred != "" {
 			opts = append(opts, rest.WithCredential(cred))
+		}
+		if t.cfg.SigV4Region != "" {
+			opts = append(opts, rest.WithSigV4RegionSvc(t.cfg.SigV4Region, t.cfg.SigV4Service))
 		}
 		cat, err := rest.NewCatalog(ctx, t.cfg.CatalogName, t.cfg.URI, opts...)
 		if err != nil {
@@ -759,7 +772,8 @@ func (t *Table) appendBatch(ctx context.Context, sink string, batch int64, range
 		// catalog reports a moved branch as a failed requirement, not as
 		// table.ErrCommitFailed, so the table says what happened.
 		if rerr := t.refresh(ctx); rerr != nil {
-			return err
+			// Whether it landed is for the next run to find out.
+			return fmt.Errorf("%w; then reading the table again, to see whether it landed: %w", err, rerr)
 		}
 		if done, cerr := t.committed(sink, batch); cerr != nil || done {
 			return cerr

@@ -69,6 +69,10 @@ func newIcebergTable(s *config.Sink, d *config.Destination, kinds providers.Kind
 	for k, v := range tb.Properties {
 		cfg.Properties[k] = v
 	}
+	cfg.Warehouse, cfg.Token, cfg.Credential = tb.Warehouse, tb.Token, tb.Credential
+	if tb.SigV4 != nil {
+		cfg.SigV4Region, cfg.SigV4Service = tb.SigV4.Region, tb.SigV4.Service
+	}
 	role := kinds.Lookup(d.Type).Destination
 	if role.TableLocation == nil {
 		return nil, fmt.Errorf("an Iceberg table in a %s destination is not supported (no table file IO for it): use a local, s3, azblob or gcs destination for the table", d.Type)
