@@ -171,7 +171,7 @@ var companions = map[string]string{
 	// A REST catalog has no default address.
 	"sink-destination-local-table.catalog": `uri = "https://catalog.example.com/api/catalog"`,
 	// A REST catalog's settings need one.
-	"warehouse": `catalog = "rest"`,
+	"warehouse":                              `catalog = "rest"`,
 	"sink-destination-local-table.warehouse": "uri = \"https://catalog.example.com/api/catalog\"\n",
 }
 
