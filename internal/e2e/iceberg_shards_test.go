@@ -325,3 +325,22 @@ func TestIcebergShardsTableAhead(t *testing.T) {
 		Location: "file://" + filepath.ToSlash(filepath.Join(dir, "out", "table")),
 	})
 }
+
+// TestIcebergShardsReshard: a sink of 8 shards with a table is resharded to
+// 4 halfway through its stream; the new shards number their batches past
+// the former ones, so that none is taken for a batch of the former layout
+// already in the table: every record once, one snapshot per shard-batch.
+func TestIcebergShardsReshard(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, shardedIcebergConfig())
+	mustRun(t, dir, 0, nil, append(applyAllShards, "-var", "records=150")...)
+	hcl := strings.Replace(shardedIcebergConfig(), fmt.Sprintf("shards = %d", tableShards), "shards = 4", 1)
+	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(hcl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, dir, 0, nil, applyAllShards...)
+	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+	checkShardedTable(t, dir, local.New(filepath.Join(dir, "out", "table")), iceberg.Config{
+		Location: "file://" + filepath.ToSlash(filepath.Join(dir, "out", "table")),
+	})
+}
