@@ -13,12 +13,13 @@ import (
 
 // restTableConfig is shardedIcebergConfig with its table in the REST
 // catalog at uri, authenticated by the OAuth2 client credentials of the
-// sensitive variable catalog_credential.
+// sensitive variable catalog_credential, in its warehouse "lake".
 func restTableConfig(uri string) string {
 	hcl := strings.Replace(shardedIcebergConfig(), `      format    = "iceberg"
 `, fmt.Sprintf(`      format     = "iceberg"
       catalog    = "rest"
       uri        = %q
+      warehouse  = "lake"
       credential = var.catalog_credential
 `, uri), 1)
 	return "variable \"catalog_credential\" {\n  type      = string\n  sensitive = true\n}\n" + hcl
@@ -49,6 +50,9 @@ func TestIcebergRESTCatalogOutage(t *testing.T) {
 	}
 	if strings.Contains(r.stdout+r.stderr, srv.ClientSecret) {
 		t.Errorf("the output shows the client secret: %s", r)
+	}
+	if w := srv.Warehouse(); w != "lake" {
+		t.Errorf("the client asked the catalog for warehouse %q, want the table block's \"lake\"", w)
 	}
 	if n := srv.Commits(); n != 9 {
 		t.Errorf("the catalog made %d commits before it went down, want 9", n)

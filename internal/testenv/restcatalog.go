@@ -56,6 +56,8 @@ type RESTCatalog struct {
 	// (503), and the catalog is down from then on.
 	commitsLeft atomic.Int64
 
+	warehouse atomic.Value // the warehouse the last config request named
+
 	commits   atomic.Int64 // table commits made
 	conflicts atomic.Int64 // table commits refused with 409
 }
@@ -94,6 +96,13 @@ func (c *RESTCatalog) LoseAnswerAfter(n int64) { c.commitsLeft.Store(n) }
 // with 409 because a requirement failed.
 func (c *RESTCatalog) Commits() int64   { return c.commits.Load() }
 func (c *RESTCatalog) Conflicts() int64 { return c.conflicts.Load() }
+
+// Warehouse is the warehouse the last client named when it fetched the
+// catalog's configuration ("" for none).
+func (c *RESTCatalog) Warehouse() string {
+	w, _ := c.warehouse.Load().(string)
+	return w
+}
 
 // Catalog is the SQL catalog behind the server, to read what it holds.
 func (c *RESTCatalog) Catalog() catalog.Catalog { return c.cat }
@@ -144,6 +153,7 @@ func (c *RESTCatalog) serve(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	switch {
 	case len(route) == 1 && route[0] == "config" && r.Method == http.MethodGet:
+		c.warehouse.Store(r.URL.Query().Get("warehouse"))
 		writeJSON(w, http.StatusOK, map[string]any{"defaults": map[string]string{}, "overrides": map[string]string{}})
 	case len(route) == 1 && route[0] == "namespaces" && r.Method == http.MethodPost:
 		c.createNamespace(ctx, w, r)
