@@ -340,6 +340,10 @@ func (c *RESTCatalog) commitTable(ctx context.Context, w http.ResponseWriter, r 
 	}
 	c.commit.Lock()
 	defer c.commit.Unlock()
+	if c.down.Load() { // went down while this commit waited for the one before
+		writeError(w, http.StatusServiceUnavailable, "ServiceUnavailableException", "the catalog is down")
+		return
+	}
 	meta, loc, err := c.cat.CommitTable(ctx, ident, req.Requirements, req.Updates)
 	switch {
 	case errors.Is(err, catalog.ErrNoSuchTable):
