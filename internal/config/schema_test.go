@@ -173,6 +173,9 @@ var companions = map[string]string{
 	"source-kafka.key_format":   "schema_registry {\n  url = \"http://127.0.0.1:8081\"\n}",
 	// A REST catalog has no default address.
 	"sink-destination-local-table.catalog": `uri = "https://catalog.example.com/api/catalog"`,
+	// A REST catalog's settings need one.
+	"warehouse":                              `catalog = "rest"`,
+	"sink-destination-local-table.warehouse": "uri = \"https://catalog.example.com/api/catalog\"\n",
 }
 
 // probeColumn is the schema that parquet and csv sinks need.
@@ -405,7 +408,15 @@ func renderProbe(path []*SchemaBlock, extra, omit string) string {
 		} else {
 			lines = append(lines, body)
 		}
-		if b.Type == "sink" && path[len(path)-1].Type == "table" {
+		leaf := path[len(path)-1].Type
+		if b.Type == "table" && leaf == "sigv4" {
+			// sigv4 signs a REST catalog's requests.
+			lines = append(lines, `catalog = "rest"`)
+			if !strings.Contains(baseBodies[b.ID], "uri =") {
+				lines = append(lines, `uri = "https://catalog.example.com/api/catalog"`)
+			}
+		}
+		if b.Type == "sink" && (leaf == "table" || leaf == "sigv4") {
 			lines = append(lines, "format = \"parquet\"\n"+probeColumn) // a table holds Parquet
 		}
 		if b.Type == "sink" && (i == len(path)-1 || path[i+1].Type != "destination") {

@@ -172,6 +172,7 @@ func (l *loader) decodeSink(b *hcl.Block) {
 				l.checkTable(d.Table, s, typ, dname)
 				if tb := nestedBlock(blk.Body, "table"); tb != nil {
 					l.checkCatalogPassword(tb)
+					l.checkSecrets(tb, tableSecrets)
 				}
 			}
 			l.checkSensitivePaths(blk.Body, k.Destination.Paths, fmt.Sprintf("destination %q %q", typ, dname))

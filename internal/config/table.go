@@ -36,12 +36,42 @@ type Table struct {
 	Namespace string `hcl:"namespace,optional"`
 	// Name is the table's name in its namespace; Iceberg only.
 	Name string `hcl:"name,optional"`
-	// Properties are passed to the catalog as they are (credentials of a REST
-	// catalog, `warehouse`, the table store's endpoint…).
+	// Warehouse is the REST catalog's warehouse (Polaris' catalog name,
+	// Lakekeeper's warehouse, an S3 Tables bucket's ARN…); REST only.
+	Warehouse string `hcl:"warehouse,optional"`
+	// Token is a bearer token sent to the REST catalog. Only accepted from
+	// a sensitive variable.
+	Token string `hcl:"token,optional"`
+	// Credential is the OAuth2 client credentials "client_id:client_secret"
+	// the REST catalog exchanges for a token (client credentials grant at
+	// its /v1/oauth/tokens). Only accepted from a sensitive variable.
+	Credential string `hcl:"credential,optional"`
+	// SigV4 signs the REST catalog's requests with AWS Signature Version 4,
+	// as Glue's and S3 Tables' REST endpoints want.
+	SigV4 *SigV4 `hcl:"sigv4,block"`
+	// Properties are passed to the catalog as they are (the table store's
+	// endpoint, a REST catalog's scope or prefix…).
 	Properties map[string]string `hcl:"properties,optional"`
 
 	DeclRange hcl.Range
 }
+
+// SigV4 is the sigv4 block of a REST catalog: the AWS region and the
+// service its requests are signed for, with the AWS default credential
+// chain (environment, shared files, the instance's role).
+type SigV4 struct {
+	// Region is the AWS region the requests are signed for: the catalog's.
+	Region string `hcl:"region"`
+	// Service is the service name signed for: "glue" for Glue's Iceberg
+	// REST endpoint, "s3tables" for S3 Tables'.
+	Service string `hcl:"service,optional"`
+
+	DeclRange hcl.Range
+}
+
+// tableSecrets are the table block's attributes only accepted from
+// sensitive variables.
+var tableSecrets = []string{"token", "credential"}
 
 // TableFormats and TableCatalogs are the accepted values.
 var (
@@ -69,13 +99,21 @@ func (l *loader) checkTable(t *Table, s *Sink, destType, destName string) {
 	if s.Format != "parquet" {
 		l.errorf(&t.DeclRange, "Table needs Parquet", "%s: an Iceberg table holds Parquet files, and the sink writes %s. Set format = \"parquet\" (with its columns) on the sink.", where, s.Format)
 	}
+	if t.Catalog != "rest" {
+		for _, a := range []struct{ name, value string }{{"warehouse", t.Warehouse}, {"token", t.Token}, {"credential", t.Credential}} {
+			if a.value != "" {
+				l.errorf(&t.DeclRange, "REST setting on another catalog", "%s: %s is a setting of REST catalogs, and the catalog is %q. Set catalog = \"rest\", or remove %s.", where, a.name, t.Catalog, a.name)
+			}
+		}
+		if t.SigV4 != nil {
+			l.errorf(&t.DeclRange, "REST setting on another catalog", "%s: sigv4 signs a REST catalog's requests, and the catalog is %q. Set catalog = \"rest\", or remove the sigv4 block.", where, t.Catalog)
+		}
+	}
+	if t.Token != "" && t.Credential != "" {
+		l.errorf(&t.DeclRange, "Two REST credentials", "%s: set token (a bearer token) or credential (OAuth2 client credentials), not both.", where)
+	}
 	if t.URI == "" && (t.Catalog == "rest" || destType != "local") {
 		l.errorf(&t.DeclRange, "Table catalog without uri", "%s: set uri to the catalog's address; only a local destination has a default (a SQLite database in its folder).", where)
-	}
-	if s.Shards > 1 {
-		// Each shard would commit its own batch sequence to the one table,
-		// concurrently from several workers: not built, nor crash-tested.
-		l.errorf(&t.DeclRange, "Table on a sharded sink", "%s: a sink with shards = %d cannot write an Iceberg table yet. Use shards = 1 for the sink with the table, or write its shards to a Hive-folder destination.", where, s.Shards)
 	}
 	if t.Namespace == "" || t.Name == "" {
 		l.errorf(&t.DeclRange, "Table without a name", "%s: an Iceberg table needs namespace and name (namespace = \"lake\", name = \"orders\").", where)
@@ -126,8 +164,23 @@ func tableSchema(destType string) *SchemaBlock {
 			"uri":        {Default: "local destinations: `<path>/_streamctl/iceberg/catalog.db`", Example: `"postgres://streamctl@db.example:5432/lake"`},
 			"namespace":  {Default: "required for Iceberg; not set for Delta", Example: `"lake"`},
 			"name":       {Default: "required for Iceberg; not set for Delta", Example: `"orders"`},
-			"properties": {Default: "none", Example: `{ warehouse = "lake" }`},
-		}, nil, nil),
+			"warehouse":  {Default: "none: the catalog's default", Example: `"lake"`},
+			"token":      {Default: "none", Example: "var.catalog_token"},
+			"credential": {Default: "none", Example: "var.catalog_credential"},
+			"properties": {Default: "none", Example: `{ scope = "PRINCIPAL_ROLE:ALL" }`},
+		}, tableSecrets, nil),
+		Blocks: []*SchemaBlock{{
+			Type:    "sigv4",
+			Max:     1,
+			Summary: "Signs the REST catalog's requests with AWS Signature Version 4 (Glue's and S3 Tables' REST endpoints), with the AWS default credential chain.",
+			Description: "For Glue, uri = \"https://glue.<region>.amazonaws.com/iceberg\", warehouse the account id, service \"glue\"; " +
+				"for S3 Tables, uri = \"https://s3tables.<region>.amazonaws.com/iceberg\", warehouse the table bucket's ARN, service \"s3tables\". " +
+				"Not tested against AWS by streamctl's suite, which has no AWS account: the signing is iceberg-go's.",
+			Attributes: structAttributes(SigV4{}, map[string]providers.Attribute{
+				"region":  {Example: `"eu-west-1"`},
+				"service": {Default: `"execute-api"`, Example: `"glue"`},
+			}, nil, nil),
+		}},
 	}
 }
 
@@ -240,6 +293,23 @@ var tableExamples = map[string]string{
   }
 }
 `,
+	"gcs": tableSinkHead + `
+  destination "gcs" "lake" {
+    bucket = "lake-eu"
+    prefix = "orders"
+
+    # Catalog "streamctl" in PostgreSQL; the table is at
+    # gs://lake-eu/orders, its metadata written with the destination's
+    # credentials.
+    table {
+      format    = "iceberg"
+      uri       = "postgres://streamctl@db.example:5432/lake"
+      namespace = "lake"
+      name      = "orders"
+    }
+  }
+}
+`,
 	"azblob": tableSinkHead + `
   destination "azblob" "lake" {
     account_name = "lakeeu"
@@ -251,11 +321,9 @@ var tableExamples = map[string]string{
       format    = "iceberg"
       catalog   = "rest"
       uri       = "https://catalog.example/api/catalog"
+      warehouse = "lake"
       namespace = "lake"
       name      = "orders"
-      properties = {
-        warehouse = "lake"
-      }
     }
   }
 }

@@ -69,18 +69,27 @@ func TestTablePostgresPassword(t *testing.T) {
 	}
 }
 
-// TestTableOnShardedSinkIsRefused: the shards of one sink would commit to one
-// table each on its own, which is not built: validate says so.
-func TestTableOnShardedSinkIsRefused(t *testing.T) {
+// TestTableOnShardedSink: the shards of a sink commit to its one Iceberg
+// table, each snapshot one shard's batch; a Delta table on a sharded sink
+// is still refused, by validate, naming the way out.
+func TestTableOnShardedSink(t *testing.T) {
 	cfg := strings.Replace(tableConfig(`"/tmp/catalog.db"`), `format = "parquet"`, "format = \"parquet\"\n  shards = 4", 1)
-	dir := writeFiles(t, map[string]string{"main.hcl": cfg})
-	_, diags := Load(dir, all.Kinds(), Inputs{})
-	if !strings.Contains(render(diags), "Table on a sharded sink") || !strings.Contains(render(diags), "shards = 4 cannot write an Iceberg table yet") {
-		t.Fatalf("want the table on a sharded sink refused, got:\n%s", render(diags))
+	loaded, diags := Load(writeFiles(t, map[string]string{"main.hcl": cfg}), all.Kinds(), Inputs{})
+	if diags.HasErrors() {
+		t.Fatalf("an Iceberg table on a sink with shards = 4: %s", render(diags))
 	}
-	one := strings.Replace(cfg, "shards = 4", "shards = 1", 1)
-	if _, diags := Load(writeFiles(t, map[string]string{"main.hcl": one}), all.Kinds(), Inputs{}); diags.HasErrors() {
-		t.Fatalf("shards = 1 with a table: %s", render(diags))
+	if n := len(loaded.Sinks); n != 4 {
+		t.Errorf("%d sinks, want the 4 shards", n)
+	}
+	for _, s := range loaded.Sinks {
+		if s.Destinations[0].Table == nil {
+			t.Errorf("shard %s has no table", s.Name)
+		}
+	}
+	delta := strings.Replace(deltaTableConfig(`"country"`, `format = "delta"`), `format       = "parquet"`, "format       = \"parquet\"\n  shards       = 4", 1)
+	_, diags = Load(writeFiles(t, map[string]string{"main.hcl": delta}), all.Kinds(), Inputs{})
+	if !strings.Contains(render(diags), "Table on a sharded sink") || !strings.Contains(render(diags), "shards = 4 cannot write a Delta table yet") {
+		t.Fatalf("want the Delta table on a sharded sink refused, got:\n%s", render(diags))
 	}
 }
 
@@ -151,5 +160,42 @@ func TestIcebergTableNeedsAName(t *testing.T) {
 	_, diags := Load(writeFiles(t, map[string]string{"main.hcl": deltaTableConfig(`"country"`, `format = "iceberg"`)}), all.Kinds(), Inputs{})
 	if !strings.Contains(render(diags), "an Iceberg table needs namespace and name") {
 		t.Errorf("got:\n%s", render(diags))
+	}
+}
+
+// TestRESTCatalogSettings: a REST catalog's warehouse, token, credential and
+// sigv4 are accepted with catalog = "rest" (the secrets from sensitive
+// variables), and refused, naming the setting, on another catalog or both
+// credentials at once.
+func TestRESTCatalogSettings(t *testing.T) {
+	rest := func(settings string) string {
+		cfg := "variable \"tok\" {\n  sensitive = true\n  default = \"t\"\n}\n" + tableConfig(`"https://catalog.example/api/catalog"`)
+		return strings.Replace(cfg, `namespace = "lake"`, "namespace = \"lake\"\n"+settings, 1)
+	}
+	for _, ok := range []string{
+		"catalog = \"rest\"\nwarehouse = \"lake\"\ntoken = var.tok",
+		"catalog = \"rest\"\ncredential = var.tok",
+		"catalog = \"rest\"\nwarehouse = \"123456789012\"\nsigv4 {\n  region = \"eu-west-1\"\n  service = \"glue\"\n}",
+	} {
+		cfg, diags := Load(writeFiles(t, map[string]string{"main.hcl": rest(ok)}), all.Kinds(), Inputs{})
+		if diags.HasErrors() {
+			t.Errorf("%s: %s", ok, render(diags))
+			continue
+		}
+		if tb := cfg.Sinks[0].Destinations[0].Table; tb.Catalog != "rest" {
+			t.Errorf("%s: catalog %q", ok, tb.Catalog)
+		}
+	}
+	for _, c := range []struct{ settings, want string }{
+		{"warehouse = \"lake\"", `warehouse is a setting of REST catalogs, and the catalog is "sql"`},
+		{"token = var.tok", `token is a setting of REST catalogs`},
+		{"sigv4 {\n  region = \"eu-west-1\"\n}", "sigv4 signs a REST catalog's requests"},
+		{"catalog = \"rest\"\ntoken = var.tok\ncredential = var.tok", "set token (a bearer token) or credential (OAuth2 client credentials), not both"},
+		{"catalog = \"rest\"\ntoken = \"plain\"", "token is a secret and must come from a variable declared with sensitive = true"},
+	} {
+		_, diags := Load(writeFiles(t, map[string]string{"main.hcl": rest(c.settings)}), all.Kinds(), Inputs{})
+		if !strings.Contains(render(diags), c.want) {
+			t.Errorf("%s: want %q, got:\n%s", c.settings, c.want, render(diags))
+		}
 	}
 }

@@ -16,6 +16,7 @@
 package iceberg
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/binary"
@@ -38,6 +39,7 @@ import (
 	sqlcat "github.com/apache/iceberg-go/catalog/sql"
 	icebergio "github.com/apache/iceberg-go/io"
 	_ "github.com/apache/iceberg-go/io/gocloud/azure" // the wasb(s):// and abfs(s):// file IO
+	_ "github.com/apache/iceberg-go/io/gocloud/gcs"   // the gs:// file IO
 	_ "github.com/apache/iceberg-go/io/gocloud/s3"    // the s3:// file IO
 	"github.com/apache/iceberg-go/table"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -76,6 +78,15 @@ type Config struct {
 	URI string
 	// Warehouse is the REST catalog's warehouse, if it wants one.
 	Warehouse string
+	// Token is a REST catalog's bearer token; Credential its OAuth2 client
+	// credentials ("client_id:client_secret"), exchanged for a token at the
+	// catalog's /v1/oauth/tokens. Either, or neither (or a "token" or
+	// "credential" property).
+	Token, Credential string
+	// SigV4Region and SigV4Service, when SigV4Region is set, sign a REST
+	// catalog's requests with AWS Signature Version 4 (Glue's and S3
+	// Tables' REST endpoints), with the AWS default credential chain.
+	SigV4Region, SigV4Service string
 	// Properties go to the catalog and to the file IO it opens: s3.endpoint,
 	// s3.region, s3.access-key-id, s3.secret-access-key, s3.session-token,
 	// s3.force-virtual-addressing; adls.endpoint, adls.protocol,
@@ -86,7 +97,7 @@ type Config struct {
 	Namespace []string // at least one level
 	Table     string
 	// Location is the table's root, the destination's root as a URL:
-	// file:///abs/path, s3://bucket/prefix or
+	// file:///abs/path, s3://bucket/prefix, gs://bucket/prefix or
 	// wasbs://container@account.blob.core.windows.net/prefix. Metadata goes under
 	// <Location>/metadata; the data files are streamctl's, where the
 	// destination put them.
@@ -203,7 +214,7 @@ func normLocation(loc string) (string, error) {
 		if !strings.HasPrefix(u.Path, "/") || u.Host != "" {
 			return "", fmt.Errorf("iceberg: location %q: want file:///absolute/path", loc)
 		}
-	case "s3", "s3a":
+	case "s3", "s3a", "gs":
 		if u.Host == "" {
 			return "", fmt.Errorf("iceberg: location %q: no bucket", loc)
 		}
@@ -213,7 +224,7 @@ func normLocation(loc string) (string, error) {
 			return "", fmt.Errorf("iceberg: location %q: want %s://container@account.blob.core.windows.net/prefix", loc, u.Scheme)
 		}
 	default:
-		return "", fmt.Errorf("iceberg: location %q: scheme %q is not supported (file, s3, wasb, wasbs, abfs, abfss)", loc, u.Scheme)
+		return "", fmt.Errorf("iceberg: location %q: scheme %q is not supported (file, s3, gs, wasb, wasbs, abfs, abfss)", loc, u.Scheme)
 	}
 	return strings.TrimRight(loc, "/"), nil
 }
@@ -393,11 +404,14 @@ func (t *Table) openCatalog(ctx context.Context) error {
 		if t.cfg.Warehouse != "" {
 			opts = append(opts, rest.WithWarehouseLocation(t.cfg.Warehouse))
 		}
-		if tok := t.cfg.Properties["token"]; tok != "" {
+		if tok := cmp.Or(t.cfg.Token, t.cfg.Properties["token"]); tok != "" {
 			opts = append(opts, rest.WithOAuthToken(tok))
 		}
-		if cred := t.cfg.Properties["credential"]; cred != "" {
+		if cred := cmp.Or(t.cfg.Credential, t.cfg.Properties["credential"]); cred != "" {
 			opts = append(opts, rest.WithCredential(cred))
+		}
+		if t.cfg.SigV4Region != "" {
+			opts = append(opts, rest.WithSigV4RegionSvc(t.cfg.SigV4Region, t.cfg.SigV4Service))
 		}
 		cat, err := rest.NewCatalog(ctx, t.cfg.CatalogName, t.cfg.URI, opts...)
 		if err != nil {
@@ -693,15 +707,19 @@ func (t *Table) LastBatch(ctx context.Context, sink string) (BatchInfo, bool, er
 }
 
 // maxAttempts bounds the commits Append tries when other writers commit
-// between its read and its commit.
-const maxAttempts = 10
+// between its read and its commit: the shards of a sink commit to its one
+// table at once, and a shard may lose the race to each of the others in turn.
+const maxAttempts = 30
 
 // Append commits files as batch of sink: one append snapshot whose
-// summary records sink, batch and ranges. When the table already records
-// the batch it does nothing. The commit requires the branch to be where
-// Append read it; when another writer moved it, Append reloads, checks
-// again that the batch is not there, and retries. Then it publishes the
-// table's version hint (see publishHint), also when the batch was there.
+// summary records sink, batch and ranges. sink is the name of the sink's
+// checkpoint, its shard's for a sharded sink ("orders/shard-3"): each shard
+// numbers its batches on its own, so a batch is recognised by the pair.
+// When the table already records the batch it does nothing. The commit
+// requires the branch to be where Append read it; when another writer moved
+// it, Append reloads, checks again that the batch is not there, and
+// retries. Then it publishes the table's version hint (see publishHint),
+// also when the batch was there.
 func (t *Table) Append(ctx context.Context, sink string, batch int64, ranges string, files []DataFile) error {
 	if err := t.appendBatch(ctx, sink, batch, ranges, files); err != nil {
 		return err
@@ -719,16 +737,31 @@ func (t *Table) appendBatch(ctx context.Context, sink string, batch int64, range
 	if len(files) == 0 {
 		return fmt.Errorf("iceberg: append: batch %d of %s has no files (a snapshot without files records nothing)", batch, sink)
 	}
+	if err := t.refresh(ctx); err != nil {
+		return err
+	}
+	if done, err := t.committed(sink, batch); err != nil || done {
+		return err
+	}
+	// The footers are read once, not on every attempt: the less time
+	// between reading the table and committing, the fewer commits other
+	// writers win in between.
+	dfs, err := t.dataFiles(ctx, files)
+	if err != nil {
+		return err
+	}
 	for attempt := 1; ; attempt++ {
-		if err := t.refresh(ctx); err != nil {
-			return err
-		}
-		done, err := t.committed(sink, batch)
-		if err != nil || done {
-			return err
+		if attempt > 1 {
+			if err := t.refresh(ctx); err != nil {
+				return err
+			}
+			done, err := t.committed(sink, batch)
+			if err != nil || done {
+				return err
+			}
 		}
 		base := t.tbl.CurrentSnapshot()
-		err = t.appendOnce(ctx, sink, batch, ranges, files, t.follows(sink, batch))
+		err = t.appendOnce(ctx, sink, batch, ranges, dfs, t.follows(sink, batch))
 		if err == nil || ctx.Err() != nil {
 			return err
 		}
@@ -739,7 +772,8 @@ func (t *Table) appendBatch(ctx context.Context, sink string, batch int64, range
 		// catalog reports a moved branch as a failed requirement, not as
 		// table.ErrCommitFailed, so the table says what happened.
 		if rerr := t.refresh(ctx); rerr != nil {
-			return err
+			// Whether it landed is for the next run to find out.
+			return fmt.Errorf("%w; then reading the table again, to see whether it landed: %w", err, rerr)
 		}
 		if done, cerr := t.committed(sink, batch); cerr != nil || done {
 			return cerr
@@ -755,9 +789,21 @@ func (t *Table) appendBatch(ctx context.Context, sink string, batch int64, range
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(time.Duration(attempt*attempt) * 20 * time.Millisecond):
+		case <-time.After(conflictWait(attempt)):
 		}
 	}
+}
+
+// hookBeforeCommit, set by tests, runs between reading the table and
+// committing a batch: another writer's commit there is a conflict.
+var hookBeforeCommit func()
+
+// conflictWait is how long a writer that lost attempt waits before reading
+// the table again: growing, capped, and jittered, so that writers which
+// conflicted once do not meet again at the next attempt.
+func conflictWait(attempt int) time.Duration {
+	wait := min(time.Duration(attempt*attempt)*20*time.Millisecond, 2*time.Second)
+	return wait/2 + rand.N(wait)
 }
 
 // follows reports whether the newest snapshot of sink in the current
@@ -778,11 +824,7 @@ func (t *Table) follows(sink string, batch int64) bool {
 	return found && prev == batch-1
 }
 
-func (t *Table) appendOnce(ctx context.Context, sink string, batch int64, ranges string, files []DataFile, follows bool) error {
-	dfs, err := t.dataFiles(ctx, files)
-	if err != nil {
-		return err
-	}
+func (t *Table) appendOnce(ctx context.Context, sink string, batch int64, ranges string, dfs []ice.DataFile, follows bool) error {
 	txn := committer(t.tbl, t.cat).NewTransaction()
 	if err := txn.AssertRefSnapshotID(table.MainBranch); err != nil {
 		return fmt.Errorf("iceberg: table %s: %w", t.name(), err)
@@ -794,6 +836,9 @@ func (t *Table) appendOnce(ctx context.Context, sink string, batch int64, ranges
 	}
 	if err := txn.AddDataFiles(ctx, dfs, props, opts...); err != nil {
 		return fmt.Errorf("iceberg: table %s: batch %d of %s: %w", t.name(), batch, sink, err)
+	}
+	if hookBeforeCommit != nil {
+		hookBeforeCommit()
 	}
 	tbl, err := txn.Commit(ctx)
 	if err != nil {

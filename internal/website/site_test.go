@@ -110,9 +110,10 @@ func TestBrokenLinksAreRefused(t *testing.T) {
 // exampleVariables give values to the sensitive variables without a default
 // that examples declare, as a user would through STREAMCTL_VAR_<name>.
 var exampleVariables = map[string]string{
-	"eu_sas":      "sv=2024-01-01&sig=EXAMPLE",
-	"us_sas":      "sv=2024-01-01&sig=EXAMPLE",
-	"pg_password": "example",
+	"eu_sas":             "sv=2024-01-01&sig=EXAMPLE",
+	"us_sas":             "sv=2024-01-01&sig=EXAMPLE",
+	"pg_password":        "example",
+	"catalog_credential": "streamctl:example",
 }
 
 // TestHCLExamplesValidate runs `streamctl validate` on every HCL example of

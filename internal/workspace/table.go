@@ -69,9 +69,13 @@ func newIcebergTable(s *config.Sink, d *config.Destination, kinds providers.Kind
 	for k, v := range tb.Properties {
 		cfg.Properties[k] = v
 	}
+	cfg.Warehouse, cfg.Token, cfg.Credential = tb.Warehouse, tb.Token, tb.Credential
+	if tb.SigV4 != nil {
+		cfg.SigV4Region, cfg.SigV4Service = tb.SigV4.Region, tb.SigV4.Service
+	}
 	role := kinds.Lookup(d.Type).Destination
 	if role.TableLocation == nil {
-		return nil, fmt.Errorf("an Iceberg table in a %s destination is not supported (no table file IO for it): use a local, s3 or azblob destination for the table", d.Type)
+		return nil, fmt.Errorf("an Iceberg table in a %s destination is not supported (no table file IO for it): use a local, s3, azblob or gcs destination for the table", d.Type)
 	}
 	location, props, err := role.TableLocation(d.Config)
 	if err != nil {

@@ -2,6 +2,7 @@ package gcs
 
 import (
 	"context"
+	"os"
 	"strings"
 
 	"github.com/streamctl/streamctl/providers"
@@ -19,8 +20,9 @@ var Kind = &providers.Kind{
 				"`gcloud auth application-default login`, the metadata server) unless `credentials_json` is set. " +
 				"`endpoint`, or `STORAGE_EMULATOR_HOST`, points at an emulator, without credentials.",
 		}),
-		Open:     open,
-		Location: location,
+		Open:          open,
+		Location:      location,
+		TableLocation: tableLocation,
 	},
 	State: &providers.StateRole{
 		Body: roleBody(providers.Body{
@@ -63,4 +65,37 @@ func open(ctx context.Context, cfg any) (providers.Storage, error) {
 func location(cfg any) string {
 	c := cfg.(*Config)
 	return "gs://" + c.Endpoint + "/" + c.Bucket + "/" + strings.Trim(c.Prefix, "/")
+}
+
+// tableLocation is the destination as an Iceberg table's location
+// (gs://bucket/prefix) and the properties of iceberg-go's GCS file IO: the
+// emulator's JSON API without credentials, as New reaches it, or the
+// service account key of credentials_json. Without either, the file IO
+// takes Application Default Credentials, as New does.
+func tableLocation(cfg any) (string, map[string]string, error) {
+	c := cfg.(*Config)
+	url := "gs://" + c.Bucket
+	if p := strings.Trim(c.Prefix, "/"); p != "" {
+		url += "/" + p
+	}
+	props := map[string]string{}
+	emulator := c.Endpoint
+	if emulator == "" {
+		// Read by the client library itself for New, which never sees it.
+		if host := os.Getenv(EnvEmulatorHost); host != "" {
+			emulator = host
+			if !strings.Contains(host, "://") {
+				emulator = "http://" + host
+			}
+		}
+	}
+	switch {
+	case emulator != "":
+		props["gcs.endpoint"] = strings.TrimSuffix(emulator, "/") + "/storage/v1/"
+		props["gcs.no-auth"] = "true"
+		props["gcs.usejsonapi"] = "true"
+	case c.CredentialsJSON != "":
+		props["gcs.jsonkey"] = c.CredentialsJSON
+	}
+	return url, props, nil
 }

@@ -1,0 +1,8 @@
+package iceberg
+
+// SetHookBeforeCommit sets what runs between an append's read of the table
+// and its commit, until the test ends (cleanup resets it).
+func SetHookBeforeCommit(hook func()) (reset func()) {
+	hookBeforeCommit = hook
+	return func() { hookBeforeCommit = nil }
+}
