@@ -238,7 +238,7 @@ func gcsTableDestination(srv *testenv.GCSServer, bucket string) string {
 	return strings.Replace(gcsDestination(srv.Endpoint, "table", bucket, "lake/orders"), "  }\n", remoteTableBlock+"\n  }\n", 1)
 }
 
-// gcsTableProps are the properties of iceberg-go's GCS file IO that reach
+// gcsTableProps are the properties of the gs:// file IO (gsio) that reach
 // the bucket of gcsTableDestination: the destination's own.
 func gcsTableProps(t *testing.T, srv *testenv.GCSServer, bucket string) (location string, props map[string]string) {
 	t.Helper()
@@ -250,8 +250,8 @@ func gcsTableProps(t *testing.T, srv *testenv.GCSServer, bucket string) (locatio
 }
 
 // TestIcebergOnGCSCrashAtEveryFaultPoint: the Iceberg table of one sink in
-// Google Cloud Storage (fake-gcs-server), written through iceberg-go's GCS
-// IO, killed at each fault point around the table commit and applied again:
+// Google Cloud Storage (fake-gcs-server), written through the gs:// file IO,
+// killed at each fault point around the table commit and applied again:
 // every record once, one snapshot per committed batch.
 func TestIcebergOnGCSCrashAtEveryFaultPoint(t *testing.T) {
 	srv := testenv.GCS(t)

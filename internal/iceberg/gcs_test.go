@@ -10,7 +10,7 @@ import (
 )
 
 // The same on Google Cloud Storage (fake-gcs-server): metadata and
-// manifests written through iceberg-go's GCS IO, configured with the
+// manifests written through the gs:// file IO (gsio), configured with the
 // properties the gcs destination gives its table, and read back through it.
 func TestGCSTable(t *testing.T) {
 	srv := testenv.GCS(t)

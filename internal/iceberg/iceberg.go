@@ -39,12 +39,12 @@ import (
 	sqlcat "github.com/apache/iceberg-go/catalog/sql"
 	icebergio "github.com/apache/iceberg-go/io"
 	_ "github.com/apache/iceberg-go/io/gocloud/azure" // the wasb(s):// and abfs(s):// file IO
-	_ "github.com/apache/iceberg-go/io/gocloud/gcs"   // the gs:// file IO
 	_ "github.com/apache/iceberg-go/io/gocloud/s3"    // the s3:// file IO
 	"github.com/apache/iceberg-go/table"
 	"github.com/jackc/pgx/v5/pgconn"
-	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
-	_ "modernc.org/sqlite"             // database/sql driver "sqlite", pure Go
+	_ "github.com/jackc/pgx/v5/stdlib"                       // database/sql driver "pgx"
+	_ "github.com/streamctl/streamctl/internal/iceberg/gsio" // the gs:// file IO, on providers/gcs
+	_ "modernc.org/sqlite"                                   // database/sql driver "sqlite", pure Go
 
 	"github.com/streamctl/streamctl/internal/format"
 	"github.com/streamctl/streamctl/internal/partition"

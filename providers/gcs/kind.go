@@ -68,7 +68,7 @@ func location(cfg any) string {
 }
 
 // tableLocation is the destination as an Iceberg table's location
-// (gs://bucket/prefix) and the properties of iceberg-go's GCS file IO: the
+// (gs://bucket/prefix) and the properties of its file IO (internal/iceberg/gsio): the
 // emulator's JSON API without credentials, as New reaches it, or the
 // service account key of credentials_json. Without either, the file IO
 // takes Application Default Credentials, as New does.
@@ -93,7 +93,6 @@ func tableLocation(cfg any) (string, map[string]string, error) {
 	case emulator != "":
 		props["gcs.endpoint"] = strings.TrimSuffix(emulator, "/") + "/storage/v1/"
 		props["gcs.no-auth"] = "true"
-		props["gcs.usejsonapi"] = "true"
 	case c.CredentialsJSON != "":
 		props["gcs.jsonkey"] = c.CredentialsJSON
 	}

@@ -18,11 +18,11 @@ func TestTableLocation(t *testing.T) {
 		props    map[string]string
 	}{
 		{"endpoint", Config{Bucket: "lake", Prefix: "/orders/dev/", Endpoint: "http://127.0.0.1:4443/"}, "", "gs://lake/orders/dev",
-			map[string]string{"gcs.endpoint": "http://127.0.0.1:4443/storage/v1/", "gcs.no-auth": "true", "gcs.usejsonapi": "true"}},
+			map[string]string{"gcs.endpoint": "http://127.0.0.1:4443/storage/v1/", "gcs.no-auth": "true"}},
 		{"emulator host", Config{Bucket: "lake"}, "127.0.0.1:4443", "gs://lake",
-			map[string]string{"gcs.endpoint": "http://127.0.0.1:4443/storage/v1/", "gcs.no-auth": "true", "gcs.usejsonapi": "true"}},
+			map[string]string{"gcs.endpoint": "http://127.0.0.1:4443/storage/v1/", "gcs.no-auth": "true"}},
 		{"emulator URL", Config{Bucket: "lake"}, "http://localhost:9023", "gs://lake",
-			map[string]string{"gcs.endpoint": "http://localhost:9023/storage/v1/", "gcs.no-auth": "true", "gcs.usejsonapi": "true"}},
+			map[string]string{"gcs.endpoint": "http://localhost:9023/storage/v1/", "gcs.no-auth": "true"}},
 		{"service account key", Config{Bucket: "lake", Prefix: "orders", CredentialsJSON: `{"type":"service_account"}`}, "", "gs://lake/orders",
 			map[string]string{"gcs.jsonkey": `{"type":"service_account"}`}},
 		{"default credentials", Config{Bucket: "lake"}, "", "gs://lake", map[string]string{}},
