@@ -40,6 +40,7 @@ var sinkSchema = &hcl.BodySchema{
 		{Name: "partition_by"},
 		{Name: "route_by"},
 		{Name: "max_file_records"},
+		{Name: "max_file_size"},
 		{Name: "row_group_records"},
 		{Name: "on_invalid"},
 		{Name: "on_data_loss"},
@@ -77,6 +78,7 @@ func (l *loader) decodeSink(b *hcl.Block) {
 	l.optString(content, "on_invalid", &s.OnInvalid, onInvalid)
 	l.optString(content, "on_data_loss", &s.OnDataLoss, onDataLoss)
 	l.optInt(content, "max_file_records", &s.MaxFileRecords, 1)
+	l.optSize(content, "max_file_size", &s.MaxFileSize)
 	var rowGroup, history int64
 	l.optInt(content, "row_group_records", &rowGroup, 1)
 	if rowGroup > MaxRowGroupRecords {
@@ -265,6 +267,25 @@ func (l *loader) optInt(c *hcl.BodyContent, name string, target *int64, min int6
 		return
 	}
 	*target = v
+}
+
+// optSize reads a size in bytes: a number, or a string such as "128MB"
+// (see ParseSize).
+func (l *loader) optSize(c *hcl.BodyContent, name string, target *int64) {
+	a, ok := c.Attributes[name]
+	if !ok {
+		return
+	}
+	var text string
+	if !l.evalInto(a, cty.String, &text) {
+		return
+	}
+	n, err := ParseSize(text)
+	if err != nil {
+		l.errorf(a.Expr.Range().Ptr(), "Invalid "+name, "%s: %s.", name, err)
+		return
+	}
+	*target = n
 }
 
 // evalInto evaluates an attribute, converts it to ty and stores it in target.

@@ -54,6 +54,7 @@ func Layout(s *config.Sink) pipeline.Layout {
 	return pipeline.Layout{
 		Format:          l.Format,
 		MaxFileRecords:  l.MaxFileRecords,
+		MaxFileSize:     l.MaxFileSize,
 		Columns:         l.Columns,
 		Compression:     l.Compression,
 		PartitionBy:     l.PartitionBy,
