@@ -1169,3 +1169,15 @@ func (k *worker) stop() error {
 	<-k.done
 	return k.err
 }
+
+// FileFormat is the format of the data files New writes for layout: its
+// columns but its identity partitions, which the folders hold.
+func FileFormat(layout Layout) (*format.Format, error) {
+	layout.Sequential = true
+	w, err := New(layout, 0, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	w.Abort()
+	return w.data, nil
+}
