@@ -504,6 +504,19 @@ func sinkSchemaDoc(kinds providers.Kinds) *SchemaBlock {
 				}},
 			},
 			{
+				Type: "maintenance", Max: 1,
+				Summary: "Compact the sink's folder destinations: `plan` shows which files are rewritten into which, `apply` does it after the sink's batches.",
+				Description: "A compaction rewrites the files of committed batches into files of `target_file_size`, folder by folder, keeping the rows' order, exactly once through crashes: " +
+					"see [compacting a folder destination](protocol.md#compaction), which also says what a reader that globs the folders sees meanwhile. " +
+					"Destinations with a table (`table` block) are not compacted. Snapshot expiry is not built yet.",
+				Attributes: []*SchemaAttribute{
+					{Name: "target_file_size", Type: "string", Required: true, Example: `"256MB"`,
+						Description: "The size a compacted file ends at, as `max_file_size` takes it. The files smaller than it are compacted: a folder is compacted once it holds two of them or more, old enough."},
+					{Name: "compact_after", Type: "string", Default: `"1h"`, Example: `"1h"`,
+						Description: "How long after its batch's commit (the time in its manifest) a file may be rewritten: `\"30m\"`, `\"1h\"`, `\"7d\"`. Readers that hold a list of files older than that may find them gone."},
+				},
+			},
+			{
 				Type: "column", Labels: []string{"name"},
 				Summary:     "An output column, in order. Required by parquet and csv; with jsonl, only these fields are written.",
 				Description: "The label is the column's name.",

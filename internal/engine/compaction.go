@@ -19,6 +19,7 @@ import (
 	"github.com/streamctl/streamctl/internal/fault"
 	"github.com/streamctl/streamctl/internal/format"
 	"github.com/streamctl/streamctl/internal/pipeline"
+	"github.com/streamctl/streamctl/planner"
 	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/state"
 )
@@ -294,10 +295,10 @@ func isDataFile(p string) bool { return !strings.HasPrefix(p, MetadataDir+"/") }
 // logged first, unless the state holds it in flight already (a run that
 // died); then its files are staged, promoted and committed, and the files
 // it replaces deleted. A retry of the same intent writes the same files.
-func (e *Engine) Compact(ctx context.Context, sink *Sink, c *state.Compaction) error {
+func (e *Engine) Compact(ctx context.Context, sink *Sink, c *state.Compaction) (*CompactionManifest, error) {
 	d := sink.destination(c.Destination)
 	if d == nil {
-		return fmt.Errorf("compaction %d of sink %s: the sink has no destination %s any more; put it back to finish the compaction", c.ID, sink.Name, c.Destination)
+		return nil, fmt.Errorf("compaction %d of sink %s: the sink has no destination %s any more; put it back to finish the compaction", c.ID, sink.Name, c.Destination)
 	}
 	what := fmt.Sprintf("compaction %d of %s in sink %s", c.ID, d.Name, sink.Name)
 	// 1. Intent.
@@ -318,7 +319,7 @@ func (e *Engine) Compact(ctx context.Context, sink *Sink, c *state.Compaction) e
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("log the intent of %s: %w", what, err)
+		return nil, fmt.Errorf("log the intent of %s: %w", what, err)
 	}
 	fault.Point("after-compaction-intent")
 
@@ -328,10 +329,10 @@ func (e *Engine) Compact(ctx context.Context, sink *Sink, c *state.Compaction) e
 	switch {
 	case errors.Is(err, providers.ErrNotExist):
 		if m, err = e.writeCompaction(ctx, sink, d, c); err != nil {
-			return fmt.Errorf("%s: %w", what, err)
+			return nil, fmt.Errorf("%s: %w", what, err)
 		}
 	case err != nil:
-		return fmt.Errorf("%s: %w", what, err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 
 	// 4. Delete the replaced files, only now that they are replaced.
@@ -341,22 +342,22 @@ func (e *Engine) Compact(ctx context.Context, sink *Sink, c *state.Compaction) e
 	}
 	replaced, err := replacedFiles(ctx, s, name, c.Replaces)
 	if err != nil {
-		return fmt.Errorf("%s: %w", what, err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	for _, f := range replaced {
 		if keep[f.Path] {
 			continue // a reject, carried over
 		}
 		if err := e.fence(sink.Name); err != nil {
-			return err
+			return nil, err
 		}
 		if err := s.Delete(ctx, f.Path); err != nil && !errors.Is(err, providers.ErrNotExist) {
-			return fmt.Errorf("%s: delete the replaced file %s: %w", what, f.Path, err)
+			return nil, fmt.Errorf("%s: delete the replaced file %s: %w", what, f.Path, err)
 		}
 		fault.Point("after-compaction-delete-file")
 	}
 	if err := deletePrefix(ctx, s, sink.compactionTemporary(c.ID)); err != nil {
-		return fmt.Errorf("%s: remove %s: %w", what, sink.compactionTemporary(c.ID), err)
+		return nil, fmt.Errorf("%s: remove %s: %w", what, sink.compactionTemporary(c.ID), err)
 	}
 	err = e.update(ctx, sink.Name, func(st *state.State) error {
 		if ss := st.Sinks[sink.Name]; ss != nil && ss.Compaction != nil && ss.Compaction.ID == c.ID && ss.Compaction.Destination == c.Destination {
@@ -365,9 +366,9 @@ func (e *Engine) Compact(ctx context.Context, sink *Sink, c *state.Compaction) e
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("%s: clear its intent: %w", what, err)
+		return nil, fmt.Errorf("%s: clear its intent: %w", what, err)
 	}
-	return nil
+	return m, nil
 }
 
 // replacedFiles lists the files of the manifests named, in order.
@@ -753,7 +754,7 @@ func (e *Engine) Maintain(ctx context.Context, sink *Sink, p CompactionPolicy) (
 	var done []*state.Compaction
 	if st := e.State.State().Sinks[sink.Name]; st != nil && st.Compaction != nil {
 		c := st.Compaction
-		if err := e.Compact(ctx, sink, c); err != nil {
+		if _, err := e.Compact(ctx, sink, c); err != nil {
 			return done, err
 		}
 		done = append(done, c)
@@ -766,10 +767,107 @@ func (e *Engine) Maintain(ctx context.Context, sink *Sink, p CompactionPolicy) (
 		if c == nil {
 			continue
 		}
-		if err := e.Compact(ctx, sink, c); err != nil {
+		if _, err := e.Compact(ctx, sink, c); err != nil {
 			return done, err
 		}
 		done = append(done, c)
 	}
 	return done, nil
+}
+
+// DescribeCompaction is c as a plan shows it: per partition folder, the
+// files rewritten and the new files.
+func DescribeCompaction(ctx context.Context, sink *Sink, c *state.Compaction, resume bool) (planner.Compaction, error) {
+	pc := planner.Compaction{Destination: c.Destination, ID: c.ID, Replaces: c.Replaces, TargetSize: c.TargetSize, Layout: c.Layout, Resume: resume}
+	d := sink.destination(c.Destination)
+	if d == nil {
+		return pc, fmt.Errorf("compaction %d: the sink has no destination %s", c.ID, c.Destination)
+	}
+	files, err := replacedFiles(ctx, d.Storage, sink.storedName(), c.Replaces)
+	if err != nil {
+		return pc, fmt.Errorf("compaction %d of %s: %w", c.ID, d.Name, err)
+	}
+	f, err := pipeline.FileFormat(sink.Layout)
+	if err != nil {
+		return pc, err
+	}
+	at := map[string]int{}
+	for _, fe := range files {
+		if !isDataFile(fe.Path) {
+			continue
+		}
+		dir := path.Dir(fe.Path)
+		i, ok := at[dir]
+		if !ok {
+			i = len(pc.Folders)
+			at[dir] = i
+			pc.Folders = append(pc.Folders, planner.CompactionFolder{Folder: dir,
+				Into: path.Join(dir, compactedFileName(sink.fileShard(), c.ID, 0, f.Ext()))})
+		}
+		pc.Folders[i].Files = append(pc.Folders[i].Files, fe.Path)
+		pc.Folders[i].Bytes += fe.Size
+	}
+	for i := range pc.Folders {
+		pc.Folders[i].Estimate = max(1, (pc.Folders[i].Bytes+c.TargetSize-1)/c.TargetSize)
+	}
+	return pc, nil
+}
+
+// compactionOf is the intent of a planned compaction.
+func compactionOf(pc planner.Compaction) *state.Compaction {
+	return &state.Compaction{ID: pc.ID, Destination: pc.Destination, Replaces: pc.Replaces, TargetSize: pc.TargetSize, Layout: pc.Layout}
+}
+
+// PlanCompactions lists what apply compacts in sink after its batches:
+// the compaction in flight in st, then, with a policy, the one due in each
+// folder destination at now.
+func PlanCompactions(ctx context.Context, sink *Sink, st *state.Sink, p *CompactionPolicy, now time.Time) ([]planner.Compaction, error) {
+	var out []planner.Compaction
+	if st != nil && st.Compaction != nil {
+		pc, err := DescribeCompaction(ctx, sink, st.Compaction, true)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, pc)
+	}
+	if p == nil {
+		return out, nil
+	}
+	for _, d := range sink.Destinations {
+		if st != nil && st.Compaction != nil && st.Compaction.Destination == d.Name {
+			continue // one at a time: the next apply plans the next
+		}
+		c, err := PlanCompaction(ctx, sink, st, d, *p, now)
+		if err != nil || c == nil {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		pc, err := DescribeCompaction(ctx, sink, c, false)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, pc)
+	}
+	return out, nil
+}
+
+// runCompactions runs the plan's compactions, after the sink's batches.
+func (e *Engine) runCompactions(ctx context.Context, sink *Sink, plan *planner.SinkPlan) error {
+	for _, pc := range plan.Compactions {
+		m, err := e.Compact(ctx, sink, compactionOf(pc))
+		if err != nil {
+			return err
+		}
+		ev := Compacted{Sink: sink.Name, Destination: pc.Destination, Compaction: pc.ID, Replaced: len(pc.Replaces)}
+		for _, f := range m.Files {
+			if isDataFile(f.Path) {
+				ev.Files++
+				ev.Bytes += f.Size
+			}
+		}
+		e.emit(ev)
+	}
+	return nil
 }

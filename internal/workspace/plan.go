@@ -14,6 +14,7 @@ import (
 	"github.com/streamctl/streamctl/internal/config"
 	"github.com/streamctl/streamctl/internal/crash"
 	"github.com/streamctl/streamctl/internal/engine"
+	"github.com/streamctl/streamctl/internal/fault"
 	"github.com/streamctl/streamctl/planner"
 	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/state"
@@ -167,6 +168,12 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 				Observed:       observed,
 				Provisional:    o.Provisional,
 			})
+			if errs[i] == nil {
+				// The clock is the one the manifests' commit times were
+				// written with; test builds may shift it.
+				now := time.Now().Add(fault.ClockSkew())
+				plans[i].Compactions, errs[i] = engine.PlanCompactions(ctx, es, sinkState, es.Maintenance, now)
+			}
 		}()
 	}
 	wg.Wait()
