@@ -1,12 +1,18 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"github.com/streamctl/streamctl/internal/testenv"
+	"github.com/streamctl/streamctl/providers"
 )
 
 // compactionConfig is a generated stream of 4,000 records as Parquet in
@@ -51,9 +57,9 @@ var later = []string{"STREAMCTL_TEST_CLOCK_SKEW=2h"}
 
 // listedFiles is what `streamctl files -json` lists: the files readers
 // through the manifests read.
-func listedFiles(t *testing.T, dir string) []string {
+func listedFiles(t *testing.T, dir string, env []string) []string {
 	t.Helper()
-	r := mustRun(t, dir, 0, nil, "files", "-json", "orders")
+	r := mustRun(t, dir, 0, env, "files", "-json", "orders")
 	var files []struct{ Path string }
 	if err := json.Unmarshal([]byte(r.stdout), &files); err != nil {
 		t.Fatalf("files -json: %v\n%s", err, r.stdout)
@@ -76,14 +82,36 @@ func readListed(t *testing.T, dir, root string, files []string) string {
 	return fmt.Sprint(duckdb(t, dir, fmt.Sprintf("SELECT count(*), count(DISTINCT id) FROM read_parquet([%s], hive_partitioning = true)", strings.Join(quoted, ", "))))
 }
 
+// compactionStore is a destination a compaction crash test runs over.
+type compactionStore struct {
+	destination string   // its block
+	env         []string // for every run
+	// fetch makes the files paths (relative to the destination) readable
+	// under dir, and returns the folder they are under, relative to dir.
+	fetch func(t *testing.T, dir string, paths []string) string
+	// data lists the data files the destination holds, as a glob of its
+	// partition folders finds them.
+	data func(t *testing.T, dir string) []string
+}
+
 // TestCompactionCrashLocal kills apply at every fault point of a
-// compaction of a local destination. Right after the kill, the files the
-// manifests list hold every record once; the next apply finishes the
-// compaction: the manifests list only compacted files, DuckDB reads every
-// record once from them and from a glob of the folders (the old files are
-// deleted), verify finds nothing, and plan has nothing left to do.
+// compaction of a local destination: see compactionCrash.
 func TestCompactionCrashLocal(t *testing.T) {
-	for _, fp := range []string{
+	store := compactionStore{
+		destination: localDestination("lake", "out"),
+		fetch:       func(*testing.T, string, []string) string { return "out" },
+		data: func(t *testing.T, dir string) []string {
+			found, err := filepath.Glob(filepath.Join(dir, "out", "*", "*.parquet"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, f := range found {
+				found[i], _ = filepath.Rel(filepath.Join(dir, "out"), f)
+			}
+			return found
+		},
+	}
+	compactionCrash(t, func() compactionStore { return store }, []string{
 		"after-compaction-intent",
 		"after-compaction-stage-file:2",
 		"after-compaction-promote-file:3",
@@ -91,45 +119,114 @@ func TestCompactionCrashLocal(t *testing.T) {
 		"after-compaction-manifest",
 		"after-compaction-delete-file:5",
 		"",
-	} {
+	})
+}
+
+// TestCompactionCrashS3 is TestCompactionCrashLocal with the destination in
+// an S3 bucket (versitygw), where the new files are promoted by copy.
+func TestCompactionCrashS3(t *testing.T) {
+	t.Parallel()
+	srv := testenv.S3(t)
+	points := []string{
+		"after-compaction-intent",
+		"after-compaction-stage-file:2",
+		"after-promote-file:3",
+		"before-compaction-manifest",
+		"after-compaction-manifest",
+		"after-compaction-delete-file:5",
+		"",
+	}
+	var n atomic.Int64
+	compactionCrash(t, func() compactionStore {
+		bucket := bucketName("compact-", int(n.Add(1)), "-", "s3")
+		srv.CreateBucket(t, bucket)
+		store := s3Storage(t, srv, bucket, "lake")
+		fetched := 0
+		return compactionStore{
+			destination: s3Destination(srv, "lake", bucket, "lake"),
+			env:         srv.Env(),
+			fetch: func(t *testing.T, dir string, paths []string) string {
+				fetched++
+				root := fmt.Sprintf("fetched-%d", fetched)
+				for _, p := range paths {
+					data, _, err := providers.ReadAll(context.Background(), store, p)
+					if err != nil {
+						t.Fatalf("read %s from the bucket: %v", p, err)
+					}
+					if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, root, p)), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(filepath.Join(dir, root, p), data, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				return root
+			},
+			data: func(t *testing.T, dir string) []string {
+				var keys []string
+				err := store.List(context.Background(), "", func(info providers.ObjectInfo) error {
+					if strings.Count(info.Key, "/") == 1 && strings.HasPrefix(info.Key, "country=") && strings.HasSuffix(info.Key, ".parquet") {
+						keys = append(keys, info.Key)
+					}
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return keys
+			},
+		}
+	}, points)
+}
+
+// compactionCrash kills apply at each fault point of a compaction. Right
+// after the kill, the files the manifests list hold every record once; the
+// next apply finishes the compaction: the manifests list only compacted
+// files, DuckDB reads every record once from them and from all the data
+// files of the folders (the old ones are deleted), verify finds nothing,
+// and plan has nothing left to do.
+func compactionCrash(t *testing.T, newStore func() compactionStore, points []string) {
+	for _, fp := range points {
 		name := strings.ReplaceAll(fp, ":", "_")
 		if fp == "" {
 			name = "no-fault"
 		}
+		store := newStore() // a bucket a case on S3
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			dir := writeConfig(t, compactionConfig(localDestination("lake", "out")))
-			mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
-			before := listedFiles(t, dir)
+			env := func(extra ...string) []string { return append(slices.Clone(store.env), extra...) }
+			dir := writeConfig(t, compactionConfig(store.destination))
+			mustRun(t, dir, 0, env(), "apply", "-auto-approve", "-no-color")
+			before := listedFiles(t, dir, env())
 			if len(before) < 40 {
 				t.Fatalf("%d files before the compaction, want 16 batches' worth", len(before))
 			}
 			// Not due within the hour.
-			if r := mustRun(t, dir, 0, nil, "plan", "-no-color", "-detailed-exitcode"); strings.Contains(r.stdout, "compact") {
+			if r := mustRun(t, dir, 0, env(), "plan", "-no-color", "-detailed-exitcode"); strings.Contains(r.stdout, "compact") {
 				t.Fatalf("a compaction is planned before compact_after:\n%s", r.stdout)
 			}
-			plan := mustRun(t, dir, 2, later, "plan", "-no-color", "-detailed-exitcode")
+			plan := mustRun(t, dir, 2, env(later...), "plan", "-no-color", "-detailed-exitcode")
 			if !strings.Contains(plan.stdout, "compact destination lake (compaction 1)") || !strings.Contains(plan.stdout, "country=") {
 				t.Fatalf("the plan two hours on does not show the compaction per folder:\n%s", plan.stdout)
 			}
 
 			if fp != "" {
-				r := run(t, dir, append([]string{"STREAMCTL_FAULT=" + fp}, later...), "apply", "-auto-approve", "-no-color")
+				r := run(t, dir, env(append([]string{"STREAMCTL_FAULT=" + fp}, later...)...), "apply", "-auto-approve", "-no-color")
 				if !r.killed {
 					t.Fatalf("the fault %s was not reached: %s", fp, r)
 				}
-				during := listedFiles(t, dir)
-				if got := readListed(t, dir, "out", during); got != "[[4000 4000]]" {
+				during := listedFiles(t, dir, env())
+				if got := readListed(t, dir, store.fetch(t, dir, during), during); got != "[[4000 4000]]" {
 					t.Errorf("right after the kill, the listed files hold %s (want 4000 records, each once)", got)
 				}
-				resume := mustRun(t, dir, 2, nil, "plan", "-no-color", "-detailed-exitcode")
+				resume := mustRun(t, dir, 2, env(), "plan", "-no-color", "-detailed-exitcode")
 				if fp != "after-compaction-intent" && !strings.Contains(resume.stdout, "finish what a run that died began") {
 					t.Errorf("the plan after the kill does not say it finishes the compaction:\n%s", resume.stdout)
 				}
 			}
-			mustRun(t, dir, 0, later, "apply", "-auto-approve", "-no-color")
+			mustRun(t, dir, 0, env(later...), "apply", "-auto-approve", "-no-color")
 
-			after := listedFiles(t, dir)
+			after := listedFiles(t, dir, env())
 			for _, f := range after {
 				if !strings.Contains(f, "/compact-00000001-") {
 					t.Errorf("listed after the compaction: %s, want compacted files only", f)
@@ -138,20 +235,15 @@ func TestCompactionCrashLocal(t *testing.T) {
 			if len(after) >= len(before)/2 {
 				t.Errorf("%d files after, %d before: want far fewer", len(after), len(before))
 			}
-			if got := readListed(t, dir, "out", after); got != "[[4000 4000]]" {
+			if got := readListed(t, dir, store.fetch(t, dir, after), after); got != "[[4000 4000]]" {
 				t.Errorf("the listed files hold %s (want 4000 records, each once)", got)
 			}
-			if got := fmt.Sprint(duckdb(t, dir, "SELECT count(*), count(DISTINCT id) FROM read_parquet('out/*/*.parquet', hive_partitioning = true)")); got != "[[4000 4000]]" {
-				t.Errorf("a glob of the folders reads %s (want 4000 records, each once: the old files deleted)", got)
+			all := store.data(t, dir)
+			if got := readListed(t, dir, store.fetch(t, dir, all), all); got != "[[4000 4000]]" {
+				t.Errorf("all the data files of the folders hold %s (want 4000 records, each once: the old files deleted)", got)
 			}
-			if _, err := os.Stat(filepath.Join(dir, "out", "_temporary")); err == nil {
-				entries, _ := os.ReadDir(filepath.Join(dir, "out", "_temporary"))
-				if len(entries) > 0 {
-					t.Errorf("_temporary holds %d entries after the compaction", len(entries))
-				}
-			}
-			mustRun(t, dir, 0, nil, "verify", "-no-color", "orders")
-			mustRun(t, dir, 0, later, "plan", "-no-color", "-detailed-exitcode")
+			mustRun(t, dir, 0, env(), "verify", "-no-color", "orders")
+			mustRun(t, dir, 0, env(later...), "plan", "-no-color", "-detailed-exitcode")
 		})
 	}
 }
