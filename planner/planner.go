@@ -210,7 +210,7 @@ type Batch struct {
 
 // Compaction is a compaction of a folder destination: the files of the
 // manifests Replaces rewritten into files of TargetSize, folder by folder
-// (website/content/protocol.md#compaction).
+// (the protocol's compaction section).
 type Compaction struct {
 	Destination string `json:"destination"`
 	// ID numbers the destination's compactions: its manifest is

@@ -76,7 +76,7 @@ type Sink struct {
 	// place, like Layout.
 	FormerLayouts []Layout `json:"former_layouts,omitempty"`
 	// Compaction is the compaction whose intent is logged and which is not
-	// finished (protocol.md#compaction). It is replaced, never changed in
+	// finished (see the protocol's compaction section). It is replaced, never changed in
 	// place: clones share it.
 	Compaction *Compaction `json:"compaction,omitempty"`
 	// Destinations holds what each destination has committed.
