@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/streamctl/streamctl/internal/pipeline"
+	"github.com/streamctl/streamctl/planner"
 	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/providers/faulty"
 	"github.com/streamctl/streamctl/state"
@@ -285,5 +286,65 @@ func (w *world) checkCompacted(t *testing.T) {
 				t.Errorf("%s: leftover %s", name, k)
 			}
 		}
+	}
+}
+
+// TestCompactionSurvivesAMove: a sink renamed after a compaction takes its
+// compaction manifests along, or readers under the new name would list the
+// replaced files, deleted, and not the compacted ones.
+func TestCompactionSurvivesAMove(t *testing.T) {
+	w := batchedWorld(t)
+	if _, err := w.maintain(t, nil, compactionPolicy, time.Now().Add(2*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	mgr, err := state.Load(ctx, state.NewRemote(w.stateStore, "state.json"), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sink := w.sink(func(_ string, s providers.Storage) providers.Storage { return s })
+	sink.Name = "sales"
+	if err := (&Engine{State: mgr, Version: "test"}).MoveSink(ctx, sink, "orders"); err != nil {
+		t.Fatalf("move: %v", err)
+	}
+	for name, d := range w.dests {
+		files, err := CommittedFiles(ctx, Destination{Name: name, Storage: d}, "sales")
+		if err != nil {
+			t.Fatal(err)
+		}
+		records := int64(0)
+		for _, f := range files {
+			if f.Compaction != 1 {
+				t.Errorf("%s: %s listed under the new name, want the compaction's files only", name, f.Path)
+			}
+			if _, _, err := providers.ReadAll(ctx, d, f.Path); err != nil {
+				t.Errorf("%s: a listed file is gone: %v", name, err)
+			}
+			records += f.Records
+		}
+		if records != 1000 {
+			t.Errorf("%s: %d records listed under the new name, want 1000", name, records)
+		}
+	}
+}
+
+// TestReplaceOfACompactedBatchIsRefused: -replace puts a batch's files
+// back where they were; a compacted batch's were deleted, and its rows are
+// in the compaction's files, so putting them back would make a glob read
+// them twice.
+func TestReplaceOfACompactedBatchIsRefused(t *testing.T) {
+	w := batchedWorld(t)
+	if _, err := w.maintain(t, nil, compactionPolicy, time.Now().Add(2*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	sink := w.sink(func(_ string, s providers.Storage) providers.Storage { return s })
+	ms, err := ReadManifests(context.Background(), w.dests["a"], "orders", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := planner.Batch{ID: 2, Replace: true}
+	_, err = checkReplacement(context.Background(), sink, b, &sink.Destinations[0], ms[2].Files)
+	if err == nil || !strings.Contains(err.Error(), "replace batch 2 in a: compaction 1 rewrote its rows") {
+		t.Errorf("replace a compacted batch: %v", err)
 	}
 }
