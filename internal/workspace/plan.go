@@ -43,6 +43,10 @@ type PlanOptions struct {
 	// Provisional is set when st was read without the sinks' locks, and
 	// each sink is planned again once claimed (planner.SinkInput).
 	Provisional bool
+	// Now is the clock compact_after is measured with against the commit
+	// times of the manifests; nil: time.Now. Test builds shift it by
+	// STREAMCTL_TEST_CLOCK_SKEW.
+	Now func() time.Time
 }
 
 // Plan observes the sources and destinations and plans every sink against
@@ -169,10 +173,11 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 				Provisional:    o.Provisional,
 			})
 			if errs[i] == nil {
-				// The clock is the one the manifests' commit times were
-				// written with; test builds may shift it.
-				now := time.Now().Add(fault.ClockSkew())
-				plans[i].Compactions, errs[i] = engine.PlanCompactions(ctx, es, sinkState, es.Maintenance, now)
+				now := time.Now
+				if o.Now != nil {
+					now = o.Now
+				}
+				plans[i].Compactions, errs[i] = engine.PlanCompactions(ctx, es, sinkState, es.Maintenance, now().Add(fault.ClockSkew()))
 			}
 		}()
 	}
