@@ -94,6 +94,14 @@ func compactedFileName(shard string, id int64, seq int, ext string) string {
 	return fmt.Sprintf("compact-%08d-%05d.%s", id, seq, ext)
 }
 
+func encodeCompactionManifest(m *CompactionManifest) []byte {
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		panic(fmt.Sprintf("encode compaction manifest: %v", err))
+	}
+	return append(data, '\n')
+}
+
 func decodeCompactionManifest(data []byte, sink string, id int64) (*CompactionManifest, error) {
 	var m CompactionManifest
 	if err := json.Unmarshal(data, &m); err != nil {
@@ -495,8 +503,7 @@ func (e *Engine) writeCompaction(ctx context.Context, sink *Sink, d *Destination
 	}
 	m.Committed = e.now().UTC()
 	key := CompactionKey(name, c.ID)
-	data, _ := json.MarshalIndent(m, "", "  ")
-	if _, err := s.PutIfAbsent(ctx, key, append(data, '\n')); err != nil {
+	if _, err := s.PutIfAbsent(ctx, key, encodeCompactionManifest(m)); err != nil {
 		if !errors.Is(err, providers.ErrExist) {
 			return nil, fmt.Errorf("write %s: %w", key, err)
 		}

@@ -170,8 +170,7 @@ func copyControlFile(ctx context.Context, s providers.Storage, from, to, file st
 			return fmt.Errorf("read %s: %w", src, err)
 		}
 		m.Sink = to
-		out, _ = json.MarshalIndent(m, "", "  ")
-		out = append(out, '\n')
+		out = encodeCompactionManifest(m)
 	} else if strings.HasPrefix(file, "index-") {
 		var ix ManifestIndex
 		if err := json.Unmarshal(data, &ix); err != nil {
