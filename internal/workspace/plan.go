@@ -172,7 +172,9 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 				Observed:       observed,
 				Provisional:    o.Provisional,
 			})
-			if errs[i] == nil {
+			// A sink being moved is compacted by the next apply, under its
+			// new name: the apply moves it first.
+			if errs[i] == nil && from == "" {
 				now := time.Now
 				if o.Now != nil {
 					now = o.Now
