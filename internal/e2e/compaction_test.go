@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/streamctl/streamctl/internal/testenv"
 	"github.com/streamctl/streamctl/providers"
@@ -246,4 +247,69 @@ func compactionCrash(t *testing.T, newStore func() compactionStore, points []str
 			mustRun(t, dir, 0, env(later...), "plan", "-no-color", "-detailed-exitcode")
 		})
 	}
+}
+
+// BenchmarkCompaction: a day of minute batches (1,440 batches of 100
+// records, one small Parquet file each) read with DuckDB before and after a
+// compaction into one file, the compaction's time, and DuckDB writing the
+// same rows into one file, for comparison. DuckDB's figures are wall
+// times of one node process each, start included: duckdb-start-ms is that
+// of a query reading nothing.
+func BenchmarkCompaction(b *testing.B) {
+	if raceEnabled {
+		b.Skip("figures under the race detector mean nothing")
+	}
+	hcl := strings.NewReplacer(
+		"partitions            = 4", "partitions            = 1",
+		"records_per_partition = 1000", "records_per_partition = 144000",
+		`  partition_by = ["country"]`+"\n", "",
+		"max_records = 250", "max_records = 100",
+		`target_file_size = "48KB"`, `target_file_size = "128MB"`,
+	).Replace(compactionConfig(localDestination("lake", "out")))
+	const read = "SELECT count(*), count(DISTINCT id), sum(amount) > 0 FROM read_parquet('out/*.parquet')"
+	query := func(dir, sql string) time.Duration {
+		start := time.Now()
+		testenv.DuckDB(b, dir, sql)
+		return time.Since(start)
+	}
+	var filesBefore, filesAfter int
+	var readBefore, readAfter, compact, rewrite, startup []time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		dir := b.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(hcl), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		if out, err := command(dir, nil, "apply", "-auto-approve", "-no-color").CombinedOutput(); err != nil {
+			b.Fatalf("apply: %v\n%s", err, out)
+		}
+		before, _ := filepath.Glob(filepath.Join(dir, "out", "*.parquet"))
+		filesBefore = len(before)
+		startup = append(startup, query(dir, "SELECT 1"))
+		readBefore = append(readBefore, query(dir, read))
+		rewrite = append(rewrite, query(dir, "COPY (SELECT * FROM read_parquet('out/*.parquet')) TO 'rewritten.parquet' (FORMAT parquet, COMPRESSION zstd)"))
+		b.StartTimer()
+		start := time.Now()
+		if out, err := command(dir, later, "apply", "-auto-approve", "-no-color").CombinedOutput(); err != nil {
+			b.Fatalf("apply two hours on: %v\n%s", err, out)
+		}
+		compact = append(compact, time.Since(start))
+		b.StopTimer()
+		after, _ := filepath.Glob(filepath.Join(dir, "out", "*.parquet"))
+		filesAfter = len(after)
+		readAfter = append(readAfter, query(dir, read))
+		if got := fmt.Sprint(testenv.DuckDB(b, dir, read)[0].Rows); got != "[[144000 144000 true]]" {
+			b.Fatalf("after the compaction DuckDB reads %s", got)
+		}
+		b.StartTimer()
+	}
+	ms := func(d []time.Duration) float64 { return float64(medianDuration(d).Microseconds()) / 1000 }
+	b.ReportMetric(float64(filesBefore), "files-before")
+	b.ReportMetric(float64(filesAfter), "files-after")
+	b.ReportMetric(ms(startup), "duckdb-start-ms")
+	b.ReportMetric(ms(readBefore), "read-ms-before")
+	b.ReportMetric(ms(readAfter), "read-ms-after")
+	b.ReportMetric(ms(compact), "compact-apply-ms")
+	b.ReportMetric(ms(rewrite), "duckdb-rewrite-ms")
+	b.ReportMetric(0, "ns/op")
 }

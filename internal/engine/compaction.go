@@ -242,7 +242,9 @@ type CompactionPolicy struct {
 
 // PlanCompaction returns the compaction of destination d of sink due at now,
 // or nil. It takes the live manifests committed After ago or earlier, with
-// the sink's current layout, that hold a small data file; and plans them when
+// the sink's current layout (a batch's as the state's history records it,
+// or, older than the history, when the sink never had another), that hold
+// a small data file; and plans them when
 // some partition folder holds two small files of theirs or more. A
 // destination with a table is not compacted here (its table is). st is the
 // sink's checkpoint.
@@ -254,6 +256,15 @@ func PlanCompaction(ctx context.Context, sink *Sink, st *state.Sink, d Destinati
 	for _, b := range st.History {
 		if b.Layout == sink.LayoutHash {
 			current[b.ID] = true
+		}
+	}
+	// Batches older than the history were written with the current layout
+	// too when the sink never had another.
+	older := int64(-1)
+	if st.Layout != nil && st.Layout.Hash == sink.LayoutHash && len(st.FormerLayouts) == 0 {
+		older = st.NextBatch
+		if len(st.History) > 0 {
+			older = st.History[0].ID
 		}
 	}
 	live, _, err := liveManifests(ctx, d.Storage, sink.storedName())
@@ -274,7 +285,7 @@ func PlanCompaction(ctx context.Context, sink *Sink, st *state.Sink, d Destinati
 		if m.Committed.After(now.Add(-p.After)) {
 			continue
 		}
-		if m.Compaction == 0 && !current[m.FirstBatch] || m.Compaction != 0 && m.Layout != sink.LayoutHash {
+		if m.Compaction == 0 && !current[m.FirstBatch] && m.FirstBatch >= older || m.Compaction != 0 && m.Layout != sink.LayoutHash {
 			continue
 		}
 		took := false
@@ -379,14 +390,34 @@ func (e *Engine) Compact(ctx context.Context, sink *Sink, c *state.Compaction) (
 	return m, nil
 }
 
-// replacedFiles lists the files of the manifests named, in order.
+// replacedFiles lists the files of the manifests named, in order. The
+// batch manifests are read together, as readers read them: most sit in
+// indexes, which one lookup each would read again and again.
 func replacedFiles(ctx context.Context, s providers.Storage, sink string, names []string) ([]FileEntry, error) {
-	var out []FileEntry
-	for _, n := range names {
+	refs := make([]manifestRef, len(names))
+	first := int64(-1)
+	for i, n := range names {
 		ref, ok := parseManifestName(n)
 		if !ok {
 			return nil, fmt.Errorf("the intent names %q, which is no manifest", n)
 		}
+		refs[i] = ref
+		if ref.compaction == 0 && (first < 0 || ref.batch < first) {
+			first = ref.batch
+		}
+	}
+	batches := map[int64]*Manifest{}
+	if first >= 0 {
+		ms, err := ReadManifests(ctx, s, sink, first)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range ms {
+			batches[m.Batch] = m
+		}
+	}
+	var out []FileEntry
+	for _, ref := range refs {
 		if ref.compaction != 0 {
 			m, err := readCompactionManifest(ctx, s, sink, ref.compaction)
 			if err != nil {
@@ -395,9 +426,9 @@ func replacedFiles(ctx context.Context, s providers.Storage, sink string, names 
 			out = append(out, m.Files...)
 			continue
 		}
-		m, err := lookupManifest(ctx, s, sink, ref.batch, true)
-		if err != nil {
-			return nil, fmt.Errorf("read the manifest of batch %d: %w", ref.batch, err)
+		m := batches[ref.batch]
+		if m == nil {
+			return nil, fmt.Errorf("read the manifest of batch %d: %w", ref.batch, providers.ErrNotExist)
 		}
 		out = append(out, m.Files...)
 	}
