@@ -505,9 +505,9 @@ func (e *Engine) writeCompaction(ctx context.Context, sink *Sink, d *Destination
 	if err := e.fence(sink.Name); err != nil {
 		return nil, err
 	}
-	var moved []FileEntry
+	var moved []FileEntry // the new files; the rejects stay where they are
 	for _, f := range m.Files {
-		if isDataFile(f.Path) && !slices.ContainsFunc(rejects, func(r FileEntry) bool { return r.Path == f.Path }) {
+		if isDataFile(f.Path) {
 			moved = append(moved, f)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -346,5 +347,48 @@ func TestReplaceOfACompactedBatchIsRefused(t *testing.T) {
 	_, err = checkReplacement(context.Background(), sink, b, &sink.Destinations[0], ms[2].Files)
 	if err == nil || !strings.Contains(err.Error(), "replace batch 2 in a: compaction 1 rewrote its rows") {
 		t.Errorf("replace a compacted batch: %v", err)
+	}
+}
+
+// TestCompactionOfBatchesOlderThanTheHistory: the state's history says
+// which layout a batch was written with; past it, a batch is compacted only
+// when the sink never had another layout, or its files could be rewritten
+// with columns they do not have.
+func TestCompactionOfBatchesOlderThanTheHistory(t *testing.T) {
+	w := batchedWorld(t)
+	ctx := context.Background()
+	mgr, err := state.Load(ctx, state.NewRemote(w.stateStore, "state.json"), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sink := w.sink(func(_ string, s providers.Storage) providers.Storage { return s })
+	later := time.Now().Add(2 * time.Hour)
+	for _, tc := range []struct {
+		name    string
+		change  func(st *state.Sink)
+		planned bool
+	}{
+		{"in the history", func(*state.Sink) {}, true},
+		{"past the history, one layout ever", func(st *state.Sink) { st.History = nil }, true},
+		{"past the history, after a layout change", func(st *state.Sink) {
+			st.History = nil
+			st.FormerLayouts = []state.Layout{{Hash: "older"}}
+		}, false},
+		{"in the history, with another layout", func(st *state.Sink) {
+			st.History = slices.Clone(st.History)
+			for i := range st.History {
+				st.History[i].Layout = "older"
+			}
+		}, false},
+	} {
+		st := *mgr.State().Sinks["orders"]
+		tc.change(&st)
+		c, err := PlanCompaction(ctx, sink, &st, sink.Destinations[0], compactionPolicy, later)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (c != nil) != tc.planned {
+			t.Errorf("%s: planned %+v, want planned = %v", tc.name, c, tc.planned)
+		}
 	}
 }
