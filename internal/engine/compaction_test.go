@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/streamctl/streamctl/internal/format"
 	"github.com/streamctl/streamctl/internal/pipeline"
 	"github.com/streamctl/streamctl/planner"
 	"github.com/streamctl/streamctl/providers"
@@ -57,7 +58,7 @@ type firedStorage struct {
 
 func (w *world) sink(wrap func(string, providers.Storage) providers.Storage) *Sink {
 	sink := &Sink{Name: "orders", SourceType: "generate", SourceName: "g", Source: w.src,
-		Layout: pipeline.Layout{Format: "jsonl"}, LayoutHash: "h"}
+		Layout: w.sinkLayout(), LayoutHash: "h"}
 	for _, d := range []string{"a", "b"} {
 		sink.Destinations = append(sink.Destinations, Destination{Name: d, Storage: wrap(d, w.dests[d])})
 	}
@@ -390,5 +391,50 @@ func TestCompactionOfBatchesOlderThanTheHistory(t *testing.T) {
 		if (c != nil) != tc.planned {
 			t.Errorf("%s: planned %+v, want planned = %v", tc.name, c, tc.planned)
 		}
+	}
+}
+
+// TestCompactionKeepsTheRejects: the rejects of the batches compacted are
+// not rewritten: the compaction's manifest lists them where they are, and
+// they are not deleted with the files it replaces.
+func TestCompactionKeepsTheRejects(t *testing.T) {
+	w := newWorld(500)
+	// The ids of partition 1 (past 10^12) are no int32: they are rejected.
+	w.layout = &pipeline.Layout{Format: "jsonl", OnInvalid: "reject", Columns: []format.Column{{Name: "id", Type: "int32"}}}
+	if err := w.apply(t, nil); err != nil {
+		t.Fatalf("apply: %v", err)
+	}
+	ctx := context.Background()
+	count := func() (data, rejects int64, paths []string) {
+		files, err := CommittedFiles(ctx, Destination{Name: "a", Storage: w.dests["a"]}, "orders")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			got, _, err := providers.ReadAll(ctx, w.dests["a"], f.Path)
+			if err != nil {
+				t.Fatalf("a listed file is gone: %v", err)
+			}
+			n := int64(bytes.Count(got, []byte("\n")))
+			if isDataFile(f.Path) {
+				data += n
+			} else {
+				rejects += n
+				paths = append(paths, f.Path)
+			}
+		}
+		return data, rejects, paths
+	}
+	data, rejects, before := count()
+	if rejects == 0 || data == 0 || data+rejects != 1000 {
+		t.Fatalf("before: %d records and %d rejects, want both, 1000 in all", data, rejects)
+	}
+	done, err := w.maintain(t, nil, CompactionPolicy{TargetSize: 1 << 20, After: time.Hour}, time.Now().Add(2*time.Hour))
+	if err != nil || len(done) != 2 {
+		t.Fatalf("Maintain: %v, %v", done, err)
+	}
+	data2, rejects2, after := count()
+	if data2 != data || rejects2 != rejects || !slices.Equal(before, after) {
+		t.Errorf("after: %d records and %d rejects in %v, want %d and %d in %v", data2, rejects2, after, data, rejects, before)
 	}
 }
