@@ -18,7 +18,7 @@ import (
 // minor version; removing or changing one bumps the major version. Consumers
 // must ignore types and fields they do not know. docs/json-output.md is the
 // reference.
-const UIVersion = "1.4"
+const UIVersion = "1.5"
 
 // TimestampFormat is the format of every message's @timestamp.
 const TimestampFormat = "2006-01-02T15:04:05.000000Z07:00"
