@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -60,16 +61,26 @@ var later = []string{"STREAMCTL_TEST_CLOCK_SKEW=2h"}
 // through the manifests read.
 func listedFiles(t *testing.T, dir string, env []string) []string {
 	t.Helper()
+	var out []string
+	for _, f := range listedEntries(t, dir, env) {
+		out = append(out, f.Path)
+	}
+	return out
+}
+
+type listedEntry struct {
+	Path   string
+	SHA256 string
+}
+
+func listedEntries(t *testing.T, dir string, env []string) []listedEntry {
+	t.Helper()
 	r := mustRun(t, dir, 0, env, "files", "-json", "orders")
-	var files []struct{ Path string }
+	var files []listedEntry
 	if err := json.Unmarshal([]byte(r.stdout), &files); err != nil {
 		t.Fatalf("files -json: %v\n%s", err, r.stdout)
 	}
-	out := make([]string, len(files))
-	for i, f := range files {
-		out[i] = f.Path
-	}
-	return out
+	return files
 }
 
 // readListed has DuckDB count the records and distinct ids of the files
@@ -186,7 +197,27 @@ func TestCompactionCrashS3(t *testing.T) {
 // files, DuckDB reads every record once from them and from all the data
 // files of the folders (the old ones are deleted), verify finds nothing,
 // and plan has nothing left to do.
+//
+// The compacted files are the same, byte for byte, whichever step the run
+// was killed at, and without a kill: they follow from the intent alone.
 func compactionCrash(t *testing.T, newStore func() compactionStore, points []string) {
+	var mu sync.Mutex
+	compacted := map[string]string{} // case → its compacted files and their SHA-256
+	t.Run("at", func(t *testing.T) { compactionCrashAt(t, newStore, points, &mu, compacted) })
+	var first string
+	for fp, files := range compacted {
+		if first == "" {
+			first = fp
+		} else if files != compacted[first] {
+			t.Errorf("the compacted files after %q differ from those after %q:\n%s\n%s", fp, first, files, compacted[first])
+		}
+	}
+	if len(compacted) != len(points) && !t.Failed() {
+		t.Errorf("%d cases of %d reported their files", len(compacted), len(points))
+	}
+}
+
+func compactionCrashAt(t *testing.T, newStore func() compactionStore, points []string, mu *sync.Mutex, compacted map[string]string) {
 	for _, fp := range points {
 		name := strings.ReplaceAll(fp, ":", "_")
 		if fp == "" {
@@ -245,6 +276,9 @@ func compactionCrash(t *testing.T, newStore func() compactionStore, points []str
 			}
 			mustRun(t, dir, 0, env(), "verify", "-no-color", "orders")
 			mustRun(t, dir, 0, env(later...), "plan", "-no-color", "-detailed-exitcode")
+			mu.Lock()
+			compacted[fp] = fmt.Sprint(listedEntries(t, dir, env()))
+			mu.Unlock()
 		})
 	}
 }
