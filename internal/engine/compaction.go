@@ -206,6 +206,11 @@ func liveManifests(ctx context.Context, s providers.Storage, sink string) (live 
 	if err != nil {
 		return nil, nil, err
 	}
+	return liveOf(batches, compactions), batches, nil
+}
+
+// liveOf is liveManifests of the manifests given.
+func liveOf(batches []*Manifest, compactions []*CompactionManifest) (live []LiveManifest) {
 	replaced := map[string]bool{}
 	for _, c := range compactions {
 		for _, r := range c.Replaces {
@@ -226,7 +231,7 @@ func liveManifests(ctx context.Context, s providers.Storage, sink string) (live 
 	slices.SortStableFunc(live, func(a, b LiveManifest) int {
 		return cmp.Or(cmp.Compare(a.FirstBatch, b.FirstBatch), cmp.Compare(a.Compaction, b.Compaction))
 	})
-	return live, batches, nil
+	return live
 }
 
 // CompactionPolicy is when and how a sink's folder destinations are
@@ -267,14 +272,24 @@ func PlanCompaction(ctx context.Context, sink *Sink, st *state.Sink, d Destinati
 			older = st.History[0].ID
 		}
 	}
-	live, _, err := liveManifests(ctx, d.Storage, sink.storedName())
-	if err != nil {
-		return nil, fmt.Errorf("read the manifests of %s: %w", d.Name, err)
-	}
 	compactions, err := readCompactions(ctx, d.Storage, sink.storedName())
 	if err != nil {
 		return nil, fmt.Errorf("read the compactions of %s: %w", d.Name, err)
 	}
+	// The batches up to the last a compaction holds were compacted then, or
+	// could not be (another layout, files large enough), and still cannot:
+	// only those after it are read, not a long-lived sink's every index at
+	// every plan. (A batch repaired into the destination since, whose
+	// manifest was not old enough then, stays as it is.)
+	var from int64
+	for _, c := range compactions {
+		from = max(from, c.LastBatch+1)
+	}
+	batches, err := ReadManifests(ctx, d.Storage, sink.storedName(), from)
+	if err != nil {
+		return nil, fmt.Errorf("read the manifests of %s: %w", d.Name, err)
+	}
+	live := liveOf(batches, compactions)
 	var next int64 = 1
 	if n := len(compactions); n > 0 {
 		next = compactions[n-1].Compaction + 1

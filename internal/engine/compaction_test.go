@@ -438,3 +438,36 @@ func TestCompactionKeepsTheRejects(t *testing.T) {
 		t.Errorf("after: %d records and %d rejects in %v, want %d and %d in %v", data2, rejects2, after, data, rejects, before)
 	}
 }
+
+// TestASecondCompactionTakesTheFirstsSmallFile: batches committed after a
+// compaction are compacted with its last, small file, whose manifest the
+// new one replaces in turn; readers see every record once through both.
+func TestASecondCompactionTakesTheFirstsSmallFile(t *testing.T) {
+	w := batchedWorld(t)
+	if _, err := w.maintain(t, nil, compactionPolicy, time.Now().Add(2*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	w.src.RecordsPerPartition = 1000
+	if err := w.apply(t, nil); err != nil {
+		t.Fatalf("apply: %v", err)
+	}
+	done, err := w.maintain(t, nil, compactionPolicy, time.Now().Add(4*time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(done) != 2 || done[0].ID != 2 || fmt.Sprint(done[0].Replaces) != "[compaction-1.json 4.json 5.json 6.json 7.json]" {
+		t.Fatalf("compactions done: %+v; want compaction 2 of compaction 1 and batches 4–7", *done[0])
+	}
+	seen, files := readThroughManifests(t, w.dests["a"])
+	checkOnce(t, "after the second compaction", seen, 2000)
+	for _, f := range files {
+		if f.Compaction != 2 || f.Batch != 7 {
+			t.Errorf("listed: %+v, want compaction 2's files only", f)
+		}
+	}
+	for k := range dataFiles(w.dests["a"], w.dests["a"]) {
+		if !strings.HasPrefix(k, "compact-00000002-") {
+			t.Errorf("%s is left after the second compaction", k)
+		}
+	}
+}
