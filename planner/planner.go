@@ -160,6 +160,10 @@ type SinkPlan struct {
 	// Cleanups are orphan temporaries to remove, and the folders of
 	// manifests an interrupted move left.
 	Cleanups []Cleanup `json:"cleanups,omitempty"`
+	// Compactions are what apply compacts after the sink's batches: the
+	// compaction a run that died left in flight, and those the sink's
+	// maintenance block makes due.
+	Compactions []Compaction `json:"compactions,omitempty"`
 	// Tables are what apply does to destinations' tables besides appending.
 	Tables []TablePlan `json:"tables,omitempty"`
 	// Renamed are the partitions whose committed offsets apply records
@@ -182,7 +186,7 @@ type SinkPlan struct {
 // Changes reports whether applying the plan would do anything.
 func (p *SinkPlan) Changes() bool {
 	return p.Resume != nil || p.New.Batches > 0 || len(p.Cleanups) > 0 || len(p.Start) > 0 || p.MovedFrom != "" || p.UndoMove != "" ||
-		len(p.Adopt) > 0 || len(p.Takeovers) > 0 || len(p.Repairs) > 0 || len(p.Removed) > 0 || p.tablesChange() || p.LayoutChange != nil || len(p.Renamed) > 0
+		len(p.Adopt) > 0 || len(p.Takeovers) > 0 || len(p.Repairs) > 0 || len(p.Removed) > 0 || len(p.Compactions) > 0 || p.tablesChange() || p.LayoutChange != nil || len(p.Renamed) > 0
 }
 
 func (p *SinkPlan) tablesChange() bool {
@@ -208,6 +212,38 @@ type Batch struct {
 	// written again where its manifest is intact too, into the files it
 	// lists.
 	Replace bool `json:"replace,omitempty"`
+}
+
+// Compaction is a compaction of a folder destination: the files of the
+// manifests Replaces rewritten into files of TargetSize, folder by folder
+// (the protocol's compaction section).
+type Compaction struct {
+	Destination string `json:"destination"`
+	// ID numbers the destination's compactions: its manifest is
+	// _streamctl/<sink>/compaction-<ID>.json and its files are named
+	// compact-<ID>-<seq>.
+	ID int64 `json:"id"`
+	// Replaces names the manifests whose files are rewritten ("7.json",
+	// "compaction-2.json").
+	Replaces   []string `json:"replaces"`
+	TargetSize int64    `json:"target_size"`
+	// Layout is the hash of the output settings of the files.
+	Layout string `json:"layout,omitempty"`
+	// Resume is set on the compaction a run that died left in flight.
+	Resume  bool               `json:"resume,omitempty"`
+	Folders []CompactionFolder `json:"folders"`
+}
+
+// CompactionFolder is what a compaction rewrites in one partition folder.
+type CompactionFolder struct {
+	Folder string `json:"folder"`
+	// Files are the data files rewritten, in the order their rows are.
+	Files []string `json:"files"`
+	Bytes int64    `json:"bytes"`
+	// Into is the first of the new files; Estimate how many there will
+	// be, from the bytes (a Parquet file is encoded again, so only about).
+	Into     string `json:"into"`
+	Estimate int64  `json:"estimated_files"`
 }
 
 // Cleanup is an orphan _temporary/<Batch> in a destination, or the uploads

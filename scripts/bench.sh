@@ -41,6 +41,9 @@ run go test -run '^$' -bench 'BenchmarkIceberg' -benchtime 3x ./internal/e2e/
 section "Delta: the same batches into a local Parquet destination, without and with its table"
 run go test -run '^$' -bench 'BenchmarkDelta' -benchtime 3x ./internal/e2e/
 
+section "compaction: a day of minute batches (1,440 Parquet files) read with DuckDB before and after, and the compaction against DuckDB rewriting the same rows"
+run go test -run '^$' -bench 'BenchmarkCompaction' -benchtime 1x ./internal/e2e/
+
 section "a long-lived sink: state size and plan time after 100,000 batches"
 run go run ./internal/bench/reconcile
 
@@ -104,6 +107,11 @@ small=$(awk '/apply → 1 destination, max_records 10,000/ { print $NF; exit }' 
 		"$(metric 'BenchmarkManyFolders/local' peak-RSS-MB)" "$(metric 'BenchmarkManyFolders/s3' peak-RSS-MB)"
 	printf 'Iceberg table destination, vs the same Parquet destination without\t%s\t≥ 0.9\n' "$(metric 'BenchmarkIceberg' vs-parquet)"
 	printf 'Delta table destination, vs the same Parquet destination without\t%s\t≥ 0.9\n' "$(metric 'BenchmarkDelta' vs-parquet)"
+	printf 'a day of minute batches: files / DuckDB read ms, before → after compaction\t%s / %s → %s / %s\t-\n' \
+		"$(metric 'BenchmarkCompaction' files-before)" "$(metric 'BenchmarkCompaction' read-ms-before)" \
+		"$(metric 'BenchmarkCompaction' files-after)" "$(metric 'BenchmarkCompaction' read-ms-after)"
+	printf 'compaction (apply) vs DuckDB rewriting the same rows (ms)\t%s / %s\t-\n' \
+		"$(metric 'BenchmarkCompaction' compact-apply-ms)" "$(metric 'BenchmarkCompaction' duckdb-rewrite-ms)"
 	printf 'bytes the store moves per committed byte, S3 / Azure (JSONL)\t%s / %s\t1.0\n' \
 		"$(metric 'BenchmarkApplyS3/jsonl' moved/committed)" "$(metric 'BenchmarkApplyAzure/jsonl' moved/committed)"
 	startup() { awk -v w="$1" -v m="$2" '$1 == "startup" && $2 == w { for (i = 3; i < NF; i++) if ($i == m) { print $(i+1); exit } }' "$log"; }

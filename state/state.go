@@ -75,6 +75,10 @@ type Sink struct {
 	// in one of them is named with its settings. Replaced, never changed in
 	// place, like Layout.
 	FormerLayouts []Layout `json:"former_layouts,omitempty"`
+	// Compaction is the compaction whose intent is logged and which is not
+	// finished (see the protocol's compaction section). It is replaced, never changed in
+	// place: clones share it.
+	Compaction *Compaction `json:"compaction,omitempty"`
 	// Destinations holds what each destination has committed.
 	Destinations map[string]*Destination `json:"destinations"`
 	// History lists the most recent committed batches, oldest first. Its
@@ -187,6 +191,26 @@ type Batch struct {
 	Records   int64      `json:"records"`
 	Started   *time.Time `json:"started,omitempty"`
 	Committed *time.Time `json:"committed,omitempty"`
+}
+
+// Compaction is the intent of a compaction of one destination's committed
+// files: which manifests' files it replaces, and with what. The new files
+// follow from it alone, so that a retry writes the same files.
+type Compaction struct {
+	// ID numbers the destination's compactions of the sink, from 1: its
+	// manifest is _streamctl/<sink>/compaction-<ID>.json.
+	ID          int64  `json:"id"`
+	Destination string `json:"destination"`
+	// Replaces names the manifests whose files it replaces, as their file
+	// names in the sink's manifest folder: "7.json" (batch 7),
+	// "compaction-2.json", in the order their rows are written.
+	Replaces []string `json:"replaces"`
+	// TargetSize is the size, in bytes, a new file ends at.
+	TargetSize int64 `json:"target_size"`
+	// Layout is the hash of the output settings the replaced files were
+	// written with (Batch.Layout), and the new ones are.
+	Layout  string     `json:"layout,omitempty"`
+	Started *time.Time `json:"started,omitempty"`
 }
 
 // Span is the number of offsets the batch's ranges span.

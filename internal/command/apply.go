@@ -202,7 +202,7 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 		Lock:        a.lock,
 		LockTimeout: a.lockTimeout,
 		Saved:       saved != nil,
-		Plan:        workspace.PlanOptions{Refresh: a.refresh, MaxBatches: a.maxBatches, Targeted: a.targetFlags.active(), Version: Version},
+		Plan:        workspace.PlanOptions{Refresh: a.refresh, MaxBatches: a.maxBatches, Targeted: a.targetFlags.active(), Version: Version, Now: c.Now},
 		Version:     Version,
 		Now:         c.Now,
 		WrapStorage: storeWrapper(log),

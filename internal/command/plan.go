@@ -182,11 +182,15 @@ func (c *PlanCommand) Run(args []string) int {
 	if err != nil {
 		return failf(v, "%v", err)
 	}
-	p, errs := ws.Plan(ctx, mgr.State(), workspace.PlanOptions{Refresh: a.refresh, MaxBatches: a.maxBatches, Targeted: a.targetFlags.active(), Version: Version, Replace: replace, Parallelism: a.parallelism})
+	// A saved plan is verified against a plan made at its creation time,
+	// to the second: the compactions due are those due then.
+	created := c.now().UTC().Truncate(time.Second)
+	p, errs := ws.Plan(ctx, mgr.State(), workspace.PlanOptions{Refresh: a.refresh, MaxBatches: a.maxBatches, Targeted: a.targetFlags.active(), Version: Version, Replace: replace, Parallelism: a.parallelism,
+		Now: func() time.Time { return created }})
 	if len(errs) > 0 {
 		return v.planErrors(errs)
 	}
-	workspace.Stamp(p, mgr, cfg, c.now())
+	workspace.Stamp(p, mgr, cfg, created)
 	p.NoRefresh = !a.refresh
 	p.Targeted = a.targetFlags.active()
 	v.plan(p, a.verbose)

@@ -107,6 +107,8 @@ func (v *applyHuman) event(ev engine.Event, _ []string) {
 		prog.printf("%s: checkpoints split again: %s\n", ev.Sink, reshardedWhat(ev))
 	case engine.Moved:
 		prog.printf("%s\n", render.MovedLine(ev.Sink, ev.From))
+	case engine.Compacted:
+		prog.printf("%s\n", compactedLine(ev))
 	}
 }
 
@@ -176,6 +178,8 @@ func (v *applyJSON) event(ev engine.Event, destinations []string) {
 		v.json.Diagnostic(render.Diagnostic{Severity: render.SeverityWarning, Summary: "checkpoints split again: " + reshardedWhat(ev), Address: "sink." + ev.Sink})
 	case engine.Moved:
 		v.json.SinkMoved(ev.Sink, ev.From)
+	case engine.Compacted:
+		v.json.Info(compactedLine(ev))
 	}
 }
 
@@ -207,4 +211,10 @@ func cleanupOf(ev engine.Cleanup) planner.Cleanup {
 // reshardedWhat says what a change of shards did, e.g. "1 → 4 shards".
 func reshardedWhat(ev engine.Resharded) string {
 	return fmt.Sprintf("%d → %d shards", ev.From, ev.To)
+}
+
+// compactedLine says what a compaction did.
+func compactedLine(ev engine.Compacted) string {
+	return fmt.Sprintf("%s: compaction %d of %s committed: the files of %s replaced by %s, %s", ev.Sink, ev.Compaction, ev.Destination,
+		render.Plural(int64(ev.Replaced), "manifest", "manifests"), render.Plural(int64(ev.Files), "file", "files"), render.Bytes(ev.Bytes))
 }

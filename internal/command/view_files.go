@@ -40,16 +40,19 @@ type filesJSON struct{ *humanUI }
 type committedFileDocument struct {
 	Destination string `json:"destination"`
 	Batch       int64  `json:"batch"`
-	Path        string `json:"path"`
-	Size        int64  `json:"size"`
-	Records     int64  `json:"records"`
-	SHA256      string `json:"sha256"`
+	// Compaction is the compaction that wrote the file; absent for a
+	// batch's.
+	Compaction int64  `json:"compaction,omitempty"`
+	Path       string `json:"path"`
+	Size       int64  `json:"size"`
+	Records    int64  `json:"records"`
+	SHA256     string `json:"sha256"`
 }
 
 func (v *filesJSON) files(files []engine.CommittedFile) {
 	out := []committedFileDocument{}
 	for _, f := range files {
-		out = append(out, committedFileDocument{f.Destination, f.Batch, f.Path, f.Size, f.Records, f.SHA256})
+		out = append(out, committedFileDocument{f.Destination, f.Batch, f.Compaction, f.Path, f.Size, f.Records, f.SHA256})
 	}
 	writeIndentedJSON(v.m.Stdout, out)
 }

@@ -8,6 +8,7 @@ package config
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -82,8 +83,10 @@ type Sink struct {
 	// Layout is how the sink's records become files, built and checked
 	// at load.
 	Layout
-	OnDataLoss   string
-	MaxRecords   int64 // batch { max_records }
+	OnDataLoss string
+	MaxRecords int64 // batch { max_records }
+	// Maintenance is the maintenance block; nil without one.
+	Maintenance  *Maintenance
 	History      int
 	Destinations []*Destination // in config order
 	// Shards is the declared shards (1: not sharded).
@@ -92,6 +95,17 @@ type Sink struct {
 	// once loaded: Config.Sinks holds its shards, not the sink.
 	Shard     *Shard
 	DeclRange hcl.Range
+}
+
+// Maintenance is when and how apply compacts a sink's folder destinations
+// (protocol.md#compaction).
+type Maintenance struct {
+	// TargetFileSize is the size, in bytes, a compacted file ends at; files
+	// smaller are compacted.
+	TargetFileSize int64
+	// CompactAfter is how long after their batch's commit files may be
+	// compacted.
+	CompactAfter time.Duration
 }
 
 // Shard is shard Index of Count of the declared sink Sink.

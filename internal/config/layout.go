@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"math"
 
 	"github.com/streamctl/streamctl/internal/format"
@@ -36,6 +37,8 @@ type Layout struct {
 	// MaxFileRecords rolls to a new file after this many records; 0: one
 	// file per partition folder per batch.
 	MaxFileRecords int64
+	// MaxFileSize ends a file once it holds this many bytes; 0: no limit.
+	MaxFileSize int64
 	// RowGroupRecords is the most rows per Parquet row group: as declared,
 	// 1 to MaxRowGroupRecords, or DefaultRowGroupRecords.
 	RowGroupRecords int64
@@ -69,6 +72,11 @@ func (l Layout) Hash() string {
 		RowGroupRecords                         int64
 		Columns                                 []format.Column
 	}{l.Format, l.Compression, l.RouteBy, l.OnInvalid, l.PartitionBy, l.MaxFileRecords, rowGroup, l.Columns})
+	// Settings added later are appended only when set, so that the layouts
+	// that do not set them keep their hash.
+	if l.MaxFileSize != 0 {
+		data = fmt.Appendf(data, "\nmax_file_size=%d", l.MaxFileSize)
+	}
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:8])
 }

@@ -34,6 +34,9 @@ func TestLayoutIsCheckedAtLoad(t *testing.T) {
 		{"  row_group_records = 0", "Invalid row_group_records", 8},
 		{"  row_group_records = 3000000000", "Invalid row_group_records", 8},
 		{"  max_file_records = 0", "Invalid max_file_records", 8},
+		{`  max_file_size = "128 apples"`, "Invalid max_file_size", 8},
+		{"  max_file_size = 0", "Invalid max_file_size", 8},
+		{`  max_file_size = "-1MB"`, "Invalid max_file_size", 8},
 		{`  compression = "lz4"`, "Invalid compression", 8},
 	} {
 		t.Run(tc.body, func(t *testing.T) {
@@ -53,17 +56,20 @@ func TestLayoutIsBuiltWithItsDefaults(t *testing.T) {
 		body              string
 		compression       string
 		rowGroup, maxFile int64
+		maxSize           int64
 	}{
-		{"", "zstd", 131072, 0},
-		{"  row_group_records = 1000\n  max_file_records = 10\n  compression = \"none\"", "none", 1000, 10},
+		{"", "zstd", 131072, 0, 0},
+		{"  row_group_records = 1000\n  max_file_records = 10\n  compression = \"none\"", "none", 1000, 10, 0},
+		{`  max_file_size = "128MB"`, "zstd", 131072, 0, 128e6},
+		{`  max_file_size = 1048576`, "zstd", 131072, 0, 1 << 20},
 	} {
 		cfg, diags := Load(writeFiles(t, map[string]string{"main.hcl": layoutSink(tc.body)}), all.Kinds(), Inputs{})
 		if diags.HasErrors() {
 			t.Fatal(diags.Error())
 		}
 		l := cfg.Sinks[0].Layout
-		if l.Format != "parquet" || l.Compression != tc.compression || l.RowGroupRecords != tc.rowGroup || l.MaxFileRecords != tc.maxFile || l.OnInvalid != "fail" {
-			t.Errorf("%q: layout %+v, want parquet, %s, row groups of %d, files of %d, on_invalid fail", tc.body, l, tc.compression, tc.rowGroup, tc.maxFile)
+		if l.Format != "parquet" || l.Compression != tc.compression || l.RowGroupRecords != tc.rowGroup || l.MaxFileRecords != tc.maxFile || l.MaxFileSize != tc.maxSize || l.OnInvalid != "fail" {
+			t.Errorf("%q: layout %+v, want parquet, %s, row groups of %d, files of %d records and %d bytes, on_invalid fail", tc.body, l, tc.compression, tc.rowGroup, tc.maxFile, tc.maxSize)
 		}
 	}
 }

@@ -63,6 +63,8 @@ func TestLayoutHashIsStable(t *testing.T) {
 		{Layout{Format: "jsonl", OnInvalid: "fail", RowGroupRecords: DefaultRowGroupRecords, rowGroupDefaulted: true}, "6e0ab5014e55250e"},
 		{Layout{Format: "parquet", Compression: "zstd", OnInvalid: "reject", PartitionBy: []string{"country", "day(ts)"}, MaxFileRecords: 500,
 			RowGroupRecords: 131072, Columns: []format.Column{{Name: "id", Type: "int64"}, {Name: "country", Type: "string"}}}, "fbab245e0222f9c7"},
+		// max_file_size came later: only a layout that sets it hashes it.
+		{Layout{Format: "jsonl", OnInvalid: "fail", MaxFileSize: 128e6}, "987e256c31a27e16"},
 	} {
 		if got := tc.l.Hash(); got != tc.want {
 			t.Errorf("Layout%+v.Hash() = %s, want %s", tc.l, got, tc.want)

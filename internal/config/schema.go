@@ -475,6 +475,11 @@ func sinkSchemaDoc(kinds providers.Kinds) *SchemaBlock {
 				"With `column` blocks it names a column (or record metadata: `_key`, `_partition`, …). A record without the field, or with null in it, cannot be routed: it is invalid (see `on_invalid`)."},
 		{Name: "max_file_records", Type: "number", Default: "one file per partition folder per batch", Example: "1000000",
 			Description: "Roll to a new file after this many records. Files are numbered by the `seq` of their deterministic name."},
+		{Name: "max_file_size", Type: "string", Default: "no limit", Example: `"128MB"`,
+			Description: "End a file once it holds this many bytes, and go on in the next (`seq` + 1): bytes (`1048576`) or a number and a unit, `KB`, `MB`, `GB` (powers of 1000) or `KiB`, `MiB`, `GiB` (powers of 1024). " +
+				"The cut depends only on the records, never on timing, so a retried batch writes the same files. A CSV or JSONL file ends with the record that takes it to the size or past it. " +
+				"A Parquet file ends between row groups: the row groups written count at their size, the open one at the compression ratio of those (before the first, its first row group ends once its uncompressed bytes reach the size), so files land near the size, the footer on top. " +
+				"With `max_file_records` too, a file ends at whichever comes first. See [file sizes](file-formats.md#file-sizes)."},
 		{Name: "row_group_records", Type: "number", Default: strconv.Itoa(DefaultRowGroupRecords), Example: "131072",
 			Description: "Records per Parquet row group. Memory is bounded by row-group size × open partition folders."},
 		{Name: "on_invalid", Type: "string", Default: `"fail"`, Allowed: quoted(onInvalid...), Example: `"reject"`,
@@ -505,6 +510,19 @@ func sinkSchemaDoc(kinds providers.Kinds) *SchemaBlock {
 					Name: "max_records", Type: "number", Default: strconv.Itoa(DefaultMaxRecords), Example: "500000",
 					Description: "At most this many records (offsets) per batch, spread over the partitions in proportion to what each has pending.",
 				}},
+			},
+			{
+				Type: "maintenance", Max: 1,
+				Summary: "Compact the sink's folder destinations: `plan` shows which files are rewritten into which, `apply` does it after the sink's batches.",
+				Description: "A compaction rewrites the files of committed batches into files of `target_file_size`, folder by folder, keeping the rows' order, exactly once through crashes: " +
+					"see [compacting a folder destination](protocol.md#compaction), which also says what a reader that globs the folders sees meanwhile. " +
+					"Destinations with a table (`table` block) are not compacted. Snapshot expiry is not built yet.",
+				Attributes: []*SchemaAttribute{
+					{Name: "target_file_size", Type: "string", Required: true, Example: `"256MB"`,
+						Description: "The size a compacted file ends at, as `max_file_size` takes it. The files smaller than it are compacted: a folder is compacted once it holds two of them or more, old enough."},
+					{Name: "compact_after", Type: "string", Default: `"1h"`, Example: `"1h"`,
+						Description: "How long after its batch's commit (the time in its manifest) a file may be rewritten: `\"30m\"`, `\"1h\"`, `\"7d\"`. Readers that hold a list of files older than that may find them gone."},
+				},
 			},
 			{
 				Type: "column", Labels: []string{"name"},

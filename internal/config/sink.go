@@ -3,7 +3,9 @@ package config
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
@@ -40,6 +42,7 @@ var sinkSchema = &hcl.BodySchema{
 		{Name: "partition_by"},
 		{Name: "route_by"},
 		{Name: "max_file_records"},
+		{Name: "max_file_size"},
 		{Name: "row_group_records"},
 		{Name: "on_invalid"},
 		{Name: "on_data_loss"},
@@ -48,6 +51,7 @@ var sinkSchema = &hcl.BodySchema{
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "batch"},
+		{Type: "maintenance"},
 		{Type: "column", LabelNames: []string{"name"}},
 		{Type: "destination", LabelNames: []string{"type", "name"}},
 	},
@@ -77,6 +81,7 @@ func (l *loader) decodeSink(b *hcl.Block) {
 	l.optString(content, "on_invalid", &s.OnInvalid, onInvalid)
 	l.optString(content, "on_data_loss", &s.OnDataLoss, onDataLoss)
 	l.optInt(content, "max_file_records", &s.MaxFileRecords, 1)
+	l.optSize(content, "max_file_size", &s.MaxFileSize)
 	var rowGroup, history int64
 	l.optInt(content, "row_group_records", &rowGroup, 1)
 	if rowGroup > MaxRowGroupRecords {
@@ -130,6 +135,12 @@ func (l *loader) decodeSink(b *hcl.Block) {
 					s.MaxRecords = *raw.MaxRecords
 				}
 			}
+		case "maintenance":
+			if s.Maintenance != nil {
+				l.errorf(&blk.DefRange, "Duplicate maintenance block", "A sink has at most one maintenance block.")
+				continue
+			}
+			s.Maintenance = l.decodeMaintenance(blk)
 		case "column":
 			c := Column{Name: blk.Labels[0]}
 			if prev, dup := colNames[c.Name]; dup {
@@ -266,6 +277,73 @@ func (l *loader) optInt(c *hcl.BodyContent, name string, target *int64, min int6
 		return
 	}
 	*target = v
+}
+
+var maintenanceSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "target_file_size", Required: true}, {Name: "compact_after"}},
+}
+
+// DefaultCompactAfter is how long after their commit files are compacted
+// when compact_after is not set.
+const DefaultCompactAfter = time.Hour
+
+func (l *loader) decodeMaintenance(blk *hcl.Block) *Maintenance {
+	content, diags := blk.Body.Content(maintenanceSchema)
+	l.diags = append(l.diags, diags...)
+	if content == nil {
+		return nil
+	}
+	m := &Maintenance{CompactAfter: DefaultCompactAfter}
+	l.optSize(content, "target_file_size", &m.TargetFileSize)
+	if a, ok := content.Attributes["compact_after"]; ok {
+		var text string
+		if l.evalInto(a, cty.String, &text) {
+			d, err := ParseAge(text)
+			if err != nil {
+				l.errorf(a.Expr.Range().Ptr(), "Invalid compact_after", "compact_after: %s.", err)
+			} else {
+				m.CompactAfter = d
+			}
+		}
+	}
+	return m
+}
+
+// ParseAge reads a duration of zero or more: Go's ("90m", "1h30m") or whole
+// days ("7d").
+func ParseAge(text string) (time.Duration, error) {
+	s := strings.TrimSpace(text)
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.ParseInt(days, 10, 64)
+		if err != nil || n < 0 || n > 100*365 {
+			return 0, fmt.Errorf("%q is not a number of days from 0 to 36500", text)
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("%q is not a duration: write \"30m\", \"1h\" or \"7d\"", text)
+	}
+	return d, nil
+}
+
+// optSize reads a size in bytes: a number, or a string such as "128MB"
+// (see ParseSize).
+func (l *loader) optSize(c *hcl.BodyContent, name string, target *int64) {
+	a, ok := c.Attributes[name]
+	if !ok {
+		return
+	}
+	var text string
+	if !l.evalInto(a, cty.String, &text) {
+		return
+	}
+	n, err := ParseSize(text)
+	if err != nil {
+		l.errorf(a.Expr.Range().Ptr(), "Invalid "+name, "%s: %s.", name, err)
+		return
+	}
+	*target = n
 }
 
 // evalInto evaluates an attribute, converts it to ty and stores it in target.

@@ -138,7 +138,10 @@ func (e *Engine) ApplySink(ctx context.Context, sink *Sink, plan *planner.SinkPl
 			return sum, err
 		}
 	}
-	return sum, e.runNew(ctx, sink, plan, maxBatches, &sum)
+	if err := e.runNew(ctx, sink, plan, maxBatches, &sum); err != nil {
+		return sum, err
+	}
+	return sum, e.runCompactions(ctx, sink, plan)
 }
 
 // runNew runs the plan's new batches. Each batch's intent is logged by the

@@ -13,22 +13,28 @@ import (
 // exactly-once reader reads.
 type CommittedFile struct {
 	Destination string
-	Batch       int64
+	// Batch is the file's batch; for a compaction's file, the last batch
+	// whose rows it holds.
+	Batch int64
+	// Compaction is the compaction that wrote the file; 0 for a batch's.
+	Compaction int64
 	FileEntry
 }
 
 // CommittedFiles lists the files the manifests of sink commit in d, batch by
 // batch in order. Files of a batch without a manifest (in flight, or
-// abandoned) are not committed and not listed.
+// abandoned) are not committed and not listed; nor are the files a
+// compaction replaced, once its manifest is written: its files are listed
+// instead (protocol.md#compaction).
 func CommittedFiles(ctx context.Context, d Destination, sink string) ([]CommittedFile, error) {
-	manifests, err := ReadManifests(ctx, d.Storage, sink, 0)
+	live, _, err := liveManifests(ctx, d.Storage, sink)
 	if err != nil {
 		return nil, fmt.Errorf("read the manifests of %s: %w", d.Name, err)
 	}
 	var out []CommittedFile
-	for _, m := range manifests {
+	for _, m := range live {
 		for _, fe := range m.Files {
-			out = append(out, CommittedFile{Destination: d.Name, Batch: m.Batch, FileEntry: fe})
+			out = append(out, CommittedFile{Destination: d.Name, Batch: m.LastBatch, Compaction: m.Compaction, FileEntry: fe})
 		}
 	}
 	return out, nil

@@ -102,11 +102,22 @@ type Moved struct {
 	From string
 }
 
+// Compacted: a compaction of a destination is committed and the files it
+// replaced are deleted.
+type Compacted struct {
+	Sink        string
+	Destination string
+	Compaction  int64
+	Replaced    int   // manifests whose files it replaced
+	Files       int   // new data files
+	Bytes       int64 // of the new data files
+}
+
 // AllEvents holds one event of each type, for tests of the views. A test of
 // this package checks it against the types that implement Event.
 func AllEvents() []Event {
 	return []Event{BatchStarted{}, DestinationCommitted{}, BatchCommitted{}, BatchRepaired{},
-		Cleanup{}, TableOrphanRemoved{}, Warning{}, Resharded{}, Moved{}}
+		Cleanup{}, TableOrphanRemoved{}, Warning{}, Resharded{}, Moved{}, Compacted{}}
 }
 
 func (e BatchStarted) SinkName() string         { return e.Sink }
@@ -118,6 +129,7 @@ func (e TableOrphanRemoved) SinkName() string   { return e.Sink }
 func (e Warning) SinkName() string              { return e.Sink }
 func (e Resharded) SinkName() string            { return e.Sink }
 func (e Moved) SinkName() string                { return e.Sink }
+func (e Compacted) SinkName() string            { return e.Sink }
 
 func (BatchStarted) isEvent()         {}
 func (DestinationCommitted) isEvent() {}
@@ -128,6 +140,7 @@ func (TableOrphanRemoved) isEvent()   {}
 func (Warning) isEvent()              {}
 func (Resharded) isEvent()            {}
 func (Moved) isEvent()                {}
+func (Compacted) isEvent()            {}
 
 func (e *Engine) emit(ev Event) {
 	if e.OnEvent != nil {

@@ -131,6 +131,9 @@ func moveDestination(ctx context.Context, d *Destination, from string, want plan
 			if _, ok := parseBatchKey(n, true); ok {
 				files = append(files, file)
 			}
+		} else if ref, ok := parseManifestName(file); ok && ref.compaction != 0 {
+			// Without it, the files it replaced (deleted) would be listed.
+			files = append(files, file)
 		}
 		return nil
 	})
@@ -177,7 +180,14 @@ func copyControlFile(ctx context.Context, s providers.Storage, from, to, file st
 		return fmt.Errorf("read %s: %w", src, err)
 	}
 	var out []byte
-	if strings.HasPrefix(file, "index-") {
+	if ref, ok := parseManifestName(file); ok && ref.compaction != 0 {
+		m, err := decodeCompactionManifest(data, from, ref.compaction)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", src, err)
+		}
+		m.Sink = to
+		out = encodeCompactionManifest(m)
+	} else if strings.HasPrefix(file, "index-") {
 		var ix ManifestIndex
 		if err := json.Unmarshal(data, &ix); err != nil {
 			return fmt.Errorf("read %s: %w", src, err)

@@ -45,6 +45,16 @@ type world struct {
 	stateWrites int
 	// fence, when set, is the engine's Fence.
 	fence func(sink string) error
+	// layout, when set, is the sink's output layout instead of JSONL
+	// passed through.
+	layout *pipeline.Layout
+}
+
+func (w *world) sinkLayout() pipeline.Layout {
+	if w.layout != nil {
+		return *w.layout
+	}
+	return pipeline.Layout{Format: "jsonl"}
 }
 
 // promotion names the two ways a destination promotes a batch.
@@ -108,7 +118,7 @@ func (w *world) apply(t *testing.T, faults map[string][]faulty.Fault) error {
 		return err
 	}
 	sink := &Sink{Name: "orders", SourceType: "generate", SourceName: "g", Source: w.src,
-		Layout: pipeline.Layout{Format: "jsonl"}, LayoutHash: "h"}
+		Layout: w.sinkLayout(), LayoutHash: "h"}
 	for _, d := range []string{"a", "b"} {
 		dest := Destination{Name: d, Storage: wrap(d, w.dests[d])}
 		if t := w.tables[d]; t != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/streamctl/streamctl/planner"
 	"github.com/streamctl/streamctl/providers"
@@ -24,6 +25,17 @@ func checkReplacement(ctx context.Context, sink *Sink, b planner.Batch, d *Desti
 	}
 	if err != nil {
 		return false, fmt.Errorf("replace batch %d in %s: read its manifest: %w", b.ID, d.Name, err)
+	}
+	// A compacted batch's rows are in the compaction's files: its own
+	// files, put back, would be read twice by a glob.
+	compactions, err := readCompactions(ctx, d.Storage, sink.Name)
+	if err != nil {
+		return false, fmt.Errorf("replace batch %d in %s: read its compactions: %w", b.ID, d.Name, err)
+	}
+	for _, c := range compactions {
+		if slices.Contains(c.Replaces, BatchManifestName(b.ID)) {
+			return false, fmt.Errorf("replace batch %d in %s: compaction %d rewrote its rows into the files its manifest lists and deleted the batch's, so they cannot be put back. Nothing was replaced: check the compaction's files with streamctl verify -deep", b.ID, d.Name, c.Compaction)
+		}
 	}
 	if len(have.Files) != len(files) {
 		return false, replacementError(b, d, fmt.Sprintf("%d files instead of the %d it lists", len(files), len(have.Files)))

@@ -47,6 +47,8 @@ type Sink struct {
 	MovedFrom string
 	// Shard is set on a shard of a sharded sink: see Name and declaredName.
 	Shard *planner.Shard
+	// Maintenance is when its folder destinations are compacted; nil: never.
+	Maintenance *CompactionPolicy
 }
 
 // declaredName is the sink's name in the configuration: the sharded sink's

@@ -139,24 +139,31 @@ func VerifyShards(ctx context.Context, shards []*Sink, deep bool) (Verification,
 // verifyManifests checks the files d's manifests of sink list, noting them
 // in listed, inBatch and perBatch.
 func verifyManifests(ctx context.Context, sink string, d Destination, deep bool, v *Verification, listed map[string]bool, inBatch map[string]int64, perBatch map[int64]map[string]int64) error {
-	manifests, err := ReadManifests(ctx, d.Storage, sink, 0)
+	live, batches, err := liveManifests(ctx, d.Storage, sink)
 	if err != nil {
 		return fmt.Errorf("verify %s of sink %s: %w", d.Name, sink, err)
 	}
-	for _, m := range manifests {
+	// Every batch manifest counts its batch's records, compacted or not;
+	// the files checked are those readers take.
+	for _, m := range batches {
 		v.Manifests++
 		if perBatch[m.Batch] == nil {
 			perBatch[m.Batch] = map[string]int64{}
 		}
 		perBatch[m.Batch][d.Name] = m.Records
+	}
+	for _, m := range live {
+		if m.Compaction != 0 {
+			v.Manifests++
+		}
 		for _, fe := range m.Files {
 			v.Files++
 			listed[fe.Path] = true
 			if !strings.HasPrefix(fe.Path, MetadataDir+"/") {
-				inBatch[fe.Path] = m.Batch
+				inBatch[fe.Path] = m.LastBatch
 			}
 			if f := checkFile(ctx, d.Storage, fe, deep); f != nil {
-				f.Sink, f.Destination, f.Batch = sink, d.Name, m.Batch
+				f.Sink, f.Destination, f.Batch = sink, d.Name, m.LastBatch
 				v.Findings = append(v.Findings, *f)
 			}
 		}

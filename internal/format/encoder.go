@@ -25,6 +25,15 @@ type Encoder interface {
 	// room for one row group more (the open one) and no more. The pipeline
 	// then starts the file's next part, which it names.
 	Full() bool
+	// Size is what the file would take if closed now, in bytes, from what
+	// is written out and what is buffered, so that the pipeline can end
+	// files by size (max_file_size). It depends only on the records (and
+	// on when Flush is called), never on timing. Text is exact. Parquet
+	// counts its open row group at the compression ratio of the row groups
+	// it wrote; guess is set before it wrote any, when the open row group
+	// counts at its size before compression: a Flush then measures the
+	// ratio. The Parquet footer is not counted (a few KB).
+	Size() (n int64, guess bool)
 	// Close completes the file (the Parquet footer) and writes everything
 	// still buffered. The encoder must not be used afterwards.
 	Close() error
@@ -141,8 +150,9 @@ func (f *Format) NewEncoder(w io.Writer) Encoder {
 // textBuffer is the output buffer of the text formats: records are appended
 // to buf, which is written out once it passes textFlushSize.
 type textBuffer struct {
-	w   io.Writer
-	buf []byte
+	w       io.Writer
+	buf     []byte
+	written int64
 }
 
 const textFlushSize = 64 << 10
@@ -157,6 +167,9 @@ func (t *textBuffer) maybeFlush() error {
 // Buffered implements Encoder.
 func (t *textBuffer) Buffered() int64 { return int64(len(t.buf)) }
 
+// Size implements Encoder: the bytes written and buffered, exactly.
+func (t *textBuffer) Size() (int64, bool) { return t.written + int64(len(t.buf)), false }
+
 // Full is never true: a text file has no limit of its own.
 func (t *textBuffer) Full() bool { return false }
 
@@ -167,7 +180,8 @@ func (t *textBuffer) flush() error {
 	if len(t.buf) == 0 {
 		return nil
 	}
-	_, err := t.w.Write(t.buf)
+	n, err := t.w.Write(t.buf)
+	t.written += int64(n)
 	t.buf = t.buf[:0]
 	return err
 }

@@ -45,6 +45,9 @@ func (l Layout) Settings() map[string]string {
 	if l.MaxFileRecords != 0 {
 		s["max_file_records"] = strconv.FormatInt(l.MaxFileRecords, 10)
 	}
+	if l.MaxFileSize != 0 {
+		s["max_file_size"] = strconv.FormatInt(l.MaxFileSize, 10)
+	}
 	if l.RowGroupRecords != 0 {
 		s["row_group_records"] = strconv.FormatInt(l.RowGroupRecords, 10)
 	}

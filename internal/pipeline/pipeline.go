@@ -32,6 +32,9 @@ import (
 type Layout struct {
 	Format         string // "jsonl", "csv" or "parquet"
 	MaxFileRecords int64  // 0: one file per partition folder per batch
+	// MaxFileSize ends a file once it holds this many bytes (see
+	// encoder.full); 0: no limit. Parquet files end between row groups.
+	MaxFileSize int64
 
 	// Destinations names all the sink's destinations in config order; the
 	// indices passed to New and Output.Create refer to it. Required with
@@ -257,6 +260,9 @@ func New(layout Layout, batch int64, active []int, out Output) (*Writer, error) 
 	}
 	if layout.MaxFileRecords < 0 {
 		return nil, fmt.Errorf("max_file_records must be positive, got %d", layout.MaxFileRecords)
+	}
+	if layout.MaxFileSize < 0 {
+		return nil, fmt.Errorf("max_file_size must be positive, got %d", layout.MaxFileSize)
 	}
 
 	n := len(layout.Destinations)
@@ -728,7 +734,6 @@ func (e *encoder) encode(c *chunk) error {
 	e.gen++
 	e.touched = e.touched[:0]
 	w := e.w
-	max := w.layout.MaxFileRecords
 	for i := range c.rows {
 		r := &c.rows[i]
 		t := c.targets[r.target]
@@ -738,10 +743,8 @@ func (e *encoder) encode(c *chunk) error {
 			}
 			continue
 		}
-		if t.file != nil && (max > 0 && t.records >= max || t.enc.Full()) {
-			if err := e.finish(t); err != nil {
-				return err
-			}
+		if err := e.rollIfFull(t); err != nil {
+			return err
 		}
 		if t.file == nil {
 			if err := e.open(t); err != nil {
@@ -822,6 +825,41 @@ func (e *encoder) bound(targets []*target) error {
 		}
 	}
 	return nil
+}
+
+// rollIfFull finishes t's open file, before a record is appended to it, when
+// the file is full: it holds max_file_records records, or max_file_size
+// bytes, or as many row groups as a Parquet file can. The file's size is
+// the encoder's (format.Encoder.Size), which depends only on the records,
+// so the cut does too. A text file ends at the first record that takes it
+// to max_file_size or past it; a Parquet file ends between row groups, when
+// its row groups written and its open one, at their compression ratio,
+// reach it. Before its first row group a Parquet file cannot tell that
+// ratio: the open row group is written out once its uncompressed bytes
+// reach what is left, and the file measured again.
+func (e *encoder) rollIfFull(t *target) error {
+	if t.file == nil {
+		return nil
+	}
+	l := &e.w.layout
+	full := l.MaxFileRecords > 0 && t.records >= l.MaxFileRecords || t.enc.Full()
+	if !full && l.MaxFileSize > 0 {
+		size, guess := t.enc.Size()
+		if size >= l.MaxFileSize && guess {
+			if err := t.enc.Flush(); err != nil {
+				return e.fileErr(t, err)
+			}
+			e.buffered -= t.buffered
+			t.buffered = t.enc.Buffered()
+			e.buffered += t.buffered
+			size, _ = t.enc.Size()
+		}
+		full = size >= l.MaxFileSize
+	}
+	if !full {
+		return nil
+	}
+	return e.finish(t)
 }
 
 func (e *encoder) open(t *target) error {
@@ -950,7 +988,6 @@ func (e *encoder) writeSorted() error {
 }
 
 func (e *encoder) drainSorted(it rowIter, fin *finisher) error {
-	max := e.w.layout.MaxFileRecords
 	vals := make([]format.Value, e.w.ncols)
 	var cur *target
 	handOff := func() error {
@@ -986,10 +1023,8 @@ func (e *encoder) drainSorted(it rowIter, fin *finisher) error {
 		if !isVals {
 			rowVals = nil
 		}
-		if t.file != nil && (max > 0 && t.records >= max || t.enc.Full()) {
-			if err := e.finish(t); err != nil {
-				return err
-			}
+		if err := e.rollIfFull(t); err != nil {
+			return err
 		}
 		if t.file == nil {
 			if err := e.open(t); err != nil {
@@ -1138,4 +1173,16 @@ func (k *worker) stop() error {
 	}
 	<-k.done
 	return k.err
+}
+
+// FileFormat is the format of the data files New writes for layout: its
+// columns but its identity partitions, which the folders hold.
+func FileFormat(layout Layout) (*format.Format, error) {
+	layout.Sequential = true
+	w, err := New(layout, 0, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	w.Abort()
+	return w.data, nil
 }

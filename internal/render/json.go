@@ -18,7 +18,7 @@ import (
 // minor version; removing or changing one bumps the major version. Consumers
 // must ignore types and fields they do not know. docs/json-output.md is the
 // reference.
-const UIVersion = "1.4"
+const UIVersion = "1.5"
 
 // TimestampFormat is the format of every message's @timestamp.
 const TimestampFormat = "2006-01-02T15:04:05.000000Z07:00"
@@ -343,6 +343,12 @@ type PlanSummary struct {
 	Counts
 }
 
+// CompactionInfo is a planned compaction in a "compaction" message.
+type CompactionInfo struct {
+	Sink string `json:"sink"`
+	planner.Compaction
+}
+
 // Plan writes a plan: per sink a sink_plan, the resume_batch, the planned
 // cleanups and up to PlannedBatchLimit planned_batch messages, its warnings as
 // diagnostics; then the plan_summary.
@@ -380,6 +386,9 @@ func (v *JSONView) Plan(p *planner.Plan, operation string) {
 			cleanups++
 			v.emit("info", "cleanup", fmt.Sprintf("sink %q: remove orphan %s in %s", s.Name, c.What(), c.Destination), "cleanup",
 				CleanupRef{Sink: s.Name, Destination: c.Destination, Batch: c.Batch, Manifests: c.Manifests, Status: "planned"})
+		}
+		for _, c := range s.Compactions {
+			v.emit("info", "compaction", fmt.Sprintf("sink %q: %s", s.Name, CompactionText(c)), "compaction", CompactionInfo{Sink: s.Name, Compaction: c})
 		}
 		for _, t := range s.Tables {
 			info := tableInfo(s.Name, t)

@@ -176,6 +176,17 @@ func writeSinkActions(w io.Writer, s *planner.SinkPlan, o Options) {
 			fmt.Fprintf(w, "  %s remove orphan %s in %s\n", o.paint(red, "-"), f.What(t.Table), t.Destination)
 		}
 	}
+	for _, c := range s.Compactions {
+		fmt.Fprintf(w, "  %s %s\n", o.paint(yellow, "~"), CompactionText(c))
+		for _, f := range c.Folders {
+			fmt.Fprintf(w, "      %s: %s (%s) into %s\n", f.Folder, Plural(int64(len(f.Files)), "file", "files"), Bytes(f.Bytes), CompactionInto(f))
+			if o.Verbose {
+				for _, p := range f.Files {
+					fmt.Fprintf(w, "        - %s\n", p)
+				}
+			}
+		}
+	}
 	for _, d := range s.Removed {
 		fmt.Fprintf(w, "  %s destination %s is no longer configured: it receives no more data; its files stay\n", o.paint(red, "-"), d)
 	}
@@ -364,6 +375,13 @@ func SummaryLine(p *planner.Plan) string {
 	if n := orphanFiles(p); n > 0 {
 		line += fmt.Sprintf(" %d orphan %s to remove.", n, plural(int64(n), "file", "files"))
 	}
+	compactions := 0
+	for _, s := range p.Sinks {
+		compactions += len(s.Compactions)
+	}
+	if compactions > 0 {
+		line += fmt.Sprintf(" %s.", Plural(int64(compactions), "compaction", "compactions"))
+	}
 	for _, r := range p.Reshards {
 		line += fmt.Sprintf(" Sink %s goes from %d to %d shards.", r.Sink, r.From, r.To)
 	}
@@ -449,4 +467,30 @@ func Bytes(n int64) string {
 // Plural renders "1 file", "2 files".
 func Plural(n int64, one, many string) string {
 	return Count(n) + " " + plural(n, one, many)
+}
+
+// CompactionText says what a compaction rewrites, and what a reader that
+// globs the folders sees meanwhile.
+func CompactionText(c planner.Compaction) string {
+	files, bytes := 0, int64(0)
+	for _, f := range c.Folders {
+		files += len(f.Files)
+		bytes += f.Bytes
+	}
+	what := fmt.Sprintf("compact destination %s (compaction %d): %s of %s (%s) in %s rewritten into files of %s, after the batches; readers that glob the folders read both sets until the old files are deleted",
+		c.Destination, c.ID, Plural(int64(files), "file", "files"), Plural(int64(len(c.Replaces)), "manifest", "manifests"), Bytes(bytes),
+		Plural(int64(len(c.Folders)), "folder", "folders"), Bytes(c.TargetSize))
+	if c.Resume {
+		what = "finish what a run that died began: " + what
+	}
+	return what
+}
+
+// CompactionInto names the new files of a folder: the first, and how many
+// there will be about.
+func CompactionInto(f planner.CompactionFolder) string {
+	if f.Estimate <= 1 {
+		return f.Into
+	}
+	return fmt.Sprintf("%s … (about %d files)", f.Into, f.Estimate)
 }

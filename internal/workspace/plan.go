@@ -14,6 +14,7 @@ import (
 	"github.com/streamctl/streamctl/internal/config"
 	"github.com/streamctl/streamctl/internal/crash"
 	"github.com/streamctl/streamctl/internal/engine"
+	"github.com/streamctl/streamctl/internal/fault"
 	"github.com/streamctl/streamctl/planner"
 	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/state"
@@ -42,6 +43,10 @@ type PlanOptions struct {
 	// Provisional is set when st was read without the sinks' locks, and
 	// each sink is planned again once claimed (planner.SinkInput).
 	Provisional bool
+	// Now is the clock compact_after is measured with against the commit
+	// times of the manifests; nil: time.Now. Test builds shift it by
+	// STREAMCTL_TEST_CLOCK_SKEW.
+	Now func() time.Time
 }
 
 // Plan observes the sources and destinations and plans every sink against
@@ -168,6 +173,15 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 				Observed:       observed,
 				Provisional:    o.Provisional,
 			})
+			// A sink being moved is compacted by the next apply, under its
+			// new name: the apply moves it first.
+			if errs[i] == nil && from == "" {
+				now := time.Now
+				if o.Now != nil {
+					now = o.Now
+				}
+				plans[i].Compactions, errs[i] = engine.PlanCompactions(ctx, es, sinkState, es.Maintenance, now().Add(fault.ClockSkew()))
+			}
 		}()
 	}
 	wg.Wait()

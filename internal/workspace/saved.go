@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
@@ -64,7 +65,10 @@ func (w *Workspace) VerifySaved(ctx context.Context, saved *planner.Plan, st *st
 			}
 		}
 	}
-	fresh, errs := w.Plan(ctx, st, PlanOptions{Refresh: !saved.NoRefresh, MaxBatches: saved.MaxBatches, Targeted: true, Snapshots: snaps, Replace: replace})
+	// The compactions due are those due when the plan was made.
+	created := saved.Created
+	fresh, errs := w.Plan(ctx, st, PlanOptions{Refresh: !saved.NoRefresh, MaxBatches: saved.MaxBatches, Targeted: true, Snapshots: snaps, Replace: replace,
+		Now: func() time.Time { return created }})
 	if len(errs) > 0 {
 		return errs
 	}

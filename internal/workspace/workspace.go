@@ -54,6 +54,7 @@ func Layout(s *config.Sink) pipeline.Layout {
 	return pipeline.Layout{
 		Format:          l.Format,
 		MaxFileRecords:  l.MaxFileRecords,
+		MaxFileSize:     l.MaxFileSize,
 		Columns:         l.Columns,
 		Compression:     l.Compression,
 		PartitionBy:     l.PartitionBy,
@@ -103,6 +104,9 @@ func Open(ctx context.Context, cfg *config.Config, kinds providers.Kinds) (*Work
 		}
 		if s.Shard != nil {
 			es.Shard = &planner.Shard{Sink: s.Shard.Sink, Index: s.Shard.Index, Count: s.Shard.Count}
+		}
+		if m := s.Maintenance; m != nil {
+			es.Maintenance = &engine.CompactionPolicy{TargetSize: m.TargetFileSize, After: m.CompactAfter}
 		}
 		for _, d := range s.Destinations {
 			store, err := kinds.Lookup(d.Type).Destination.Open(ctx, d.Config)

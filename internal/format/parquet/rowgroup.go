@@ -71,6 +71,30 @@ func (e *Encoder) Buffered() int64 {
 	return n
 }
 
+// Size implements format.Encoder: the bytes written, and the open row group
+// at the compression ratio of the row groups written (their compressed over
+// their uncompressed bytes), or uncompressed when none is. The open row
+// group counts its pages cut and the values of the pages being filled, as
+// they are appended, not as far as the compressor got. Integer arithmetic in
+// 1/65536ths keeps it the same on every platform.
+func (e *Encoder) Size() (int64, bool) {
+	var packed, raw int64
+	for _, rg := range e.meta.RowGroups {
+		packed += rg.TotalCompressedSize
+		raw += rg.TotalByteSize
+	}
+	var open int64
+	for i := range e.cols {
+		c := &e.cols[i]
+		open += c.cut + int64(len(c.values)+len(c.defs))
+	}
+	if raw == 0 {
+		return e.offset + open, e.rows > 0
+	}
+	ratio := min(packed<<16/raw, 1<<16)
+	return e.offset + open*ratio>>16, false
+}
+
 // Flush ends the current row group and writes it out.
 func (e *Encoder) Flush() error {
 	if e.failed != nil {

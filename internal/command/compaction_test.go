@@ -1,0 +1,72 @@
+package command
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+const compactionConfig = `
+source "generate" "orders" {
+  partitions            = 2
+  records_per_partition = 600
+}
+
+sink "orders" {
+  source       = source.generate.orders
+  partition_by = ["_partition"]
+
+  batch {
+    max_records = 300
+  }
+
+  maintenance {
+    target_file_size = "64KB"
+    compact_after    = "1h"
+  }
+
+  destination "local" "lake" {
+    path = "out/lake"
+  }
+}
+`
+
+// TestCompactionPlan: a compaction is planned once compact_after has
+// passed since the batches' commit, shown per folder in text, Markdown and
+// JSON (golden files), applied from a saved plan made two hours on, and
+// then nothing is left to do.
+func TestCompactionPlan(t *testing.T) {
+	c := newCLI(t, compactionConfig)
+	c.must(ExitOK, "apply", "-auto-approve")
+	c.must(ExitOK, "plan", "-detailed-exitcode") // not due within the hour
+
+	c.now = func() time.Time { return testTime.Add(2 * time.Hour) }
+	o := c.must(ExitChanges, "plan", "-detailed-exitcode", "-out=p.plan", "-json-out=plan.jsonl", "-markdown-out=plan.md")
+	golden(t, "plan-compaction.txt", strings.Split(o.stdout, "\n\nSaved the plan")[0]+"\n")
+	md := c.must(ExitOK, "show", "-markdown", "p.plan")
+	golden(t, "plan-compaction.md", md.stdout)
+	jsonl := c.must(ExitChanges, "plan", "-json", "-detailed-exitcode")
+	var compactions []string
+	for _, m := range jsonLines(t, jsonl.stdout) {
+		if m["type"] == "compaction" {
+			compactions = append(compactions, m["@message"].(string))
+		}
+	}
+	if len(compactions) != 1 || !strings.Contains(compactions[0], `sink "orders": compact destination lake (compaction 1)`) {
+		t.Errorf("-json compaction messages: %q", compactions)
+	}
+
+	// Applied later than planned: the saved plan holds the compaction due
+	// when it was made.
+	c.now = func() time.Time { return testTime.Add(3 * time.Hour) }
+	apply := c.must(ExitOK, "apply", "p.plan")
+	if !strings.Contains(apply.stdout, "orders: compaction 1 of lake committed: the files of 4 manifests replaced by") {
+		t.Errorf("apply says:\n%s", apply.stdout)
+	}
+	files := c.must(ExitOK, "files", "orders")
+	if strings.Contains(files.stdout, "part-") || strings.Count(files.stdout, "compact-00000001-") < 2 {
+		t.Errorf("files after the compaction:\n%s", files.stdout)
+	}
+	c.must(ExitOK, "plan", "-detailed-exitcode")
+	c.must(ExitOK, "verify", "orders")
+}
