@@ -597,7 +597,8 @@ func TestLayoutErrors(t *testing.T) {
 		{Layout{Format: "parquet", Columns: cols, Compression: "brotli"}, `unknown compression "brotli"`},
 		{Layout{Format: "parquet", Columns: cols, PartitionBy: []string{"day(country)"}}, `partition_by "day(country)": day does not apply to string "country"`},
 		{Layout{Format: "parquet", Columns: cols, PartitionBy: []string{"week(ts)"}}, `unknown transform "week"`},
-		{Layout{Format: "parquet", Columns: []format.Column{{Name: "a", Type: "decimal"}}}, `column "a": unknown type "decimal"`},
+		{Layout{Format: "parquet", Columns: []format.Column{{Name: "a", Type: "decimal"}}}, `column "a": type "decimal", at character 8: expected "(" after decimal`},
+		{Layout{Format: "parquet", Columns: []format.Column{{Name: "a", Type: "decimal(5,2)"}, {Name: "b", Type: "string"}}, PartitionBy: []string{"a"}}, `partition_by "a": identity does not apply to decimal "a"`},
 		{Layout{Format: "jsonl", RouteBy: "a..b", Destinations: []string{"x"}}, `route_by: field path "a..b" has an empty segment`},
 		{Layout{Format: "jsonl", MaxFileRecords: -1}, "max_file_records must be positive"},
 	}

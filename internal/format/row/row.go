@@ -6,7 +6,6 @@ package row
 
 import (
 	"fmt"
-	"strings"
 )
 
 // Token is the JSON token type a value was read from.
@@ -66,6 +65,11 @@ const (
 	KindDate      // days since the Unix epoch
 	KindBytes
 	KindJSON // raw JSON text of any value
+	// The kinds with parameters (Type holds them).
+	KindDecimal // unscaled integer: Int up to precision 18, else 16 bytes big-endian two's complement in Bytes
+	KindStruct
+	KindList
+	KindMap
 )
 
 var kindNames = [...]string{
@@ -80,6 +84,10 @@ var kindNames = [...]string{
 	KindDate:      "date",
 	KindBytes:     "bytes",
 	KindJSON:      "json",
+	KindDecimal:   "decimal",
+	KindStruct:    "struct",
+	KindList:      "list",
+	KindMap:       "map",
 }
 
 func (k Kind) String() string {
@@ -93,15 +101,14 @@ func (k Kind) String() string {
 // Value.Bytes. Extract leaves Bytes nil for the other kinds, so a copy of a
 // record's values need only copy the bytes of these.
 func (k Kind) HoldsBytes() bool {
-	return k == KindAny || k == KindString || k == KindBytes || k == KindJSON
+	return k == KindAny || k == KindString || k == KindBytes || k == KindJSON || k >= KindDecimal
 }
 
-// ParseKind returns the kind named s (a column type; "any" is not one).
+// ParseKind returns the kind of the column type s (see ParseType).
 func ParseKind(s string) (Kind, error) {
-	for k, name := range kindNames {
-		if name == s && Kind(k) != KindAny {
-			return Kind(k), nil
-		}
+	t, err := ParseType(s)
+	if err != nil {
+		return 0, err
 	}
-	return 0, fmt.Errorf("unknown type %q (want one of %s)", s, strings.Join(kindNames[1:], ", "))
+	return t.Kind, nil
 }
