@@ -113,7 +113,8 @@ func NewFormat(schema *Schema, o Options) (*Format, error) {
 func parquetColumns(s *Schema) []parquet.Column {
 	cols := make([]parquet.Column, len(s.Columns))
 	for i, c := range s.Columns {
-		cols[i] = parquet.Column{Name: c.Name, Kind: s.Kinds[i], Nullable: c.IsNullable()}
+		t := s.Types[i]
+		cols[i] = parquet.Column{Name: c.Name, Kind: t.Kind, Nullable: c.IsNullable(), Precision: t.Precision, Scale: t.Scale}
 	}
 	return cols
 }

@@ -55,8 +55,13 @@ func CreatedBy(version, build string) string {
 // Column is one column of a file.
 type Column struct {
 	Name     string
-	Kind     row.Kind // any kind but KindAny
+	Kind     row.Kind // a flat kind or KindDecimal
 	Nullable bool
+	// Precision and Scale of a decimal. Its values are unscaled integers
+	// (row.KindDecimal), written as Parquet's DECIMAL on INT32 up to
+	// precision 9, INT64 up to 18, and FIXED_LEN_BYTE_ARRAY of the fewest
+	// bytes that hold the precision above.
+	Precision, Scale int
 }
 
 // Options are a file's settings.
@@ -94,6 +99,17 @@ type column struct {
 	utf8     bool
 }
 
+// decimalBytes is the fewest bytes of two's complement that hold every
+// decimal of each precision: the length of its FIXED_LEN_BYTE_ARRAY.
+func decimalBytes(precision int) int {
+	n := 1
+	// 2^(8n-1) > 10^precision, in log10: (8n-1)·log10(2) > precision.
+	for float64(8*n-1)*math.Log10(2) <= float64(precision) {
+		n++
+	}
+	return n
+}
+
 // NewFormat checks o and returns the format of files of cols.
 func NewFormat(cols []Column, o Options) (*Format, error) {
 	name := o.Compression
@@ -122,7 +138,12 @@ func NewFormat(cols []Column, o Options) (*Format, error) {
 	f.schema = append(f.schema, pq.SchemaElement{Name: "schema", NumChildren: thrift.New(int32(len(cols)))})
 	for _, c := range cols {
 		col := column{name: c.Name, kind: c.Kind, nullable: c.Nullable, utf8: c.Kind == row.KindString || c.Kind == row.KindJSON}
-		el := schemaElement(col.kind)
+		var el pq.SchemaElement
+		if c.Kind == row.KindDecimal {
+			el = decimalElement(c.Precision, c.Scale)
+		} else {
+			el = schemaElement(c.Kind)
+		}
 		el.Name = c.Name
 		el.RepetitionType = thrift.New(pq.Required)
 		if col.nullable {
@@ -130,6 +151,10 @@ func NewFormat(cols []Column, o Options) (*Format, error) {
 		}
 		col.physical, _ = el.Type.Get()
 		col.width = plainWidth(col.physical)
+		if col.physical == pq.FixedLenByteArray {
+			n, _ := el.TypeLength.Get()
+			col.width = int(n)
+		}
 		f.cols = append(f.cols, col)
 		f.schema = append(f.schema, el)
 		f.orders = append(f.orders, pq.ColumnOrder{Value: &pq.TypeDefinedOrder{}})
@@ -165,6 +190,26 @@ func schemaElement(k row.Kind) pq.SchemaElement {
 		return pq.SchemaElement{Type: thrift.New(pq.ByteArray)}
 	}
 	panic(fmt.Sprintf("parquet: no type for kind %s", k))
+}
+
+// decimalElement is the schema element of a decimal column.
+func decimalElement(precision, scale int) pq.SchemaElement {
+	el := pq.SchemaElement{
+		ConvertedType: thrift.New(deprecated.Decimal),
+		Scale:         thrift.New(int32(scale)),
+		Precision:     thrift.New(int32(precision)),
+		LogicalType:   pq.LogicalType{Value: &pq.DecimalType{Scale: int32(scale), Precision: int32(precision)}},
+	}
+	switch {
+	case precision <= 9:
+		el.Type = thrift.New(pq.Int32)
+	case precision <= row.MaxDecimal64Precision:
+		el.Type = thrift.New(pq.Int64)
+	default:
+		el.Type = thrift.New(pq.FixedLenByteArray)
+		el.TypeLength = thrift.New(int32(decimalBytes(precision)))
+	}
+	return el
 }
 
 // ErrTooManyRowGroups is returned by a Parquet encoder asked for one row

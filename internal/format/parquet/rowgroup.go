@@ -114,7 +114,7 @@ func (e *Encoder) Flush() error {
 				TotalUncompressedSize: c.uncompressed,
 				TotalCompressedSize:   c.pages.size(),
 				DataPageOffset:        e.offset,
-				Statistics:            c.stats.parquet(c.physical, c.utf8, c.nulls),
+				Statistics:            c.stats.parquet(c.physical, c.utf8, c.width, c.nulls),
 			},
 		})
 		rg.TotalByteSize += c.uncompressed
