@@ -23,11 +23,13 @@ type StructType struct {
 	Fields []StructField `json:"fields"`
 }
 
-// TypeName is the Delta primitive type of a column kind, as the sink's
+// TypeName is the Delta primitive type of a column type, as the sink's
 // Parquet files hold it: timestamps are UTC (Parquet's adjusted-to-UTC),
-// JSON is text.
-func TypeName(k format.Kind) (string, error) {
-	switch k {
+// JSON is text, decimals are decimal(p,s).
+func TypeName(t *format.Type) (string, error) {
+	switch k := t.Kind; k {
+	case format.KindDecimal:
+		return fmt.Sprintf("decimal(%d,%d)", t.Precision, t.Scale), nil
 	case format.KindString, format.KindJSON:
 		return "string", nil
 	case format.KindInt32:
@@ -47,18 +49,18 @@ func TypeName(k format.Kind) (string, error) {
 	case format.KindBytes:
 		return "binary", nil
 	}
-	return "", fmt.Errorf("no Delta type for the column kind %s", k)
+	return "", fmt.Errorf("no Delta type for the column type %s", t)
 }
 
 // Schema is the table's schema for the sink's columns.
 func Schema(cols []format.Column) (StructType, error) {
 	st := StructType{Type: "struct", Fields: make([]StructField, 0, len(cols))}
 	for _, c := range cols {
-		k, err := format.ParseKind(c.Type)
+		ft, err := format.ParseType(c.Type)
 		if err != nil {
 			return st, fmt.Errorf("column %s: %w", c.Name, err)
 		}
-		t, err := TypeName(k)
+		t, err := TypeName(ft)
 		if err != nil {
 			return st, fmt.Errorf("column %s: %w", c.Name, err)
 		}

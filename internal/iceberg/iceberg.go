@@ -558,8 +558,8 @@ func (t *Table) evolve(ctx context.Context) error {
 	if len(t.changes) > 0 {
 		up := txn.UpdateSchema(true, false)
 		for _, c := range t.changes {
-			k, _ := format.ParseKind(c.Type)
-			typ, _ := icebergType(k)
+			ft, _ := format.ParseType(c.Type)
+			typ, _ := icebergType(ft)
 			up = up.AddColumn([]string{c.Column}, typ, "", false, nil)
 		}
 		if err := up.Commit(); err != nil {

@@ -10,12 +10,14 @@ import (
 	"github.com/streamctl/streamctl/internal/partition"
 )
 
-// icebergType is the Iceberg type of a streamctl column kind. The Parquet
+// icebergType is the Iceberg type of a streamctl column type. The Parquet
 // files hold timestamps in milliseconds (UTC-adjusted); Iceberg's timestamptz
 // is microseconds, and readers widen the stored milliseconds. JSON has no
 // Iceberg type before v3's variant: it is a string holding the JSON text.
-func icebergType(k format.Kind) (ice.Type, error) {
-	switch k {
+func icebergType(t *format.Type) (ice.Type, error) {
+	switch k := t.Kind; k {
+	case format.KindDecimal:
+		return ice.DecimalTypeOf(t.Precision, t.Scale), nil
 	case format.KindString, format.KindJSON:
 		return ice.PrimitiveTypes.String, nil
 	case format.KindInt32:
@@ -35,7 +37,7 @@ func icebergType(k format.Kind) (ice.Type, error) {
 	case format.KindBytes:
 		return ice.PrimitiveTypes.Binary, nil
 	}
-	return nil, fmt.Errorf("type %s has no Iceberg type", k)
+	return nil, fmt.Errorf("type %s has no Iceberg type", t)
 }
 
 // newSchema is the Iceberg schema of the columns, field ids 1… in order.
@@ -46,7 +48,7 @@ func newSchema(cols []format.Column) (*ice.Schema, error) {
 	}
 	fields := make([]ice.NestedField, len(cols))
 	for i, c := range cols {
-		t, err := icebergType(s.Kinds[i])
+		t, err := icebergType(s.Types[i])
 		if err != nil {
 			return nil, fmt.Errorf("column %q: %w", c.Name, err)
 		}
