@@ -190,6 +190,9 @@ func (l *loader) decodeSink(b *hcl.Block) {
 			s.Columns[i].Type = t.String()
 		}
 	}
+	if err := format.CheckNested(s.Columns, s.Format); err != nil {
+		l.errorf(&b.DefRange, "Invalid columns", "Sink %q: %v.", name, err)
+	}
 	if (s.Format == "parquet" || s.Format == "csv") && len(s.Columns) == 0 {
 		l.errorf(&b.DefRange, "Columns required", "Sink %q writes %s, which needs a schema: declare its columns with column \"NAME\" { type = \"…\" } blocks.", name, s.Format)
 	}

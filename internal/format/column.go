@@ -106,10 +106,6 @@ func ValidateColumns(cols []Column) error {
 			errs = append(errs, fmt.Errorf("column %q: %w", c.Name, err))
 			continue
 		}
-		if t.Nested() {
-			errs = append(errs, fmt.Errorf("column %q: %s columns are not written yet; declare it type = \"json\" to keep the value as JSON text", c.Name, t.Kind))
-			continue
-		}
 		k := t.Kind
 		src := c.Source()
 		if kinds, ok := metaKinds[src]; ok {
@@ -169,4 +165,19 @@ func (s *Schema) Fields() []Field {
 		fs[i] = Field{Name: c.Name, Path: c.Source(), Kind: s.Kinds[i], Type: s.Types[i], Nullable: c.IsNullable(), Column: true}
 	}
 	return fs
+}
+
+// CheckNested refuses the nested columns (struct, list, map) of a format
+// that does not write them yet: Parquet and CSV. JSONL writes them.
+func CheckNested(cols []Column, format string) error {
+	if format != Parquet && format != CSV {
+		return nil
+	}
+	var errs []error
+	for _, c := range cols {
+		if t, err := ParseType(c.Type); err == nil && t.Nested() {
+			errs = append(errs, fmt.Errorf("column %q: %s writes no %s columns yet; declare it type = \"json\" to keep the value as JSON text, or write format = \"jsonl\"", c.Name, format, t.Kind))
+		}
+	}
+	return errors.Join(errs...)
 }

@@ -154,9 +154,16 @@ func (x *Extractor) convertDecimal(f int, tok Token, text []byte, esc bool) {
 		return
 	}
 	start := len(x.scratch)
-	x.scratch = binary.BigEndian.AppendUint64(x.scratch, uint64(hi))
-	x.scratch = binary.BigEndian.AppendUint64(x.scratch, lo)
+	x.scratch = append(x.scratch, make([]byte, 16)...)
+	putInt128(x.scratch[start:], hi, lo)
 	v.Bytes = x.scratch[start:len(x.scratch):len(x.scratch)]
+}
+
+// putInt128 writes a 128-bit two's complement integer into b[:16],
+// big-endian.
+func putInt128(b []byte, hi int64, lo uint64) {
+	binary.BigEndian.PutUint64(b, uint64(hi))
+	binary.BigEndian.PutUint64(b[8:], lo)
 }
 
 // AppendDecimal appends the text of a non-null decimal of type t: its

@@ -89,3 +89,45 @@ func TestDuckDBReadsDecimals(t *testing.T) {
 		}
 	}
 }
+
+// DuckDB reads the nested columns of JSONL as the declared structs, lists
+// and maps, with the values normalised to their types.
+func TestDuckDBReadsNestedJSONL(t *testing.T) {
+	dir := t.TempDir()
+	cols := []format.Column{
+		{Name: "id", Type: "int64"},
+		{Name: "addr", Type: "struct<city:string,zip:int32,geo:struct<lat:double,lon:double>>", From: "customer.address"},
+		{Name: "items", Type: "list<struct<sku:string,qty:int32,price:decimal(10,2)>>"},
+		{Name: "attrs", Type: "map<string,int64>"},
+		{Name: "tags", Type: "list<string>"},
+	}
+	w, err := pipeline.New(pipeline.Layout{Format: "jsonl", Columns: cols}, 0, []int{0}, dirOutput{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	records := []string{
+		`{"id":1,"customer":{"address":{"zip":10115,"city":"Berlin","geo":{"lon":13.4,"lat":52.5},"x":1}},"items":[{"sku":"a","qty":2,"price":"9.5"},{"sku":"b","qty":1,"price":0.05}],"attrs":{"z":1,"a":2},"tags":["x","y"]}`,
+		`{"id":2,"customer":{"address":{"city":"Köln"}},"items":[],"attrs":{},"tags":[]}`,
+		`{"id":3}`,
+	}
+	for i, r := range records {
+		if err := w.Write(&providers.Record{Partition: "0", Offset: int64(i), Value: []byte(r)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	src := "read_json('" + filepath.Join(dir, "*.jsonl") + "', columns={'id':'BIGINT','addr':'STRUCT(city VARCHAR, zip INTEGER, geo STRUCT(lat DOUBLE, lon DOUBLE))'," +
+		"'items':'STRUCT(sku VARCHAR, qty INTEGER, price DECIMAL(10,2))[]','attrs':'MAP(VARCHAR, BIGINT)','tags':'VARCHAR[]'})"
+	res := duckdb(t, "SELECT id::VARCHAR, addr.city, addr.zip::VARCHAR, addr.geo.lat::VARCHAR, len(items)::VARCHAR, items[1].sku, items[1].price::VARCHAR, items[2].price::VARCHAR,"+
+		" attrs['a']::VARCHAR, map_keys(attrs)::VARCHAR, tags::VARCHAR, addr IS NULL, items IS NULL FROM "+src+" ORDER BY id")
+	want := fmt.Sprint([][]any{
+		{"1", "Berlin", "10115", "52.5", "2", "a", "9.50", "0.05", "2", "[z, a]", "[x, y]", false, false},
+		{"2", "Köln", nil, nil, "0", nil, nil, nil, nil, "[]", "[]", false, false},
+		{"3", nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, true, true},
+	})
+	if got := fmt.Sprint(res[0].Rows); got != want {
+		t.Errorf("DuckDB reads\n%s\nwant\n%s", got, want)
+	}
+}

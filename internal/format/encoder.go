@@ -93,6 +93,9 @@ func NewFormat(schema *Schema, o Options) (*Format, error) {
 		if schema == nil || len(schema.Columns) == 0 {
 			return nil, fmt.Errorf("format %q needs column blocks", o.Format)
 		}
+		if err := CheckNested(schema.Columns, o.Format); err != nil {
+			return nil, err
+		}
 		if o.Format == Parquet {
 			pf, err := parquet.NewFormat(parquetColumns(schema), parquet.Options{
 				Compression:     o.Compression,

@@ -130,6 +130,8 @@ type Extractor struct {
 	scratch        []byte
 	keyBuf         []byte
 	digits         []byte // a decimal's significant digits
+	nested         []byte // a nested value's normalised JSON, being built
+	spans          []span // the values of the struct fields being normalised
 	vals           []Value
 	err            error // the first field error of the current record
 	dates          dateCache
@@ -640,6 +642,8 @@ func (x *Extractor) convert(f int, tok Token, text []byte, esc bool) {
 		}
 	case KindDecimal:
 		x.convertDecimal(f, tok, text, esc)
+	case KindStruct, KindList, KindMap:
+		x.convertNested(f, tok, text)
 	case KindBytes:
 		if tok != TokString {
 			x.fail(f, "expected base64 text, got "+describe(tok, text))

@@ -403,7 +403,7 @@ func TestValidateColumns(t *testing.T) {
 		{[]Column{{Name: "a", Type: "decimal(10,12)"}}, `column "a": type "decimal(10,12)", at character 12: a decimal's scale is 0 to its precision (10), not 12`},
 		{[]Column{{Name: "a", Type: "list<string"}}, `column "a": type "list<string", at character 12: expected ">" to close list<, found the end`},
 		{[]Column{{Name: "_offset", Type: "decimal(20,0)"}}, `_offset can be read as int64 or string, not decimal`},
-		{[]Column{{Name: "a", Type: "list<string>"}}, `column "a": list columns are not written yet; declare it type = "json" to keep the value as JSON text`},
+		{[]Column{{Name: "a", Type: "list<string>"}, {Name: "b", Type: "struct<x:map<string,decimal(5,2)>>"}}, ""},
 	}
 	for _, tc := range tests {
 		err := ValidateColumns(tc.cols)
@@ -651,6 +651,64 @@ func TestExtractDecimal(t *testing.T) {
 		}
 		if got != tt.want {
 			t.Errorf("%s from %s = %s, want %s", tt.typ, tt.value, got, tt.want)
+		}
+	}
+}
+
+func TestExtractNestedTypes(t *testing.T) {
+	const addr = "struct<city:string,zip:int32,geo:struct<lat:double,lon:double>>"
+	tests := []struct {
+		typ, value, want, err string
+	}{
+		{addr, `{"zip":10115,"city":"Berlin","geo":{"lon":13.4,"lat":52.52},"extra":[1]}`, `{"city":"Berlin","zip":10115,"geo":{"lat":52.52,"lon":13.4}}`, ""},
+		{addr, `{"city":"Köln"}`, `{"city":"Köln","zip":null,"geo":null}`, ""},
+		{addr, `{ "city" : "a\"b" , "geo" : { "lat" : 1e2 } }`, `{"city":"a\"b","zip":null,"geo":{"lat":100,"lon":null}}`, ""},
+		{addr, `{"ci\u0074y":"x"}`, `{"city":"x","zip":null,"geo":null}`, ""}, // an escaped key is the key
+		{addr, `{}`, `{"city":null,"zip":null,"geo":null}`, ""},
+		{addr, `null`, "null", ""},
+		{addr, `{"zip":"10115"}`, "", `column "a": at .zip: expected an integer, got "10115"`},
+		{addr, `{"geo":{"lat":"north"}}`, "", `column "a": at .geo.lat: expected a number, got "north"`},
+		{addr, `{"zip":3000000000}`, "", `at .zip: 3000000000 is out of range for int32`},
+		{addr, `[1]`, "", `column "a": expected an object for struct<city:string,zip:int32,geo:struct<lat:double,lon:double>>, got an array`},
+		{"list<int64>", `[1, 2,3]`, `[1,2,3]`, ""},
+		{"list<int64>", `[]`, `[]`, ""},
+		{"list<int64>", `[1,null]`, `[1,null]`, ""},
+		{"list<int64>", `[1,"x"]`, "", `column "a": at [1]: expected an integer, got "x"`},
+		{"list<int64>", `{"a":1}`, "", `expected an array for list<int64>, got an object`},
+		{"list<list<string>>", `[["a"],[],null,[1,true]]`, `[["a"],[],null,["1","true"]]`, ""},
+		{"list<string>", `[{"a":1}]`, "", `at [0]: expected a string, got an object`},
+		{"map<string,double>", `{"b":1.50,"a":-0.25}`, `{"b":1.5,"a":-0.25}`, ""},
+		{"map<string,double>", `{}`, `{}`, ""},
+		{"map<string,double>", `{"x":null}`, `{"x":null}`, ""},
+		{"map<string,double>", `{"x":"y"}`, "", `column "a": at ["x"]: expected a number, got "y"`},
+		{"map<string,decimal(10,2)>", `{"eur":12.5,"usd":"3"}`, `{"eur":12.50,"usd":3.00}`, ""},
+		{"map<string,decimal(10,2)>", `{"eur":12.345}`, "", `at ["eur"]: 12.345 has 3 fractional digits, and decimal(10,2) holds 2`},
+		{"struct<ts:timestamp,d:date,b:bytes,ok:bool,j:json>", `{"ts":"2026-01-02T03:04:05.678+01:00","d":"2026-01-02","b":"aGk=","ok":true,"j":{ "n" : [1, 2] }}`,
+			`{"ts":"2026-01-02T02:04:05.678Z","d":"2026-01-02","b":"aGk=","ok":true,"j":{"n":[1,2]}}`, ""},
+		{"struct<ts:timestamp>", `{"ts":1767225600000}`, `{"ts":"2026-01-01T00:00:00.000Z"}`, ""},
+		{"struct<d:date>", `{"d":"2026-02-30"}`, "", `at .d: expected a date (YYYY-MM-DD), got "2026-02-30"`},
+		{"struct<b:bytes>", `{"b":"not base64!"}`, "", `at .b: expected base64 text, got "not base64!"`},
+		{"struct<`zip-code`:string>", `{"zip-code":"x"}`, `{"zip-code":"x"}`, ""},
+		{"list<struct<sku:string,qty:int32,price:decimal(38,4)>>", `[{"sku":"a","qty":2,"price":"12345678901234567890.1234"},{"sku":"b","qty":1,"price":-0.5}]`,
+			`[{"sku":"a","qty":2,"price":12345678901234567890.1234},{"sku":"b","qty":1,"price":-0.5000}]`, ""},
+		{"list<struct<sku:string,qty:int32>>", `[{"sku":"a","qty":2},{"sku":"b","qty":1.5}]`, "", `column "a": at [1].qty: expected an integer, got 1.5`},
+		{"map<string,string>", `{"\ud800":"x"}`, "", `is not UTF-8 text`},
+		{"list<string>", `["\ud800"]`, "", `at [0]: the text is not UTF-8, or holds a lone surrogate`},
+	}
+	for _, tt := range tests {
+		got, err := extractOne(t, Column{Name: "a", Type: tt.typ}, `{"a":`+tt.value+`}`)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s from %s: error %v, want %q", tt.typ, tt.value, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s from %s: %v", tt.typ, tt.value, err)
+			continue
+		}
+		if got != tt.want {
+			t.Errorf("%s from %s\n got %s\nwant %s", tt.typ, tt.value, got, tt.want)
 		}
 	}
 }
