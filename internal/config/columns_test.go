@@ -43,10 +43,15 @@ func TestValidateColumnTypes(t *testing.T) {
 		{"jsonl", "struct< a : list<string> , b : map<string, decimal(5,1)> >", "", "struct<a:list<string>,b:map<string,decimal(5,1)>>"},
 		{"parquet", "decimal(40,2)", `Sink "orders": column "c": type "decimal(40,2)", at character 9: a decimal's precision is 1 to 38 digits, not 40.`, ""},
 		{"jsonl", "map<int32,string>", `column "c": type "map<int32,string>", at character 5: a map's key must be string, not int32: maps are read from JSON objects, whose keys are strings.`, ""},
-		{"parquet", "list<string>", `column "c": parquet writes no list columns yet; declare it type = "json" to keep the value as JSON text, or write format = "jsonl".`, ""},
-		{"csv", "struct<a:int32>", `column "c": csv writes no struct columns yet`, ""},
+		{"parquet", "list< struct<a:int32> >", "", "list<struct<a:int32>>"},
+		{"csv", "struct<a:int32>", `column "c": csv has no struct values; declare it type = "json" to keep the value as JSON text in one field, or write format = "parquet" or "jsonl".`, ""},
+		{"table", "map<string,int32>", `Destination "a" of sink "orders": column "c" is a map, and iceberg tables take no nested columns yet. Declare it type = "json" (a string in the table), or write it to a destination without a table.`, ""},
 	} {
-		dir := writeFiles(t, map[string]string{"main.hcl": columnTypeConfig(tc.format, tc.typ)})
+		hcl := columnTypeConfig(tc.format, tc.typ)
+		if tc.format == "table" {
+			hcl = strings.Replace(columnTypeConfig("parquet", tc.typ), `path = "out/a"`, "path = \"out/a\"\n    table {\n      format    = \"iceberg\"\n      namespace = \"lake\"\n      name      = \"orders\"\n    }", 1)
+		}
+		dir := writeFiles(t, map[string]string{"main.hcl": hcl})
 		cfg, diags := Load(dir, all.Kinds(), Inputs{})
 		if tc.err == "" {
 			if diags.HasErrors() {

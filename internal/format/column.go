@@ -167,16 +167,16 @@ func (s *Schema) Fields() []Field {
 	return fs
 }
 
-// CheckNested refuses the nested columns (struct, list, map) of a format
-// that does not write them yet: Parquet and CSV. JSONL writes them.
+// CheckNested refuses the nested columns (struct, list, map) of CSV,
+// which has no nested values; JSONL and Parquet write them.
 func CheckNested(cols []Column, format string) error {
-	if format != Parquet && format != CSV {
+	if format != CSV {
 		return nil
 	}
 	var errs []error
 	for _, c := range cols {
 		if t, err := ParseType(c.Type); err == nil && t.Nested() {
-			errs = append(errs, fmt.Errorf("column %q: %s writes no %s columns yet; declare it type = \"json\" to keep the value as JSON text, or write format = \"jsonl\"", c.Name, format, t.Kind))
+			errs = append(errs, fmt.Errorf("column %q: csv has no %s values; declare it type = \"json\" to keep the value as JSON text in one field, or write format = \"parquet\" or \"jsonl\"", c.Name, t.Kind))
 		}
 	}
 	return errors.Join(errs...)

@@ -90,9 +90,16 @@ func TestDuckDBReadsDecimals(t *testing.T) {
 	}
 }
 
-// DuckDB reads the nested columns of JSONL as the declared structs, lists
-// and maps, with the values normalised to their types.
-func TestDuckDBReadsNestedJSONL(t *testing.T) {
+// DuckDB reads the nested columns of Parquet and JSONL as the declared
+// structs, lists and maps, with the values normalised to their types, nulls
+// at every level and empty lists and maps apart from null.
+func TestDuckDBReadsNested(t *testing.T) {
+	for _, f := range []string{"parquet", "jsonl"} {
+		t.Run(f, func(t *testing.T) { testDuckDBReadsNested(t, f) })
+	}
+}
+
+func testDuckDBReadsNested(t *testing.T, fileFormat string) {
 	dir := t.TempDir()
 	cols := []format.Column{
 		{Name: "id", Type: "int64"},
@@ -101,7 +108,7 @@ func TestDuckDBReadsNestedJSONL(t *testing.T) {
 		{Name: "attrs", Type: "map<string,int64>"},
 		{Name: "tags", Type: "list<string>"},
 	}
-	w, err := pipeline.New(pipeline.Layout{Format: "jsonl", Columns: cols}, 0, []int{0}, dirOutput{dir})
+	w, err := pipeline.New(pipeline.Layout{Format: fileFormat, Columns: cols}, 0, []int{0}, dirOutput{dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,6 +116,7 @@ func TestDuckDBReadsNestedJSONL(t *testing.T) {
 		`{"id":1,"customer":{"address":{"zip":10115,"city":"Berlin","geo":{"lon":13.4,"lat":52.5},"x":1}},"items":[{"sku":"a","qty":2,"price":"9.5"},{"sku":"b","qty":1,"price":0.05}],"attrs":{"z":1,"a":2},"tags":["x","y"]}`,
 		`{"id":2,"customer":{"address":{"city":"Köln"}},"items":[],"attrs":{},"tags":[]}`,
 		`{"id":3}`,
+		`{"id":4,"customer":{"address":{"geo":{"lat":null}}},"items":[null,{"sku":null}],"attrs":{"k":null},"tags":[null,"z"]}`,
 	}
 	for i, r := range records {
 		if err := w.Write(&providers.Record{Partition: "0", Offset: int64(i), Value: []byte(r)}); err != nil {
@@ -118,16 +126,23 @@ func TestDuckDBReadsNestedJSONL(t *testing.T) {
 	if _, err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	src := "read_json('" + filepath.Join(dir, "*.jsonl") + "', columns={'id':'BIGINT','addr':'STRUCT(city VARCHAR, zip INTEGER, geo STRUCT(lat DOUBLE, lon DOUBLE))'," +
+	src := "read_parquet('" + filepath.Join(dir, "*.parquet") + "')"
+	if fileFormat == "jsonl" {
+		src = "read_json('" + filepath.Join(dir, "*.jsonl") + "', columns={'id':'BIGINT','addr':'STRUCT(city VARCHAR, zip INTEGER, geo STRUCT(lat DOUBLE, lon DOUBLE))'," +
 		"'items':'STRUCT(sku VARCHAR, qty INTEGER, price DECIMAL(10,2))[]','attrs':'MAP(VARCHAR, BIGINT)','tags':'VARCHAR[]'})"
-	res := duckdb(t, "SELECT id::VARCHAR, addr.city, addr.zip::VARCHAR, addr.geo.lat::VARCHAR, len(items)::VARCHAR, items[1].sku, items[1].price::VARCHAR, items[2].price::VARCHAR,"+
+	}
+	res := duckdb(t, "SELECT typeof(addr), typeof(items), typeof(attrs), typeof(tags) FROM "+src+" LIMIT 1", "SELECT id::VARCHAR, addr.city, addr.zip::VARCHAR, addr.geo.lat::VARCHAR, len(items)::VARCHAR, items[1].sku, items[1].price::VARCHAR, items[2].price::VARCHAR,"+
 		" attrs['a']::VARCHAR, map_keys(attrs)::VARCHAR, tags::VARCHAR, addr IS NULL, items IS NULL FROM "+src+" ORDER BY id")
 	want := fmt.Sprint([][]any{
 		{"1", "Berlin", "10115", "52.5", "2", "a", "9.50", "0.05", "2", "[z, a]", "[x, y]", false, false},
 		{"2", "Köln", nil, nil, "0", nil, nil, nil, nil, "[]", "[]", false, false},
 		{"3", nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, true, true},
+		{"4", nil, nil, nil, "2", nil, nil, nil, nil, "[k]", "[NULL, z]", false, false},
 	})
-	if got := fmt.Sprint(res[0].Rows); got != want {
+	if got, want := fmt.Sprint(res[0].Rows), "[[STRUCT(city VARCHAR, zip INTEGER, geo STRUCT(lat DOUBLE, lon DOUBLE)) STRUCT(sku VARCHAR, qty INTEGER, price DECIMAL(10,2))[] MAP(VARCHAR, BIGINT) VARCHAR[]]]"; got != want {
+		t.Errorf("DuckDB reads the types %s, want %s", got, want)
+	}
+	if got := fmt.Sprint(res[1].Rows); got != want {
 		t.Errorf("DuckDB reads\n%s\nwant\n%s", got, want)
 	}
 }

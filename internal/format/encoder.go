@@ -101,6 +101,7 @@ func NewFormat(schema *Schema, o Options) (*Format, error) {
 				Compression:     o.Compression,
 				RowGroupRecords: o.RowGroupRecords,
 				CreatedBy:       CreatedBy(),
+				Shredder:        newShredFunc,
 			})
 			if err != nil {
 				return nil, err
@@ -118,6 +119,9 @@ func parquetColumns(s *Schema) []parquet.Column {
 	for i, c := range s.Columns {
 		t := s.Types[i]
 		cols[i] = parquet.Column{Name: c.Name, Kind: t.Kind, Nullable: c.IsNullable(), Precision: t.Precision, Scale: t.Scale}
+		if t.Nested() {
+			cols[i].Type = t
+		}
 	}
 	return cols
 }

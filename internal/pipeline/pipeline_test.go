@@ -600,8 +600,7 @@ func TestLayoutErrors(t *testing.T) {
 		{Layout{Format: "parquet", Columns: []format.Column{{Name: "a", Type: "decimal"}}}, `column "a": type "decimal", at character 8: expected "(" after decimal`},
 		{Layout{Format: "parquet", Columns: []format.Column{{Name: "a", Type: "decimal(5,2)"}, {Name: "b", Type: "string"}}, PartitionBy: []string{"a"}}, `partition_by "a": identity does not apply to decimal "a"`},
 		{Layout{Format: "jsonl", RouteBy: "a..b", Destinations: []string{"x"}}, `route_by: field path "a..b" has an empty segment`},
-		{Layout{Format: "parquet", Columns: []format.Column{{Name: "a", Type: "list<string>"}}}, `column "a": parquet writes no list columns yet; declare it type = "json" to keep the value as JSON text, or write format = "jsonl"`},
-		{Layout{Format: "csv", Columns: []format.Column{{Name: "a", Type: "struct<b:int32>"}}}, `column "a": csv writes no struct columns yet`},
+		{Layout{Format: "csv", Columns: []format.Column{{Name: "a", Type: "struct<b:int32>"}}}, `column "a": csv has no struct values; declare it type = "json" to keep the value as JSON text in one field, or write format = "parquet" or "jsonl"`},
 		{Layout{Format: "jsonl", Columns: []format.Column{{Name: "a", Type: "map<string,int32>"}, {Name: "b", Type: "string"}}, PartitionBy: []string{"a"}}, `partition_by "a": identity does not apply to map "a"`},
 		{Layout{Format: "jsonl", MaxFileRecords: -1}, "max_file_records must be positive"},
 	}

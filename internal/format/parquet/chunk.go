@@ -19,7 +19,8 @@ type columnChunk struct {
 	block     []byte // the block values are in, from levelRoom on
 	values    []byte // PLAIN-encoded values, in block
 	room      int    // the most bytes of values and defs the page may hold
-	defs      []byte // nullable columns: definition levels, a bit per row
+	defs      []byte // nullable columns: definition levels, a bit per row; nested leaves: a byte per entry
+	reps      []byte // nested leaves: repetition levels, a byte per entry
 	bools     int    // booleans: values packed into values' bits
 	pageRows  int
 	pageNulls int

@@ -408,3 +408,30 @@ func (p *typeParser) fieldName() (string, error) {
 	}
 	return name, nil
 }
+
+// Entry is one value of a nested column's leaf, as Parquet stores it: its
+// repetition and definition levels, and its value when it is defined at the
+// leaf's own level (else it stands for a null or an empty list or map above).
+type Entry struct {
+	Rep, Def uint8
+	Value    Value
+}
+
+// Leaves counts the flat values under t: one for a flat type, the sum of
+// its fields' for a struct, the element's for a list, one (the key) and the
+// value's for a map.
+func (t *Type) Leaves() int {
+	switch t.Kind {
+	case KindStruct:
+		n := 0
+		for _, f := range t.Fields {
+			n += f.Type.Leaves()
+		}
+		return n
+	case KindList:
+		return t.Elem.Leaves()
+	case KindMap:
+		return 1 + t.Elem.Leaves()
+	}
+	return 1
+}
