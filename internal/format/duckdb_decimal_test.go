@@ -129,7 +129,7 @@ func testDuckDBReadsNested(t *testing.T, fileFormat string) {
 	src := "read_parquet('" + filepath.Join(dir, "*.parquet") + "')"
 	if fileFormat == "jsonl" {
 		src = "read_json('" + filepath.Join(dir, "*.jsonl") + "', columns={'id':'BIGINT','addr':'STRUCT(city VARCHAR, zip INTEGER, geo STRUCT(lat DOUBLE, lon DOUBLE))'," +
-		"'items':'STRUCT(sku VARCHAR, qty INTEGER, price DECIMAL(10,2))[]','attrs':'MAP(VARCHAR, BIGINT)','tags':'VARCHAR[]'})"
+			"'items':'STRUCT(sku VARCHAR, qty INTEGER, price DECIMAL(10,2))[]','attrs':'MAP(VARCHAR, BIGINT)','tags':'VARCHAR[]'})"
 	}
 	res := duckdb(t, "SELECT typeof(addr), typeof(items), typeof(attrs), typeof(tags) FROM "+src+" LIMIT 1", "SELECT id::VARCHAR, addr.city, addr.zip::VARCHAR, addr.geo.lat::VARCHAR, len(items)::VARCHAR, items[1].sku, items[1].price::VARCHAR, items[2].price::VARCHAR,"+
 		" attrs['a']::VARCHAR, map_keys(attrs)::VARCHAR, tags::VARCHAR, addr IS NULL, items IS NULL FROM "+src+" ORDER BY id")
