@@ -20,7 +20,8 @@ import (
 type Column struct {
 	Name string `hcl:"name,label"`
 	// Type is a kind name (string, int32, int64, float, double, bool,
-	// timestamp, date, bytes, json) or decimal(p,s); see row.ParseType.
+	// timestamp, date, bytes, json), decimal(p,s), list<T>, map<string,T>
+	// or struct<name:T,…>; see row.ParseType.
 	Type string `hcl:"type"`
 	// Nullable is true when unset: a missing field or a JSON null gives a null.
 	Nullable *bool `hcl:"nullable,optional"`

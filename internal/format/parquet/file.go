@@ -5,8 +5,9 @@
 // of the encoding side's time, compression being the rest) and whose memory
 // cannot be bounded across files. Values are PLAIN-encoded straight into
 // pages instead. The files are as plain as Parquet gets, which every reader
-// understands: a flat schema, data pages v1, PLAIN values, RLE definition
-// levels, min/max/null statistics per column chunk, no dictionary.
+// understands: data pages v1, PLAIN values, RLE levels, min/max/null
+// statistics per column chunk, no dictionary. Nested columns (nested.go)
+// are the standard groups, LIST and MAP, a column chunk per leaf.
 // parquet-go's thrift encodes the page headers and the footer (its structs,
 // and ours for the footer's row groups); its reader, arrow-go's and DuckDB
 // read the files back in the tests.

@@ -30,10 +30,12 @@ func (t Token) String() string { return tokenNames[t] }
 // kind; byte slices point into the record or the extractor's scratch memory
 // and are only valid until the next Extract.
 type Value struct {
-	// Bytes holds string, bytes and json values. For KindAny it holds the
+	// Bytes holds string, bytes and json values, a wide decimal's 16 bytes
+	// and a nested value's normalised JSON. For KindAny it holds the
 	// string's unescaped content, or the literal JSON text of other tokens.
 	Bytes []byte
-	// Int holds int32, int64, timestamp (ms), date (days) and bool (0 or 1).
+	// Int holds int32, int64, timestamp (ms), date (days), bool (0 or 1)
+	// and a decimal's unscaled value up to precision 18.
 	Int int64
 	// Float holds float and double.
 	Float float64
