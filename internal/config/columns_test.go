@@ -45,11 +45,12 @@ func TestValidateColumnTypes(t *testing.T) {
 		{"jsonl", "map<int32,string>", `column "c": type "map<int32,string>", at character 5: a map's key must be string, not int32: maps are read from JSON objects, whose keys are strings.`, ""},
 		{"parquet", "list< struct<a:int32> >", "", "list<struct<a:int32>>"},
 		{"csv", "struct<a:int32>", `column "c": csv has no struct values; declare it type = "json" to keep the value as JSON text in one field, or write format = "parquet" or "jsonl".`, ""},
-		{"table", "map<string,int32>", `Destination "a" of sink "orders": column "c" is a map, and iceberg tables take no nested columns yet. Declare it type = "json" (a string in the table), or write it to a destination without a table.`, ""},
+		{"iceberg", "map<string,int32>", "", "map<string,int32>"},
+		{"delta", "map<string,int32>", `Destination "a" of sink "orders": column "c" is a map, and delta tables take no nested columns yet. Declare it type = "json" (a string in the table), or write it to a destination without a table.`, ""},
 	} {
 		hcl := columnTypeConfig(tc.format, tc.typ)
-		if tc.format == "table" {
-			hcl = strings.Replace(columnTypeConfig("parquet", tc.typ), `path = "out/a"`, "path = \"out/a\"\n    table {\n      format    = \"iceberg\"\n      namespace = \"lake\"\n      name      = \"orders\"\n    }", 1)
+		if tc.format == "iceberg" || tc.format == "delta" {
+			hcl = strings.Replace(columnTypeConfig("parquet", tc.typ), `path = "out/a"`, "path = \"out/a\"\n    table {\n      format    = \""+tc.format+"\"\n      namespace = \"lake\"\n      name      = \"orders\"\n    }", 1)
 		}
 		dir := writeFiles(t, map[string]string{"main.hcl": hcl})
 		cfg, diags := Load(dir, all.Kinds(), Inputs{})

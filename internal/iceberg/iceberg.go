@@ -559,7 +559,7 @@ func (t *Table) evolve(ctx context.Context) error {
 		up := txn.UpdateSchema(true, false)
 		for _, c := range t.changes {
 			ft, _ := format.ParseType(c.Type)
-			typ, _ := icebergType(ft)
+			typ, _ := (&idAlloc{}).typeOf(ft) // the table assigns the new fields' ids
 			up = up.AddColumn([]string{c.Column}, typ, "", false, nil)
 		}
 		if err := up.Commit(); err != nil {
