@@ -1,17 +1,25 @@
 package e2e
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/streamctl/streamctl/internal/format"
+	"github.com/streamctl/streamctl/internal/iceberg"
 )
 
 // TestNestedColumnsEndToEnd: the binary lands nested records from files
 // as Parquet and JSONL with struct, list and map columns, decimals inside;
 // a record whose nested value does not fit its type is rejected with where;
-// DuckDB reads every value back, nulls and empty lists apart.
+// DuckDB reads every value back, nulls and empty lists apart, and
+// iceberg-go's scan of the Iceberg table of the same batches agrees.
 func TestNestedColumnsEndToEnd(t *testing.T) {
 	t.Parallel()
 	columns := `
@@ -42,6 +50,14 @@ sink "parquet" {
 `+columns+`
   destination "local" "lake" {
     path = "out/parquet"
+  }
+  destination "local" "table" {
+    path = "out/table"
+    table {
+      format    = "iceberg"
+      namespace = "lake"
+      name      = "orders"
+    }
   }
 }
 
@@ -90,6 +106,58 @@ sink "jsonl" {
 			t.Errorf("DuckDB over the %s files: %s, want 300 records each once, each of the three kinds read back as written", name, got)
 		}
 	}
+	// iceberg-go's scan of the table: each record once, as written.
+	ctx := context.Background()
+	cols := []format.Column{{Name: "id", Type: "int64", Nullable: new(bool)},
+		{Name: "address", Type: "struct<city:string,zip:int32,geo:struct<lat:double,lon:double>>"},
+		{Name: "items", Type: "list<struct<sku:string,qty:int32,price:decimal(10,2)>>"},
+		{Name: "attributes", Type: "map<string,string>"}}
+	tb, err := iceberg.Open(ctx, iceberg.Config{Namespace: []string{"lake"}, Table: "orders",
+		Location: "file://" + filepath.ToSlash(filepath.Join(dir, "out", "table")), Columns: cols})
+	if err != nil {
+		t.Fatalf("open the table: %v", err)
+	}
+	defer tb.Close()
+	_, it, err := tb.Iceberg().Scan().ToArrowRecords(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int64]int{}
+	for rec, err := range it {
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := rec.Column(rec.Schema().FieldIndices("id")[0]).(*array.Int64)
+		items := rec.Column(rec.Schema().FieldIndices("items")[0]).(*array.List)
+		for i := range ids.Len() {
+			id := ids.Value(i)
+			seen[id]++
+			if id == 3 {
+				b, _ := json.Marshal(items.GetOneForMarshal(i))
+				// The prices exactly, as their decimals' text.
+				elems := items.ListValues().(*array.Struct)
+				prices := elems.Field(2).(*array.Decimal128)
+				start, end := items.ValueOffsets(i)
+				var texts []string
+				for k := start; k < end; k++ {
+					texts = append(texts, prices.Value(int(k)).ToString(2))
+				}
+				if want := `[{"price":"3.5","qty":3,"sku":"a3"},{"price":"0.99","qty":1,"sku":"b"}]`; string(b) != want || fmt.Sprint(texts) != "[3.50 0.99]" {
+					t.Errorf("record 3's items in the table: %s, prices %v; want %s, prices [3.50 0.99]", b, texts, want)
+				}
+			}
+		}
+		rec.Release()
+	}
+	if len(seen) != 300 {
+		t.Errorf("the table holds %d distinct records, want 300", len(seen))
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Errorf("record %d is %d times in the table", id, n)
+		}
+	}
+
 	rejected := fmt.Sprint(duckdb(t, dir, `SELECT count(*), any_value(reason) FROM read_json('out/parquet/_streamctl/_rejected/*.ndjson')`))
 	if want := `[[1 column "items": at [0].qty: expected an integer, got "two"]]`; rejected != want {
 		t.Errorf("the rejects: %s, want %s", rejected, want)
