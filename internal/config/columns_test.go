@@ -46,11 +46,15 @@ func TestValidateColumnTypes(t *testing.T) {
 		{"parquet", "list< struct<a:int32> >", "", "list<struct<a:int32>>"},
 		{"csv", "struct<a:int32>", `column "c": csv has no struct values; declare it type = "json" to keep the value as JSON text in one field, or write format = "parquet" or "jsonl".`, ""},
 		{"iceberg", "map<string,int32>", "", "map<string,int32>"},
-		{"delta", "map<string,int32>", `Destination "a" of sink "orders": column "c" is a map, and delta tables take no nested columns yet. Declare it type = "json" (a string in the table), or write it to a destination without a table.`, ""},
+		{"delta", "map<string,list<int32>>", "", "map<string,list<int32>>"},
 	} {
 		hcl := columnTypeConfig(tc.format, tc.typ)
 		if tc.format == "iceberg" || tc.format == "delta" {
-			hcl = strings.Replace(columnTypeConfig("parquet", tc.typ), `path = "out/a"`, "path = \"out/a\"\n    table {\n      format    = \""+tc.format+"\"\n      namespace = \"lake\"\n      name      = \"orders\"\n    }", 1)
+			table := "table {\n      format    = \"iceberg\"\n      namespace = \"lake\"\n      name      = \"orders\"\n    }"
+			if tc.format == "delta" {
+				table = "table {\n      format = \"delta\"\n    }"
+			}
+			hcl = strings.Replace(columnTypeConfig("parquet", tc.typ), `path = "out/a"`, "path = \"out/a\"\n    "+table, 1)
 		}
 		dir := writeFiles(t, map[string]string{"main.hcl": hcl})
 		cfg, diags := Load(dir, all.Kinds(), Inputs{})

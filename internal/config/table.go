@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/streamctl/streamctl/internal/format"
 	"github.com/streamctl/streamctl/internal/partition"
 	"github.com/streamctl/streamctl/providers"
 )
@@ -56,12 +55,6 @@ func (l *loader) checkTable(t *Table, s *Sink, destType, destName string) {
 	if !slices.Contains(TableFormats, t.Format) {
 		l.errorf(&t.DeclRange, "Invalid table format", "%s: format %q is not a table format streamctl writes; use one of %q.", where, t.Format, TableFormats)
 		return
-	}
-	for _, c := range s.Columns {
-		// Not built yet: Delta's nested types.
-		if typ, err := format.ParseType(c.Type); err == nil && typ.Nested() && t.Format == "delta" {
-			l.errorf(&t.DeclRange, "Nested column in a table", "%s: column %q is a %s, and %s tables take no nested columns yet. Declare it type = \"json\" (a string in the table), or write it to a destination without a table.", where, c.Name, typ.Kind, t.Format)
-		}
 	}
 	if t.Format == "delta" {
 		l.checkDeltaTable(t, s, where)

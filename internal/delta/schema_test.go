@@ -30,3 +30,17 @@ func TestSchemaString(t *testing.T) {
 		t.Errorf("schema string\n got %s\nwant %s", got, want)
 	}
 }
+
+func TestSchemaStringNested(t *testing.T) {
+	got, err := SchemaString([]format.Column{{Name: "s", Type: "struct<a:list<string>,m:map<string,decimal(5,1)>>"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"type":"struct","fields":[{"name":"s","type":{"type":"struct","fields":[` +
+		`{"name":"a","type":{"type":"array","elementType":"string","containsNull":true},"nullable":true,"metadata":{}},` +
+		`{"name":"m","type":{"type":"map","keyType":"string","valueType":"decimal(5,1)","valueContainsNull":true},"nullable":true,"metadata":{}}]},` +
+		`"nullable":true,"metadata":{}}]}`
+	if got != want {
+		t.Errorf("schema string\n got %s\nwant %s", got, want)
+	}
+}
