@@ -84,6 +84,9 @@ func planLayout(in SinkInput, st *state.Sink, p *SinkPlan) {
 	}
 	p.Layout = in.Layout
 	from, settings := lastLayout(st)
+	if from == "" && p.New.Batches > 0 {
+		p.Columns = in.Columns
+	}
 	if from == "" || from == in.Layout {
 		return
 	}

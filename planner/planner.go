@@ -41,6 +41,9 @@ type SinkInput struct {
 	// LayoutSettings are those settings by attribute name
 	// (pipeline.Layout.Settings), to show what a layout change changes.
 	LayoutSettings map[string]string
+	// Columns are the sink's declared columns, shown by the plan of its
+	// first batches.
+	Columns []Column
 	// Lineage is the state's lineage: its destinations must be owned by it.
 	Lineage string
 	// MovedFrom is the sink's former name when a moved block renames it and
@@ -181,6 +184,18 @@ type SinkPlan struct {
 	// LayoutChange is set when they differ from those of the sink's latest
 	// batches.
 	LayoutChange *LayoutChange `json:"layout_change,omitempty"`
+	// Columns are the columns the sink's first batches are written with,
+	// set when the sink has written none yet (later, a layout change shows
+	// the columns that change).
+	Columns []Column `json:"columns,omitempty"`
+}
+
+// Column is a declared column as the plan shows it: its type in the
+// configuration's canonical spelling (decimal(10,2), list<string>).
+type Column struct {
+	Name     string `json:"name"`
+	Type     string `json:"type"`
+	Nullable bool   `json:"nullable"`
 }
 
 // Changes reports whether applying the plan would do anything.

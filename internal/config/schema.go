@@ -529,9 +529,8 @@ func sinkSchemaDoc(kinds providers.Kinds) *SchemaBlock {
 				Summary:     "An output column, in order. Required by parquet and csv; with jsonl, only these fields are written.",
 				Description: "The label is the column's name.",
 				Attributes: structAttributes(Column{}, map[string]providers.Attribute{
-					"type": {Example: `"double"`,
-						Allowed:     []string{"string", "int32", "int64", "float", "double", "bool", "timestamp", "date", "bytes", "json"},
-						Description: "The column's type. `timestamp` reads RFC 3339 strings or epoch milliseconds (UTC); `json` keeps the raw JSON text of a nested value."},
+					"type": {Example: `"decimal(12,2)"`,
+						Description: "The column's type: `string`, `int32`, `int64`, `float`, `double`, `bool`, `timestamp`, `date`, `bytes`, `json`, or `decimal(p,s)` (precision 1 to 38, scale 0 to p), read exactly and written as Parquet's DECIMAL; see [column types](file-formats.md#column-types). `timestamp` reads RFC 3339 strings or epoch milliseconds (UTC); `json` keeps the raw JSON text of a nested value. `list<T>`, `map<string,T>` and `struct<name:T,…>`, nested to any depth, are written by Parquet (its nested types, also in Iceberg and Delta tables) and JSONL; CSV refuses them (declare such a column `json`)."},
 					"nullable": {Default: "true", Example: "false", Description: "Whether a missing field or a JSON null gives a null; with `false` such a record is invalid (see `on_invalid`)."},
 					"from": {Default: "the column's name", Example: `"order.amount"`,
 						Description: "The dotted path of the JSON field to read, or record metadata: `_key`, `_partition`, `_offset`, `_timestamp`, `_headers`."},
@@ -562,7 +561,7 @@ sink "orders_lake" {
     type = "string"
   }
   column "amount" {
-    type = "double"
+    type = "decimal(12,2)"
     from = "order.amount"
   }
 

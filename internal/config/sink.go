@@ -194,6 +194,16 @@ func (l *loader) decodeSink(b *hcl.Block) {
 	}
 	if err := format.ValidateColumns(s.Columns); err != nil {
 		l.errorf(&b.DefRange, "Invalid columns", "Sink %q: %v.", name, err)
+	} else {
+		// Types in one spelling: " decimal(10, 2)" and "decimal(10,2)" are
+		// the same files, so the same layout hash and the same plan.
+		for i := range s.Columns {
+			t, _ := format.ParseType(s.Columns[i].Type)
+			s.Columns[i].Type = t.String()
+		}
+	}
+	if err := format.CheckNested(s.Columns, s.Format); err != nil {
+		l.errorf(&b.DefRange, "Invalid columns", "Sink %q: %v.", name, err)
 	}
 	if (s.Format == "parquet" || s.Format == "csv") && len(s.Columns) == 0 {
 		l.errorf(&b.DefRange, "Columns required", "Sink %q writes %s, which needs a schema: declare its columns with column \"NAME\" { type = \"…\" } blocks.", name, s.Format)

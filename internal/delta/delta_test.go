@@ -287,3 +287,30 @@ func TestBatchVersionRecordsItsRanges(t *testing.T) {
 		t.Errorf("commitInfo records %s, want %s", got, want)
 	}
 }
+
+// Nested columns are Delta structs, arrays and maps in the schema string,
+// which the protocol's replay accepts.
+func TestNestedSchema(t *testing.T) {
+	ctx := context.Background()
+	store := mem.New("t")
+	cols := []format.Column{{Name: "id", Type: "int64"},
+		{Name: "addr", Type: "struct<city:string,geo:struct<lat:double>>"},
+		{Name: "items", Type: "list<struct<sku:string,price:decimal(10,2)>>"},
+		{Name: "attrs", Type: "map<string,list<int32>>"}}
+	l := delta.New(store, delta.Config{Columns: cols})
+	if err := l.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Append(ctx, "orders", 1, nil, putFiles(t, store, 1, "orders-1-0.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	tb := replay(t, store)
+	want := "id:long addr:struct<city:string,geo:struct<lat:double>> items:array<struct<sku:string,price:decimal(10,2)>> attrs:map<string,array<integer>>"
+	if got := strings.Join(tb.SchemaFields, " "); got != want {
+		t.Errorf("schema %s\nwant   %s", got, want)
+	}
+	// A second Open finds the same schema in the log.
+	if err := delta.New(store, delta.Config{Columns: cols}).Open(ctx); err != nil {
+		t.Errorf("the table written is refused: %v", err)
+	}
+}

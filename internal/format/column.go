@@ -19,8 +19,9 @@ import (
 //	column "amount" { type = "double", nullable = false, from = "order.amount" }
 type Column struct {
 	Name string `hcl:"name,label"`
-	// Type is one of the Kind names: string, int32, int64, float, double, bool,
-	// timestamp, date, bytes, json.
+	// Type is a kind name (string, int32, int64, float, double, bool,
+	// timestamp, date, bytes, json), decimal(p,s), list<T>, map<string,T>
+	// or struct<name:T,…>; see row.ParseType.
 	Type string `hcl:"type"`
 	// Nullable is true when unset: a missing field or a JSON null gives a null.
 	Nullable *bool `hcl:"nullable,optional"`
@@ -101,11 +102,12 @@ func ValidateColumns(cols []Column) error {
 			errs = append(errs, fmt.Errorf("column %q is declared twice", c.Name))
 		}
 		seen[c.Name] = true
-		k, err := ParseKind(c.Type)
+		t, err := ParseType(c.Type)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("column %q: %w", c.Name, err))
 			continue
 		}
+		k := t.Kind
 		src := c.Source()
 		if kinds, ok := metaKinds[src]; ok {
 			if !containsKind(kinds, k) {
@@ -137,10 +139,11 @@ func joinKinds(ks []Kind) string {
 	return strings.Join(s, " or ")
 }
 
-// Schema is a validated list of columns with their kinds.
+// Schema is a validated list of columns with their types.
 type Schema struct {
 	Columns []Column
-	Kinds   []Kind // Kinds[i] is the kind of Columns[i]
+	Kinds   []Kind  // Kinds[i] is the kind of Columns[i], Types[i].Kind
+	Types   []*Type // Types[i] is the type of Columns[i]
 }
 
 // NewSchema validates cols and returns their schema.
@@ -148,9 +151,10 @@ func NewSchema(cols []Column) (*Schema, error) {
 	if err := ValidateColumns(cols); err != nil {
 		return nil, err
 	}
-	s := &Schema{Columns: cols, Kinds: make([]Kind, len(cols))}
+	s := &Schema{Columns: cols, Kinds: make([]Kind, len(cols)), Types: make([]*Type, len(cols))}
 	for i, c := range cols {
-		s.Kinds[i], _ = ParseKind(c.Type)
+		s.Types[i], _ = ParseType(c.Type)
+		s.Kinds[i] = s.Types[i].Kind
 	}
 	return s, nil
 }
@@ -159,7 +163,22 @@ func NewSchema(cols []Column) (*Schema, error) {
 func (s *Schema) Fields() []Field {
 	fs := make([]Field, len(s.Columns))
 	for i, c := range s.Columns {
-		fs[i] = Field{Name: c.Name, Path: c.Source(), Kind: s.Kinds[i], Nullable: c.IsNullable(), Column: true}
+		fs[i] = Field{Name: c.Name, Path: c.Source(), Kind: s.Kinds[i], Type: s.Types[i], Nullable: c.IsNullable(), Column: true}
 	}
 	return fs
+}
+
+// CheckNested refuses the nested columns (struct, list, map) of CSV,
+// which has no nested values; JSONL and Parquet write them.
+func CheckNested(cols []Column, format string) error {
+	if format != CSV {
+		return nil
+	}
+	var errs []error
+	for _, c := range cols {
+		if t, err := ParseType(c.Type); err == nil && t.Nested() {
+			errs = append(errs, fmt.Errorf("column %q: csv has no %s values; declare it type = \"json\" to keep the value as JSON text in one field, or write format = \"parquet\" or \"jsonl\"", c.Name, t.Kind))
+		}
+	}
+	return errors.Join(errs...)
 }

@@ -102,11 +102,15 @@ func NewFormat(schema *Schema, o Options) (*Format, error) {
 		if schema == nil || len(schema.Columns) == 0 {
 			return nil, fmt.Errorf("format %q needs column blocks", o.Format)
 		}
+		if err := CheckNested(schema.Columns, o.Format); err != nil {
+			return nil, err
+		}
 		if o.Format == Parquet {
 			pf, err := parquet.NewFormat(parquetColumns(schema), parquet.Options{
 				Compression:     o.Compression,
 				RowGroupRecords: o.RowGroupRecords,
 				CreatedBy:       CreatedBy(),
+				Shredder:        newShredFunc,
 			})
 			if err != nil {
 				return nil, err
@@ -122,7 +126,11 @@ func NewFormat(schema *Schema, o Options) (*Format, error) {
 func parquetColumns(s *Schema) []parquet.Column {
 	cols := make([]parquet.Column, len(s.Columns))
 	for i, c := range s.Columns {
-		cols[i] = parquet.Column{Name: c.Name, Kind: s.Kinds[i], Nullable: c.IsNullable()}
+		t := s.Types[i]
+		cols[i] = parquet.Column{Name: c.Name, Kind: t.Kind, Nullable: c.IsNullable(), Precision: t.Precision, Scale: t.Scale}
+		if t.Nested() {
+			cols[i].Type = t
+		}
 	}
 	return cols
 }

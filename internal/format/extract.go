@@ -20,6 +20,7 @@ type Field struct {
 	Name     string // named in errors: a column's name, or the path
 	Path     string // dotted JSON path, or a metadata name (_key, …)
 	Kind     Kind
+	Type     *Type // the full type when Kind has parameters (decimal); nil for the others
 	Nullable bool
 	Column   bool // a declared column ("column" in errors) rather than a helper field
 }
@@ -128,6 +129,9 @@ type Extractor struct {
 	jsonBits, seen []uint64
 	scratch        []byte
 	keyBuf         []byte
+	digits         []byte // a decimal's significant digits
+	nested         []byte // a nested value's normalised JSON, being built
+	spans          []span // the values of the struct fields being normalised
 	vals           []Value
 	err            error // the first field error of the current record
 	dates          dateCache
@@ -636,6 +640,10 @@ func (x *Extractor) convert(f int, tok Token, text []byte, esc bool) {
 		} else if !DateInRange(v.Int) {
 			x.fail(f, describe(tok, text)+" "+OutsideDates)
 		}
+	case KindDecimal:
+		x.convertDecimal(f, tok, text, esc)
+	case KindStruct, KindList, KindMap:
+		x.convertNested(f, tok, text)
 	case KindBytes:
 		if tok != TokString {
 			x.fail(f, "expected base64 text, got "+describe(tok, text))

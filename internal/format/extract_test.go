@@ -21,6 +21,14 @@ func render(v Value, k Kind) string {
 	return string(AppendText(nil, v, k))
 }
 
+// renderTyped is render for any type: a decimal's text needs its scale.
+func renderTyped(v Value, t *Type) string {
+	if t.Kind == KindDecimal && !v.Null {
+		return string(AppendDecimal(nil, v, t))
+	}
+	return render(v, t.Kind)
+}
+
 func extractOne(t *testing.T, col Column, record string) (string, error) {
 	t.Helper()
 	s, err := NewSchema([]Column{col})
@@ -33,7 +41,7 @@ func extractOne(t *testing.T, col Column, record string) (string, error) {
 	}
 	vals := make([]Value, 1)
 	err = x.Extract(&providers.Record{Partition: "0", Value: []byte(record)}, vals)
-	return render(vals[0], s.Kinds[0]), err
+	return renderTyped(vals[0], s.Types[0]), err
 }
 
 func TestExtractTypes(t *testing.T) {
@@ -380,7 +388,7 @@ func TestValidateColumns(t *testing.T) {
 		err  string
 	}{
 		{[]Column{{Name: "a", Type: "string"}, {Name: "b", Type: "json", From: "x.y"}}, ""},
-		{[]Column{{Name: "a", Type: "text"}}, `column "a": unknown type "text" (want one of string, int32, int64, float, double, bool, timestamp, date, bytes, json)`},
+		{[]Column{{Name: "a", Type: "text"}}, `column "a": unknown type "text" (want one of string, int32, int64, float, double, bool, timestamp, date, bytes, json, decimal(p,s), list<T>, map<string,T>, struct<name:T,…>)`},
 		{[]Column{{Name: "a", Type: "any"}}, `unknown type "any"`},
 		{[]Column{{Name: "a", Type: "string"}, {Name: "a", Type: "int64"}}, `column "a" is declared twice`},
 		{[]Column{{Name: "", Type: "string"}}, "column with an empty name"},
@@ -391,6 +399,11 @@ func TestValidateColumns(t *testing.T) {
 		{[]Column{{Name: "_offset", Type: "double"}}, `column "_offset": _offset can be read as int64 or string, not double`},
 		{[]Column{{Name: "k", Type: "int64", From: "_key"}}, `_key can be read as string or bytes, not int64`},
 		{[]Column{{Name: "a", Type: "x"}, {Name: "a", Type: "y"}}, `unknown type "y"`}, // every error is reported
+		{[]Column{{Name: "a", Type: "decimal(10,2)"}, {Name: "b", Type: "decimal(38,38)"}}, ""},
+		{[]Column{{Name: "a", Type: "decimal(10,12)"}}, `column "a": type "decimal(10,12)", at character 12: a decimal's scale is 0 to its precision (10), not 12`},
+		{[]Column{{Name: "a", Type: "list<string"}}, `column "a": type "list<string", at character 12: expected ">" to close list<, found the end`},
+		{[]Column{{Name: "_offset", Type: "decimal(20,0)"}}, `_offset can be read as int64 or string, not decimal`},
+		{[]Column{{Name: "a", Type: "list<string>"}, {Name: "b", Type: "struct<x:map<string,decimal(5,2)>>"}}, ""},
 	}
 	for _, tc := range tests {
 		err := ValidateColumns(tc.cols)
@@ -566,6 +579,136 @@ func TestExtractSyntaxErrorLeavesNoStaleValues(t *testing.T) {
 		}
 		if string(vals[1].Bytes) == "old" || vals[0].Int == 1 {
 			t.Errorf("%s: values %+v keep the record before", broken, vals)
+		}
+	}
+}
+
+func TestExtractDecimal(t *testing.T) {
+	tests := []struct {
+		typ, value, want, err string
+	}{
+		{"decimal(10,2)", `-12.30`, "-12.30", ""},
+		{"decimal(10,2)", `"-12.30"`, "-12.30", ""}, // some producers quote decimals
+		{"decimal(10,2)", `12.3`, "12.30", ""},
+		{"decimal(10,2)", `12`, "12.00", ""},
+		{"decimal(10,2)", `0`, "0.00", ""},
+		{"decimal(10,2)", `-0.00`, "0.00", ""},
+		{"decimal(10,2)", `0.05`, "0.05", ""},
+		{"decimal(10,2)", `-0.05`, "-0.05", ""},
+		{"decimal(10,2)", `12.300`, "12.30", ""}, // a trailing zero loses nothing
+		{"decimal(10,2)", `1.5e2`, "150.00", ""},
+		{"decimal(10,2)", `15E-1`, "1.50", ""},
+		{"decimal(10,2)", `99999999.99`, "99999999.99", ""},
+		{"decimal(10,2)", `-99999999.99`, "-99999999.99", ""},
+		{"decimal(10,2)", `12.345`, "", `column "a": 12.345 has 3 fractional digits, and decimal(10,2) holds 2 (round it before it is written, or declare a larger scale)`},
+		{"decimal(10,2)", `"12.345"`, "", `column "a": "12.345" has 3 fractional digits`},
+		{"decimal(10,2)", `100000000`, "", `column "a": 100000000 has 9 integer digits, and decimal(10,2) holds 8 (declare a larger precision)`},
+		{"decimal(10,2)", `1e8`, "", `has 9 integer digits`},
+		{"decimal(10,2)", `1e-3`, "", `has 3 fractional digits`},
+		{"decimal(10,2)", `1e999999999999`, "", `integer digits`},
+		{"decimal(10,2)", `"12,30"`, "", `column "a": expected a decimal number, got "12,30"`},
+		{"decimal(10,2)", `" 12"`, "", `expected a decimal number`},
+		{"decimal(10,2)", `"0x10"`, "", `expected a decimal number`},
+		{"decimal(10,2)", `"01.5"`, "", `expected a decimal number`},
+		{"decimal(10,2)", `""`, "", `expected a decimal number`},
+		{"decimal(10,2)", `true`, "", `column "a": expected a decimal number, got true`},
+		{"decimal(10,2)", `[1]`, "", `expected a decimal number, got an array`},
+		{"decimal(10,2)", `null`, "null", ""},
+		{"decimal(3,3)", `0.999`, "0.999", ""},
+		{"decimal(3,3)", `1`, "", `1 has 1 integer digits, and decimal(3,3) holds 0`},
+		{"decimal(5,0)", `-12345`, "-12345", ""},
+		{"decimal(5,0)", `0.5`, "", `has 1 fractional digits`},
+		{"decimal(9,2)", `-9999999.99`, "-9999999.99", ""},
+		{"decimal(18,0)", `999999999999999999`, "999999999999999999", ""},
+		{"decimal(18,0)", `-999999999999999999`, "-999999999999999999", ""},
+		{"decimal(18,0)", `9999999999999999999`, "", `19 integer digits`},
+		// Above 18 digits: 128 bits.
+		{"decimal(19,0)", `9999999999999999999`, "9999999999999999999", ""},
+		{"decimal(20,2)", `-123456789012345678.91`, "-123456789012345678.91", ""},
+		{"decimal(38,0)", `99999999999999999999999999999999999999`, "99999999999999999999999999999999999999", ""},
+		{"decimal(38,0)", `-99999999999999999999999999999999999999`, "-99999999999999999999999999999999999999", ""},
+		{"decimal(38,0)", `100000000000000000000000000000000000000`, "", `39 integer digits`},
+		{"decimal(38,10)", `1234567890123456789012345678.0123456789`, "1234567890123456789012345678.0123456789", ""},
+		{"decimal(38,10)", `10000000000000000000.0000000001`, "10000000000000000000.0000000001", ""},
+		{"decimal(38,10)", `-0.0000000001`, "-0.0000000001", ""},
+		{"decimal(38,38)", `0.12345678901234567890123456789012345678`, "0.12345678901234567890123456789012345678", ""},
+		{"decimal(38,2)", `0`, "0.00", ""},
+		{"decimal(38,2)", `"-18446744073709551616.00"`, "-18446744073709551616.00", ""}, // -2^64: the low word is 0
+		{"decimal(38,2)", `1e30`, "1000000000000000000000000000000.00", ""},
+		{"decimal(38,2)", `0.001`, "", `has 3 fractional digits`},
+	}
+	for _, tt := range tests {
+		got, err := extractOne(t, Column{Name: "a", Type: tt.typ}, `{"a":`+tt.value+`}`)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s from %s: error %v, want %q", tt.typ, tt.value, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s from %s: %v", tt.typ, tt.value, err)
+			continue
+		}
+		if got != tt.want {
+			t.Errorf("%s from %s = %s, want %s", tt.typ, tt.value, got, tt.want)
+		}
+	}
+}
+
+func TestExtractNestedTypes(t *testing.T) {
+	const addr = "struct<city:string,zip:int32,geo:struct<lat:double,lon:double>>"
+	tests := []struct {
+		typ, value, want, err string
+	}{
+		{addr, `{"zip":10115,"city":"Berlin","geo":{"lon":13.4,"lat":52.52},"extra":[1]}`, `{"city":"Berlin","zip":10115,"geo":{"lat":52.52,"lon":13.4}}`, ""},
+		{addr, `{"city":"Köln"}`, `{"city":"Köln","zip":null,"geo":null}`, ""},
+		{addr, `{ "city" : "a\"b" , "geo" : { "lat" : 1e2 } }`, `{"city":"a\"b","zip":null,"geo":{"lat":100,"lon":null}}`, ""},
+		{addr, `{"ci\u0074y":"x"}`, `{"city":"x","zip":null,"geo":null}`, ""}, // an escaped key is the key
+		{addr, `{}`, `{"city":null,"zip":null,"geo":null}`, ""},
+		{addr, `null`, "null", ""},
+		{addr, `{"zip":"10115"}`, "", `column "a": at .zip: expected an integer, got "10115"`},
+		{addr, `{"geo":{"lat":"north"}}`, "", `column "a": at .geo.lat: expected a number, got "north"`},
+		{addr, `{"zip":3000000000}`, "", `at .zip: 3000000000 is out of range for int32`},
+		{addr, `[1]`, "", `column "a": expected an object for struct<city:string,zip:int32,geo:struct<lat:double,lon:double>>, got an array`},
+		{"list<int64>", `[1, 2,3]`, `[1,2,3]`, ""},
+		{"list<int64>", `[]`, `[]`, ""},
+		{"list<int64>", `[1,null]`, `[1,null]`, ""},
+		{"list<int64>", `[1,"x"]`, "", `column "a": at [1]: expected an integer, got "x"`},
+		{"list<int64>", `{"a":1}`, "", `expected an array for list<int64>, got an object`},
+		{"list<list<string>>", `[["a"],[],null,[1,true]]`, `[["a"],[],null,["1","true"]]`, ""},
+		{"list<string>", `[{"a":1}]`, "", `at [0]: expected a string, got an object`},
+		{"map<string,double>", `{"b":1.50,"a":-0.25}`, `{"b":1.5,"a":-0.25}`, ""},
+		{"map<string,double>", `{}`, `{}`, ""},
+		{"map<string,double>", `{"x":null}`, `{"x":null}`, ""},
+		{"map<string,double>", `{"x":"y"}`, "", `column "a": at ["x"]: expected a number, got "y"`},
+		{"map<string,decimal(10,2)>", `{"eur":12.5,"usd":"3"}`, `{"eur":12.50,"usd":3.00}`, ""},
+		{"map<string,decimal(10,2)>", `{"eur":12.345}`, "", `at ["eur"]: 12.345 has 3 fractional digits, and decimal(10,2) holds 2`},
+		{"struct<ts:timestamp,d:date,b:bytes,ok:bool,j:json>", `{"ts":"2026-01-02T03:04:05.678+01:00","d":"2026-01-02","b":"aGk=","ok":true,"j":{ "n" : [1, 2] }}`,
+			`{"ts":"2026-01-02T02:04:05.678Z","d":"2026-01-02","b":"aGk=","ok":true,"j":{"n":[1,2]}}`, ""},
+		{"struct<ts:timestamp>", `{"ts":1767225600000}`, `{"ts":"2026-01-01T00:00:00.000Z"}`, ""},
+		{"struct<d:date>", `{"d":"2026-02-30"}`, "", `at .d: expected a date (YYYY-MM-DD), got "2026-02-30"`},
+		{"struct<b:bytes>", `{"b":"not base64!"}`, "", `at .b: expected base64 text, got "not base64!"`},
+		{"struct<`zip-code`:string>", `{"zip-code":"x"}`, `{"zip-code":"x"}`, ""},
+		{"list<struct<sku:string,qty:int32,price:decimal(38,4)>>", `[{"sku":"a","qty":2,"price":"12345678901234567890.1234"},{"sku":"b","qty":1,"price":-0.5}]`,
+			`[{"sku":"a","qty":2,"price":12345678901234567890.1234},{"sku":"b","qty":1,"price":-0.5000}]`, ""},
+		{"list<struct<sku:string,qty:int32>>", `[{"sku":"a","qty":2},{"sku":"b","qty":1.5}]`, "", `column "a": at [1].qty: expected an integer, got 1.5`},
+		{"map<string,string>", `{"\ud800":"x"}`, "", `is not UTF-8 text`},
+		{"list<string>", `["\ud800"]`, "", `at [0]: the text is not UTF-8, or holds a lone surrogate`},
+	}
+	for _, tt := range tests {
+		got, err := extractOne(t, Column{Name: "a", Type: tt.typ}, `{"a":`+tt.value+`}`)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s from %s: error %v, want %q", tt.typ, tt.value, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s from %s: %v", tt.typ, tt.value, err)
+			continue
+		}
+		if got != tt.want {
+			t.Errorf("%s from %s\n got %s\nwant %s", tt.typ, tt.value, got, tt.want)
 		}
 	}
 }

@@ -12,11 +12,12 @@ import (
 type csvEncoder struct {
 	textBuffer
 	kinds []Kind
+	types []*Type
 	text  []byte
 }
 
 func newCSVEncoder(w io.Writer, s *Schema) *csvEncoder {
-	e := &csvEncoder{textBuffer: textBuffer{w: w}, kinds: s.Kinds}
+	e := &csvEncoder{textBuffer: textBuffer{w: w}, kinds: s.Kinds, types: s.Types}
 	for i, c := range s.Columns {
 		if i > 0 {
 			e.buf = append(e.buf, ',')
@@ -39,6 +40,8 @@ func (e *csvEncoder) Append(_ []byte, vals []Value) error {
 		case KindString, KindJSON, KindBytes:
 			e.text = AppendText(e.text[:0], v, k)
 			e.buf = appendCSVField(e.buf, e.text)
+		case KindDecimal:
+			e.buf = AppendDecimal(e.buf, v, e.types[i])
 		default: // numbers, booleans, dates and timestamps never need quotes
 			e.buf = AppendText(e.buf, v, k)
 		}
@@ -56,11 +59,12 @@ func (e *csvEncoder) Abort()       {}
 type jsonlEncoder struct {
 	textBuffer
 	kinds []Kind
+	types []*Type
 	keys  [][]byte // `{"name":` for the first column, `,"name":` for the others
 }
 
 func newJSONLEncoder(w io.Writer, s *Schema) *jsonlEncoder {
-	e := &jsonlEncoder{textBuffer: textBuffer{w: w}, kinds: s.Kinds, keys: make([][]byte, len(s.Columns))}
+	e := &jsonlEncoder{textBuffer: textBuffer{w: w}, kinds: s.Kinds, types: s.Types, keys: make([][]byte, len(s.Columns))}
 	for i, c := range s.Columns {
 		sep := byte(',')
 		if i == 0 {
@@ -89,6 +93,8 @@ func (e *jsonlEncoder) Append(_ []byte, vals []Value) error {
 			} else {
 				e.buf = append(e.buf, v.Bytes...)
 			}
+		case KindDecimal: // the exact number, never rounded through a float
+			e.buf = AppendDecimal(e.buf, v, e.types[i])
 		case KindTimestamp, KindDate, KindBytes:
 			e.buf = append(e.buf, '"')
 			e.buf = AppendText(e.buf, v, k)

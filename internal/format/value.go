@@ -8,6 +8,7 @@ type (
 	Token = row.Token
 	Value = row.Value
 	Kind  = row.Kind
+	Type  = row.Type
 )
 
 // The JSON token types.
@@ -34,7 +35,14 @@ const (
 	KindDate      = row.KindDate
 	KindBytes     = row.KindBytes
 	KindJSON      = row.KindJSON
+	KindDecimal   = row.KindDecimal
+	KindStruct    = row.KindStruct
+	KindList      = row.KindList
+	KindMap       = row.KindMap
 )
 
 // ParseKind returns the kind named s (a column type; "any" is not one).
 func ParseKind(s string) (Kind, error) { return row.ParseKind(s) }
+
+// ParseType parses a column type (row.ParseType).
+func ParseType(s string) (*Type, error) { return row.ParseType(s) }

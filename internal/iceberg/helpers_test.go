@@ -134,6 +134,8 @@ func recordRows(rec arrow.RecordBatch) []map[string]any {
 			switch a := col.(type) {
 			case *array.Timestamp:
 				rows[i][name] = a.Value(i).ToTime(a.DataType().(*arrow.TimestampType).Unit).UTC()
+			case *array.Decimal128: // its exact text, every digit of the scale
+				rows[i][name] = a.Value(i).ToString(a.DataType().(*arrow.Decimal128Type).Scale)
 			default:
 				rows[i][name] = col.GetOneForMarshal(i)
 			}

@@ -572,8 +572,8 @@ func (t *Table) evolve(ctx context.Context) error {
 	if len(t.changes) > 0 {
 		up := txn.UpdateSchema(true, false)
 		for _, c := range t.changes {
-			k, _ := format.ParseKind(c.Type)
-			typ, _ := icebergType(k)
+			ft, _ := format.ParseType(c.Type)
+			typ, _ := (&idAlloc{}).typeOf(ft) // the table assigns the new fields' ids
 			up = up.AddColumn([]string{c.Column}, typ, "", false, nil)
 		}
 		if err := up.Commit(); err != nil {

@@ -10,12 +10,14 @@ import (
 	"github.com/streamctl/streamctl/internal/partition"
 )
 
-// icebergType is the Iceberg type of a streamctl column kind. The Parquet
+// icebergType is the Iceberg type of a streamctl column type. The Parquet
 // files hold timestamps in milliseconds (UTC-adjusted); Iceberg's timestamptz
 // is microseconds, and readers widen the stored milliseconds. JSON has no
 // Iceberg type before v3's variant: it is a string holding the JSON text.
-func icebergType(k format.Kind) (ice.Type, error) {
-	switch k {
+func icebergType(t *format.Type) (ice.Type, error) {
+	switch k := t.Kind; k {
+	case format.KindDecimal:
+		return ice.DecimalTypeOf(t.Precision, t.Scale), nil
 	case format.KindString, format.KindJSON:
 		return ice.PrimitiveTypes.String, nil
 	case format.KindInt32:
@@ -35,24 +37,72 @@ func icebergType(k format.Kind) (ice.Type, error) {
 	case format.KindBytes:
 		return ice.PrimitiveTypes.Binary, nil
 	}
-	return nil, fmt.Errorf("type %s has no Iceberg type", k)
+	return nil, fmt.Errorf("type %s has no Iceberg type", t)
 }
 
-// newSchema is the Iceberg schema of the columns, field ids 1… in order.
+// newSchema is the Iceberg schema of the columns: field ids 1… in order,
+// then the ids of nested fields, elements, keys and values. A catalog
+// creating the table may number the nested ones otherwise: compareSchema
+// compares types without their ids, and the files are read by names.
 func newSchema(cols []format.Column) (*ice.Schema, error) {
 	s, err := format.NewSchema(cols)
 	if err != nil {
 		return nil, err
 	}
+	ids := &idAlloc{next: len(cols) + 1}
 	fields := make([]ice.NestedField, len(cols))
 	for i, c := range cols {
-		t, err := icebergType(s.Kinds[i])
+		fields[i] = ice.NestedField{ID: i + 1, Name: c.Name, Required: !c.IsNullable()}
+	}
+	for i, c := range cols {
+		t, err := ids.typeOf(s.Types[i])
 		if err != nil {
 			return nil, fmt.Errorf("column %q: %w", c.Name, err)
 		}
-		fields[i] = ice.NestedField{ID: i + 1, Name: c.Name, Type: t, Required: !c.IsNullable()}
+		fields[i].Type = t
 	}
 	return ice.NewSchema(0, fields...), nil
+}
+
+// idAlloc numbers the nested fields of a schema.
+type idAlloc struct{ next int }
+
+func (a *idAlloc) id() int {
+	a.next++
+	return a.next - 1
+}
+
+// typeOf is the Iceberg type of t, numbering its nested fields breadth
+// first: the ids of a struct's fields (a list's element, a map's key and
+// value) before those of what they hold. Nested fields are optional, as
+// JSON leaves any of them out; a map's key is required.
+func (a *idAlloc) typeOf(t *format.Type) (ice.Type, error) {
+	switch t.Kind {
+	case format.KindStruct:
+		st := &ice.StructType{FieldList: make([]ice.NestedField, len(t.Fields))}
+		for i, f := range t.Fields {
+			st.FieldList[i] = ice.NestedField{ID: a.id(), Name: f.Name}
+		}
+		for i, f := range t.Fields {
+			ft, err := a.typeOf(f.Type)
+			if err != nil {
+				return nil, err
+			}
+			st.FieldList[i].Type = ft
+		}
+		return st, nil
+	case format.KindList:
+		l := &ice.ListType{ElementID: a.id()}
+		et, err := a.typeOf(t.Elem)
+		l.Element = et
+		return l, err
+	case format.KindMap:
+		m := &ice.MapType{KeyID: a.id(), ValueID: a.id(), KeyType: ice.PrimitiveTypes.String}
+		vt, err := a.typeOf(t.Elem)
+		m.ValueType = vt
+		return m, err
+	}
+	return icebergType(t)
 }
 
 // transform is the Iceberg transform of a partition_by field.
@@ -151,7 +201,7 @@ func compareSchema(have, want *ice.Schema, cols []format.Column) (changes []Sche
 			changes = append(changes, SchemaChange{Column: w.Name, Type: cols[i].Type, Iceberg: w.Type.String()})
 			continue
 		}
-		if !h.Type.Equals(w.Type) {
+		if !sameType(h.Type, w.Type) {
 			problems = append(problems, fmt.Sprintf("column %q is %s in the table, and type %q (Iceberg %s) is declared", w.Name, h.Type, cols[i].Type, w.Type))
 		}
 		if h.Required && !w.Required {
@@ -185,4 +235,30 @@ func compareSpec(have ice.PartitionSpec, haveSchema *ice.Schema, want ice.Partit
 		return ""
 	}
 	return fmt.Sprintf("the table is partitioned by [%s] and partition_by gives [%s] (partition evolution is not supported)", h, w)
+}
+
+// sameType reports whether two Iceberg types are the same but for the ids
+// of their nested fields, which the catalog assigns.
+func sameType(a, b ice.Type) bool {
+	switch a := a.(type) {
+	case *ice.StructType:
+		b, ok := b.(*ice.StructType)
+		if !ok || len(a.FieldList) != len(b.FieldList) {
+			return false
+		}
+		for i, f := range a.FieldList {
+			g := b.FieldList[i]
+			if f.Name != g.Name || f.Required != g.Required || !sameType(f.Type, g.Type) {
+				return false
+			}
+		}
+		return true
+	case *ice.ListType:
+		b, ok := b.(*ice.ListType)
+		return ok && a.ElementRequired == b.ElementRequired && sameType(a.Element, b.Element)
+	case *ice.MapType:
+		b, ok := b.(*ice.MapType)
+		return ok && a.ValueRequired == b.ValueRequired && sameType(a.KeyType, b.KeyType) && sameType(a.ValueType, b.ValueType)
+	}
+	return a.Equals(b)
 }

@@ -210,6 +210,7 @@ type Writer struct {
 	plain     []int32      // without partition_by: the target of destination d at d+1 (-1: none yet)
 	route     int          // index in vals of the route field; -1 without route_by
 	routeKind format.Kind  // its kind
+	routeType *format.Type // its type, for a decimal's scale
 	routeCol  bool         // it is a declared column
 	order     []int        // destination indices sorted by name
 	keyBuf    []byte
@@ -330,6 +331,7 @@ func New(layout Layout, batch int64, active []int, out Output) (*Writer, error) 
 			fields = append(fields, f)
 			encoded.Columns = append(encoded.Columns, all.Columns[i])
 			encoded.Kinds = append(encoded.Kinds, all.Kinds[i])
+			encoded.Types = append(encoded.Types, all.Types[i])
 		}
 		if len(encoded.Columns) == 0 {
 			return nil, errors.New("every column is an identity partition, which is not written into the files: nothing is left to write")
@@ -398,6 +400,7 @@ func New(layout Layout, batch int64, active []int, out Output) (*Writer, error) 
 		}
 		w.route, w.routeKind = field(layout.RouteBy)
 		w.routeCol = fields[w.route].Column
+		w.routeType = fields[w.route].Type
 		w.order = sortedOrder(layout.Destinations)
 	}
 	if len(fields) > 0 {
@@ -579,7 +582,11 @@ func (w *Writer) unroutable(v *format.Value) error {
 // destination returns the destination the current record's route value
 // sends it to (see Route).
 func (w *Writer) destination() int {
-	w.routeKey = format.AppendText(w.routeKey[:0], w.vals[w.route], w.routeKind)
+	if w.routeKind == format.KindDecimal {
+		w.routeKey = format.AppendDecimal(w.routeKey[:0], w.vals[w.route], w.routeType)
+	} else {
+		w.routeKey = format.AppendText(w.routeKey[:0], w.vals[w.route], w.routeKind)
+	}
 	return w.order[routeIndex(w.routeKey, len(w.order))]
 }
 

@@ -597,8 +597,11 @@ func TestLayoutErrors(t *testing.T) {
 		{Layout{Format: "parquet", Columns: cols, Compression: "brotli"}, `unknown compression "brotli"`},
 		{Layout{Format: "parquet", Columns: cols, PartitionBy: []string{"day(country)"}}, `partition_by "day(country)": day does not apply to string "country"`},
 		{Layout{Format: "parquet", Columns: cols, PartitionBy: []string{"week(ts)"}}, `unknown transform "week"`},
-		{Layout{Format: "parquet", Columns: []format.Column{{Name: "a", Type: "decimal"}}}, `column "a": unknown type "decimal"`},
+		{Layout{Format: "parquet", Columns: []format.Column{{Name: "a", Type: "decimal"}}}, `column "a": type "decimal", at character 8: expected "(" after decimal`},
+		{Layout{Format: "parquet", Columns: []format.Column{{Name: "a", Type: "decimal(5,2)"}, {Name: "b", Type: "string"}}, PartitionBy: []string{"a"}}, `partition_by "a": identity does not apply to decimal "a"`},
 		{Layout{Format: "jsonl", RouteBy: "a..b", Destinations: []string{"x"}}, `route_by: field path "a..b" has an empty segment`},
+		{Layout{Format: "csv", Columns: []format.Column{{Name: "a", Type: "struct<b:int32>"}}}, `column "a": csv has no struct values; declare it type = "json" to keep the value as JSON text in one field, or write format = "parquet" or "jsonl"`},
+		{Layout{Format: "jsonl", Columns: []format.Column{{Name: "a", Type: "map<string,int32>"}, {Name: "b", Type: "string"}}, PartitionBy: []string{"a"}}, `partition_by "a": identity does not apply to map "a"`},
 		{Layout{Format: "jsonl", MaxFileRecords: -1}, "max_file_records must be positive"},
 	}
 	for _, tc := range tests {

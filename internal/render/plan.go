@@ -168,6 +168,20 @@ func writeSinkActions(w io.Writer, s *planner.SinkPlan, o Options) {
 			fmt.Fprintf(w, "  %s %s: %s\n", o.paint(yellow, "~"), t.Table, c)
 		}
 	}
+	if len(s.Columns) > 0 {
+		fmt.Fprintf(w, "  %s write the columns:\n", o.paint(green, "+"))
+		width := 0
+		for _, c := range s.Columns {
+			width = max(width, len(c.Name))
+		}
+		for _, c := range s.Columns {
+			notNull := ""
+			if !c.Nullable {
+				notNull = ", not nullable"
+			}
+			fmt.Fprintf(w, "      %-*s %s%s\n", width, c.Name, c.Type, notNull)
+		}
+	}
 	for _, c := range s.Cleanups {
 		fmt.Fprintf(w, "  %s remove orphan %s in %s\n", o.paint(red, "-"), c.What(), c.Destination)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/streamctl/streamctl/internal/crash"
 	"github.com/streamctl/streamctl/internal/engine"
 	"github.com/streamctl/streamctl/internal/fault"
+	"github.com/streamctl/streamctl/internal/format"
 	"github.com/streamctl/streamctl/planner"
 	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/state"
@@ -163,6 +164,7 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 				Destinations:   names,
 				Layout:         es.LayoutHash,
 				LayoutSettings: es.Layout.Settings(),
+				Columns:        planColumns(es.Layout.Columns),
 				Lineage:        st.Lineage,
 				MovedFrom:      from,
 				UndoMove:       undo,
@@ -549,4 +551,13 @@ func Deferred(p *planner.Plan) int64 {
 		n += s.New.Deferred
 	}
 	return n
+}
+
+// planColumns are the columns a plan shows.
+func planColumns(cols []format.Column) []planner.Column {
+	var out []planner.Column
+	for _, c := range cols {
+		out = append(out, planner.Column{Name: c.Name, Type: c.Type, Nullable: c.IsNullable()})
+	}
+	return out
 }

@@ -150,9 +150,9 @@ func Replay(ctx context.Context, store providers.Storage) (*Table, error) {
 					}
 					names := map[string]bool{}
 					for _, fld := range schema.Fields {
-						var typ string
-						if json.Unmarshal(fld.Type, &typ) != nil || fld.Name == "" || fld.Nullable == nil || fld.Metadata == nil {
-							fail("%s: schema field %q needs name, a primitive type, nullable and metadata", where, fld.Name)
+						typ, ok := typeText(fld.Type)
+						if !ok || fld.Name == "" || fld.Nullable == nil || fld.Metadata == nil {
+							fail("%s: schema field %q needs name, a type (a primitive, or a struct, array or map of them), nullable and metadata", where, fld.Name)
 						}
 						names[fld.Name] = true
 						t.SchemaFields = append(t.SchemaFields, fld.Name+":"+typ)
@@ -295,4 +295,52 @@ func checkAdd(a map[string]any, partitionColumns []string, fail func(string)) (F
 		}
 	}
 	return f, true
+}
+
+// typeText renders a schema field's type (a primitive's name, or a nested
+// struct, array or map, checked for the fields the protocol gives each) as
+// the test compares it: long, array<string>, map<string,long>,
+// struct<a:long,b:array<double>>.
+func typeText(raw json.RawMessage) (string, bool) {
+	var name string
+	if json.Unmarshal(raw, &name) == nil {
+		return name, name != ""
+	}
+	var t struct {
+		Type              string          `json:"type"`
+		ElementType       json.RawMessage `json:"elementType"`
+		ContainsNull      *bool           `json:"containsNull"`
+		KeyType           json.RawMessage `json:"keyType"`
+		ValueType         json.RawMessage `json:"valueType"`
+		ValueContainsNull *bool           `json:"valueContainsNull"`
+		Fields            []struct {
+			Name     string          `json:"name"`
+			Type     json.RawMessage `json:"type"`
+			Nullable *bool           `json:"nullable"`
+			Metadata map[string]any  `json:"metadata"`
+		} `json:"fields"`
+	}
+	if json.Unmarshal(raw, &t) != nil {
+		return "", false
+	}
+	switch t.Type {
+	case "array":
+		e, ok := typeText(t.ElementType)
+		return "array<" + e + ">", ok && t.ContainsNull != nil
+	case "map":
+		k, ok1 := typeText(t.KeyType)
+		v, ok2 := typeText(t.ValueType)
+		return "map<" + k + "," + v + ">", ok1 && ok2 && t.ValueContainsNull != nil
+	case "struct":
+		var parts []string
+		for _, f := range t.Fields {
+			ft, ok := typeText(f.Type)
+			if !ok || f.Name == "" || f.Nullable == nil || f.Metadata == nil {
+				return "", false
+			}
+			parts = append(parts, f.Name+":"+ft)
+		}
+		return "struct<" + strings.Join(parts, ",") + ">", len(t.Fields) > 0
+	}
+	return "", false
 }

@@ -3,6 +3,7 @@ package parquet
 import (
 	"bytes"
 	"context"
+	"strconv"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -20,7 +21,8 @@ type arrowFile struct {
 	writer    *metadata.AppVersion
 	rowGroups []arrowRowGroup
 	// columns[c][row] is the value of column c: nil, int64 (ints, dates,
-	// timestamps in ms), float64, bool, or string (strings, bytes, json).
+	// timestamps in ms), float64, bool, string (strings, bytes, json), or
+	// decimalText (a decimal's unscaled integer, in decimal).
 	columns [][]any
 }
 
@@ -100,6 +102,9 @@ func arrowReadErr(data []byte) (*arrowFile, error) {
 	return out, nil
 }
 
+// decimalText is a decimal's unscaled integer as arrow-go reads it.
+type decimalText string
+
 func appendArrowValues(dst []any, a arrow.Array) []any {
 	if ext, ok := a.(array.ExtensionArray); ok {
 		a = ext.Storage()
@@ -135,6 +140,12 @@ func appendArrowValues(dst []any, a arrow.Array) []any {
 			dst = append(dst, string(a.Value(i)))
 		case *array.LargeBinary:
 			dst = append(dst, string(a.Value(i)))
+		case *array.Decimal32:
+			dst = append(dst, decimalText(strconv.FormatInt(int64(a.Value(i)), 10)))
+		case *array.Decimal64:
+			dst = append(dst, decimalText(strconv.FormatInt(int64(a.Value(i)), 10)))
+		case *array.Decimal128:
+			dst = append(dst, decimalText(a.Value(i).BigInt().String()))
 		default:
 			panic("arrow type " + a.DataType().String())
 		}

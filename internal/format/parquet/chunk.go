@@ -19,7 +19,8 @@ type columnChunk struct {
 	block     []byte // the block values are in, from levelRoom on
 	values    []byte // PLAIN-encoded values, in block
 	room      int    // the most bytes of values and defs the page may hold
-	defs      []byte // nullable columns: definition levels, a bit per row
+	defs      []byte // nullable columns: definition levels, a bit per row; nested leaves: a byte per entry
+	reps      []byte // nested leaves: repetition levels, a byte per entry
 	bools     int    // booleans: values packed into values' bits
 	pageRows  int
 	pageNulls int
@@ -144,6 +145,10 @@ func (c *columnChunk) appendValue(v *row.Value) {
 	case pq.Float:
 		c.values = binary.LittleEndian.AppendUint32(c.values, math.Float32bits(float32(v.Float)))
 		s.observeFloat(float64(float32(v.Float)))
+	case pq.FixedLenByteArray: // a wide decimal: 16 bytes, of which the low width count
+		b := v.Bytes[len(v.Bytes)-c.width:]
+		c.values = append(c.values, b...)
+		s.observeInt128(int64(binary.BigEndian.Uint64(v.Bytes)), binary.BigEndian.Uint64(v.Bytes[8:]))
 	case pq.Boolean:
 		if c.bools&7 == 0 {
 			c.values = append(c.values, 0)
@@ -185,6 +190,28 @@ type columnStats struct {
 	// zero-padded.
 	minBytes, maxBytes []byte
 	minKey, maxKey     uint64
+	// Wide decimals: 128-bit two's complement, high words signed.
+	minHi, maxHi int64
+	minLo, maxLo uint64
+}
+
+func (s *columnStats) observeInt128(hi int64, lo uint64) {
+	switch {
+	case !s.has:
+		s.has, s.minHi, s.minLo, s.maxHi, s.maxLo = true, hi, lo, hi, lo
+	case hi < s.minHi || hi == s.minHi && lo < s.minLo:
+		s.minHi, s.minLo = hi, lo
+	case hi > s.maxHi || hi == s.maxHi && lo > s.maxLo:
+		s.maxHi, s.maxLo = hi, lo
+	}
+}
+
+// int128Bytes is the low n bytes, big-endian, of a 128-bit two's
+// complement integer: a wide decimal as FIXED_LEN_BYTE_ARRAY holds it.
+func int128Bytes(hi int64, lo uint64, n int) []byte {
+	b := binary.BigEndian.AppendUint64(nil, uint64(hi))
+	b = binary.BigEndian.AppendUint64(b, lo)
+	return b[16-n:]
 }
 
 // bytesKey is the first 8 bytes of v, big-endian, zero-padded. Keys that
@@ -242,8 +269,9 @@ func (s *columnStats) observeBytes(v []byte) {
 }
 
 // parquet returns the statistics as the footer stores them. utf says the
-// byte arrays are UTF-8 text, whose bounds must be text too.
-func (s *columnStats) parquet(t pq.Type, utf bool, nulls int64) statistics {
+// byte arrays are UTF-8 text, whose bounds must be text too; width is the
+// length of fixed-length byte arrays.
+func (s *columnStats) parquet(t pq.Type, utf bool, width int, nulls int64) statistics {
 	st := statistics{NullCount: nulls}
 	if !s.has {
 		return st
@@ -268,6 +296,10 @@ func (s *columnStats) parquet(t pq.Type, utf bool, nulls int64) statistics {
 		st.MaxValue = append([]byte{}, hi...)
 		st.IsMinValueExact, st.IsMaxValueExact = thrift.New(loExact), thrift.New(hiExact)
 		return st
+	case pq.FixedLenByteArray:
+		// Decimals order as signed integers (their type-defined order).
+		st.MinValue = int128Bytes(s.minHi, s.minLo, width)
+		st.MaxValue = int128Bytes(s.maxHi, s.maxLo, width)
 	case pq.Int64:
 		st.MinValue = binary.LittleEndian.AppendUint64(nil, uint64(s.minInt))
 		st.MaxValue = binary.LittleEndian.AppendUint64(nil, uint64(s.maxInt))

@@ -5,8 +5,9 @@
 // of the encoding side's time, compression being the rest) and whose memory
 // cannot be bounded across files. Values are PLAIN-encoded straight into
 // pages instead. The files are as plain as Parquet gets, which every reader
-// understands: a flat schema, data pages v1, PLAIN values, RLE definition
-// levels, min/max/null statistics per column chunk, no dictionary.
+// understands: data pages v1, PLAIN values, RLE levels, min/max/null
+// statistics per column chunk, no dictionary. Nested columns (nested.go)
+// are the standard groups, LIST and MAP, a column chunk per leaf.
 // parquet-go's thrift encodes the page headers and the footer (its structs,
 // and ours for the footer's row groups); its reader, arrow-go's and DuckDB
 // read the files back in the tests.
@@ -55,8 +56,16 @@ func CreatedBy(version, build string) string {
 // Column is one column of a file.
 type Column struct {
 	Name     string
-	Kind     row.Kind // any kind but KindAny
+	Kind     row.Kind // a flat kind or KindDecimal
 	Nullable bool
+	// Type is the type of a nested column (struct, list, map), whose values
+	// are its JSON normalised to it, split into leaves by Options.Shred.
+	Type *row.Type
+	// Precision and Scale of a decimal. Its values are unscaled integers
+	// (row.KindDecimal), written as Parquet's DECIMAL on INT32 up to
+	// precision 9, INT64 up to 18, and FIXED_LEN_BYTE_ARRAY of the fewest
+	// bytes that hold the precision above.
+	Precision, Scale int
 }
 
 // Options are a file's settings.
@@ -71,12 +80,18 @@ type Options struct {
 	// CreatedBy goes into the footer as it is: the bytes of a file depend
 	// only on it, the columns, the options and the rows.
 	CreatedBy string
+	// Shredder makes, for each file, what splits the values of nested
+	// columns into their leaves; needed when a column is nested.
+	Shredder func() ShredFunc
 }
 
 // Format is the schema and settings shared by the Parquet files of one
 // layout: it makes an Encoder per file. It is safe for concurrent use.
 type Format struct {
-	cols      []column
+	cols      []column // the leaf columns, in schema order
+	tops      []top    // the columns of a row
+	shredder  func() ShredFunc
+	maxLeaves int // of a nested column
 	createdBy string
 	codec     compress.Codec // nil: uncompressed
 	codecID   pq.CompressionCodec
@@ -92,6 +107,22 @@ type column struct {
 	physical pq.Type
 	width    int // bytes of a PLAIN value; 0: a byte array's length prefix and bytes
 	utf8     bool
+	// A nested column's leaf: its path and levels; its pages hold a level
+	// per entry, and its values only for entries defined at maxDef.
+	path           []string
+	maxDef, maxRep uint8
+	nested         bool
+}
+
+// decimalBytes is the fewest bytes of two's complement that hold every
+// decimal of each precision: the length of its FIXED_LEN_BYTE_ARRAY.
+func decimalBytes(precision int) int {
+	n := 1
+	// 2^(8n-1) > 10^precision, in log10: (8n-1)·log10(2) > precision.
+	for float64(8*n-1)*math.Log10(2) <= float64(precision) {
+		n++
+	}
+	return n
 }
 
 // NewFormat checks o and returns the format of files of cols.
@@ -120,19 +151,25 @@ func NewFormat(cols []Column, o Options) (*Format, error) {
 		return nil, fmt.Errorf("row_group_records must be at most %d, got %d", math.MaxInt32, f.rowGroup)
 	}
 	f.schema = append(f.schema, pq.SchemaElement{Name: "schema", NumChildren: thrift.New(int32(len(cols)))})
+	f.shredder = o.Shredder
 	for _, c := range cols {
-		col := column{name: c.Name, kind: c.Kind, nullable: c.Nullable, utf8: c.Kind == row.KindString || c.Kind == row.KindJSON}
-		el := schemaElement(col.kind)
-		el.Name = c.Name
-		el.RepetitionType = thrift.New(pq.Required)
-		if col.nullable {
-			el.RepetitionType = thrift.New(pq.Optional)
+		t := top{first: len(f.cols), nullable: c.Nullable}
+		if c.Type != nil && c.Type.Nested() {
+			if f.shredder == nil {
+				return nil, fmt.Errorf("parquet: column %q is nested, and no Shredder is given", c.Name)
+			}
+			rep := pq.Required
+			if c.Nullable {
+				rep = pq.Optional
+			}
+			t.typ = c.Type
+			f.addNested(c.Name, c.Type, rep, nil, 0, 0)
+		} else {
+			f.addLeaf(c, []string{c.Name}, 0, 0)
 		}
-		col.physical, _ = el.Type.Get()
-		col.width = plainWidth(col.physical)
-		f.cols = append(f.cols, col)
-		f.schema = append(f.schema, el)
-		f.orders = append(f.orders, pq.ColumnOrder{Value: &pq.TypeDefinedOrder{}})
+		t.n = len(f.cols) - t.first
+		f.maxLeaves = max(f.maxLeaves, t.n)
+		f.tops = append(f.tops, t)
 	}
 	return f, nil
 }
@@ -165,6 +202,26 @@ func schemaElement(k row.Kind) pq.SchemaElement {
 		return pq.SchemaElement{Type: thrift.New(pq.ByteArray)}
 	}
 	panic(fmt.Sprintf("parquet: no type for kind %s", k))
+}
+
+// decimalElement is the schema element of a decimal column.
+func decimalElement(precision, scale int) pq.SchemaElement {
+	el := pq.SchemaElement{
+		ConvertedType: thrift.New(deprecated.Decimal),
+		Scale:         thrift.New(int32(scale)),
+		Precision:     thrift.New(int32(precision)),
+		LogicalType:   pq.LogicalType{Value: &pq.DecimalType{Scale: int32(scale), Precision: int32(precision)}},
+	}
+	switch {
+	case precision <= 9:
+		el.Type = thrift.New(pq.Int32)
+	case precision <= row.MaxDecimal64Precision:
+		el.Type = thrift.New(pq.Int64)
+	default:
+		el.Type = thrift.New(pq.FixedLenByteArray)
+		el.TypeLength = thrift.New(int32(decimalBytes(precision)))
+	}
+	return el
 }
 
 // ErrTooManyRowGroups is returned by a Parquet encoder asked for one row
@@ -202,6 +259,8 @@ type Encoder struct {
 	w       io.Writer
 	offset  int64 // bytes written to w
 	cols    []columnChunk
+	leaves  [][]row.Entry // a nested value's entries, by leaf
+	shred   ShredFunc
 	rows    int64 // rows in the current row group
 	meta    fileMetaData
 	header  bytes.Buffer
@@ -213,7 +272,10 @@ type Encoder struct {
 
 // NewEncoder starts a file written to w.
 func (f *Format) NewEncoder(w io.Writer) *Encoder {
-	e := &Encoder{f: f, w: w, cols: make([]columnChunk, len(f.cols))}
+	e := &Encoder{f: f, w: w, cols: make([]columnChunk, len(f.cols)), leaves: make([][]row.Entry, f.maxLeaves)}
+	if f.shredder != nil {
+		e.shred = f.shredder()
+	}
 	for i := range e.cols {
 		e.cols[i].column = f.cols[i]
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -47,7 +48,53 @@ func (in *fuzzInput) uint64() uint64 {
 // last one.
 var fuzzRunes = []rune{'a', 'b', 'x', 'y', 'z', '0', ' ', 0, 0x7f, 0x80, 'é', 'ü', 0x7ff, 0x800, 0xd7ff, 0xe000, 0xfffd, 0xffff, 0x10000, 0x10fffe, utf8.MaxRune}
 
-var fuzzKinds = []row.Kind{row.KindString, row.KindInt32, row.KindInt64, row.KindFloat, row.KindDouble, row.KindBool, row.KindTimestamp, row.KindDate, row.KindBytes, row.KindJSON}
+var fuzzKinds = []row.Kind{row.KindString, row.KindInt32, row.KindInt64, row.KindFloat, row.KindDouble, row.KindBool, row.KindTimestamp, row.KindDate, row.KindBytes, row.KindJSON, row.KindDecimal}
+
+// fuzzDecimal is a decimal of precision prec: an unscaled integer of at
+// most prec digits, in Value.Int up to 18 digits, else 16 bytes.
+func fuzzDecimal(in *fuzzInput, prec int) row.Value {
+	limit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(prec)), nil) // 10^prec, one above the largest
+	var n *big.Int
+	switch in.intn(6) {
+	case 0:
+		n = new(big.Int).Sub(limit, big.NewInt(1))
+	case 1:
+		n = new(big.Int).Sub(big.NewInt(1), limit)
+	case 2:
+		n = big.NewInt(int64(in.intn(3)) - 1)
+	default:
+		n = new(big.Int).SetUint64(in.uint64())
+		n.Lsh(n, 64).Or(n, new(big.Int).SetUint64(in.uint64())).Mod(n, limit)
+		if in.intn(2) == 0 {
+			n.Neg(n)
+		}
+	}
+	if prec <= row.MaxDecimal64Precision {
+		return row.Value{Int: n.Int64(), Token: row.TokNumber}
+	}
+	return row.Value{Bytes: int128Of(n), Token: row.TokNumber}
+}
+
+// int128Of is n as 16 bytes of big-endian two's complement.
+func int128Of(n *big.Int) []byte {
+	u := new(big.Int).Set(n)
+	if u.Sign() < 0 {
+		u.Add(u, new(big.Int).Lsh(big.NewInt(1), 128))
+	}
+	return u.FillBytes(make([]byte, 16))
+}
+
+// decimalOf is the unscaled integer of a fuzzDecimal value.
+func decimalOf(v row.Value, prec int) *big.Int {
+	if prec <= row.MaxDecimal64Precision {
+		return big.NewInt(v.Int)
+	}
+	n := new(big.Int).SetBytes(v.Bytes)
+	if v.Bytes[0]&0x80 != 0 {
+		n.Sub(n, new(big.Int).Lsh(big.NewInt(1), 128))
+	}
+	return n
+}
 
 // fuzzValue is a value for a column of kind typ.
 func fuzzValue(in *fuzzInput, typ string) row.Value {
@@ -123,6 +170,10 @@ func fuzzRoundTrip(t *testing.T, data []byte) {
 	for i := range cols {
 		nullable := in.intn(2) == 0
 		cols[i] = Column{Name: fmt.Sprintf("c%d", i), Kind: fuzzKinds[in.intn(len(fuzzKinds))], Nullable: nullable}
+		if cols[i].Kind == row.KindDecimal {
+			cols[i].Precision = 1 + in.intn(row.MaxDecimalPrecision)
+			cols[i].Scale = in.intn(cols[i].Precision + 1)
+		}
 		if nullable {
 			nullRate[i] = in.intn(5) // in quarters: 4 is every row
 		}
@@ -144,6 +195,8 @@ func fuzzRoundTrip(t *testing.T, data []byte) {
 		for c, col := range cols {
 			if nullRate[c] > 0 && in.intn(4) < nullRate[c] {
 				vals[c] = row.Value{Null: true}
+			} else if col.Kind == row.KindDecimal {
+				vals[c] = fuzzDecimal(in, col.Precision)
 			} else {
 				vals[c] = fuzzValue(in, col.Kind.String())
 			}
@@ -184,6 +237,16 @@ func fuzzRoundTrip(t *testing.T, data []byte) {
 			t.Fatalf("%s %s: arrow-go reads %d values, want %d", col.Name, col.Kind, len(got), nRows)
 		}
 		for r, vals := range rows {
+			if col.Kind == row.KindDecimal {
+				want := any(nil)
+				if !vals[c].Null {
+					want = decimalText(decimalOf(vals[c], col.Precision).String())
+				}
+				if got[r] != want {
+					t.Fatalf("%s decimal(%d,%d) row %d: arrow-go reads %v, want %v", col.Name, col.Precision, col.Scale, r, got[r], want)
+				}
+				continue
+			}
 			if !sameValue(col.Kind.String(), vals[c], got[r]) {
 				t.Fatalf("%s %s row %d: arrow-go reads %.40v, want %.40v", col.Name, col.Kind, r, got[r], fuzzDescribe(col.Kind.String(), vals[c]))
 			}
@@ -199,7 +262,12 @@ func fuzzRoundTrip(t *testing.T, data []byte) {
 		}
 		part := rows[first : first+groups[g]]
 		for c, col := range cols {
-			checkFuzzStats(t, fmt.Sprintf("row group %d %s %s", g, col.Name, col.Kind), col.Kind.String(), rg.cols[c], part, c)
+			what := fmt.Sprintf("row group %d %s %s", g, col.Name, col.Kind)
+			if col.Kind == row.KindDecimal {
+				checkDecimalStats(t, what, col.Precision, rg.cols[c], part, c)
+				continue
+			}
+			checkFuzzStats(t, what, col.Kind.String(), rg.cols[c], part, c)
 		}
 		first += groups[g]
 	}
@@ -338,6 +406,58 @@ func checkFuzzStats(t *testing.T, what, typ string, st arrowStats, rows [][]row.
 		if gotLo != lo || gotHi != hi {
 			t.Fatalf("%s: min %d max %d, want %d %d", what, gotLo, gotHi, lo, hi)
 		}
+	}
+}
+
+// checkDecimalStats is checkFuzzStats for a decimal column: exact bounds,
+// compared as signed integers, in the column's physical type.
+func checkDecimalStats(t *testing.T, what string, prec int, st arrowStats, rows [][]row.Value, c int) {
+	t.Helper()
+	var nulls int64
+	var lo, hi *big.Int
+	for _, r := range rows {
+		if r[c].Null {
+			nulls++
+			continue
+		}
+		n := decimalOf(r[c], prec)
+		if lo == nil || n.Cmp(lo) < 0 {
+			lo = n
+		}
+		if hi == nil || n.Cmp(hi) > 0 {
+			hi = n
+		}
+	}
+	if !st.set || st.nulls != nulls || st.numValues != int64(len(rows)) {
+		t.Fatalf("%s: statistics %v null_count %d num_values %d, want %d %d", what, st.set, st.nulls, st.numValues, nulls, len(rows))
+	}
+	if lo == nil {
+		if st.hasMinMax {
+			t.Fatalf("%s: min %x max %x of no values", what, st.min, st.max)
+		}
+		return
+	}
+	decode := func(b []byte) *big.Int {
+		switch {
+		case prec <= 9:
+			return big.NewInt(int64(int32(binary.LittleEndian.Uint32(b))))
+		case prec <= row.MaxDecimal64Precision:
+			return big.NewInt(int64(binary.LittleEndian.Uint64(b)))
+		}
+		if len(b) != decimalBytes(prec) {
+			t.Fatalf("%s: a bound of %d bytes, want %d", what, len(b), decimalBytes(prec))
+		}
+		n := new(big.Int).SetBytes(b)
+		if b[0]&0x80 != 0 {
+			n.Sub(n, new(big.Int).Lsh(big.NewInt(1), uint(8*len(b))))
+		}
+		return n
+	}
+	if !st.hasMinMax {
+		t.Fatalf("%s: no min and max", what)
+	}
+	if gotLo, gotHi := decode(st.min), decode(st.max); gotLo.Cmp(lo) != 0 || gotHi.Cmp(hi) != 0 {
+		t.Fatalf("%s: min %v max %v, want %v %v", what, gotLo, gotHi, lo, hi)
 	}
 }
 

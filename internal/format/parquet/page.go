@@ -113,7 +113,22 @@ func (e *Encoder) cutPage(c *columnChunk) error {
 	}
 	job := pageJob{c: c, rows: c.pageRows, nulls: c.pageNulls}
 	oneRun := !c.nullable || c.pageNulls == 0 || c.pageNulls == c.pageRows
-	if oneRun && cap(c.block) > 0 {
+	if c.nested {
+		// Repetition levels, definition levels, values; the values' block
+		// stays with the column.
+		page := getBlock()
+		if c.maxRep > 0 {
+			page = appendRLE(page, c.reps)
+		}
+		if c.maxDef > 0 {
+			page = appendRLE(page, c.defs)
+		}
+		job.page = append(page, c.values...)
+		job.block = job.page
+		if cap(c.block) != blockSize {
+			c.block, c.values, c.room = nil, nil, 0
+		}
+	} else if oneRun && cap(c.block) > 0 {
 		// The page is its block: the levels, if any, go in front of the values.
 		var run [levelRoom]byte
 		var levels []byte
@@ -139,7 +154,7 @@ func (e *Encoder) cutPage(c *columnChunk) error {
 	}
 	c.cut += int64(len(job.page))
 	e.pages.add(job)
-	c.values, c.defs = c.values[:0], c.defs[:0]
+	c.values, c.defs, c.reps = c.values[:0], c.defs[:0], c.reps[:0]
 	c.pageRows, c.pageNulls, c.bools = 0, 0, 0
 	return nil
 }

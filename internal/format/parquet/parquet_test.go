@@ -330,7 +330,7 @@ func TestParquetFloatStatsSkipNaN(t *testing.T) {
 	for _, v := range []float64{math.NaN(), 2, math.NaN(), -1, 0} {
 		s.observeFloat(v)
 	}
-	st := s.parquet(pq.Double, false, 0)
+	st := s.parquet(pq.Double, false, 0, 0)
 	lo := math.Float64frombits(binary.LittleEndian.Uint64(st.MinValue))
 	hi := math.Float64frombits(binary.LittleEndian.Uint64(st.MaxValue))
 	if lo != -1 || hi != 2 {
@@ -338,7 +338,7 @@ func TestParquetFloatStatsSkipNaN(t *testing.T) {
 	}
 	var none columnStats
 	none.observeFloat(math.NaN())
-	if st := none.parquet(pq.Double, false, 0); st.MinValue != nil {
+	if st := none.parquet(pq.Double, false, 0, 0); st.MinValue != nil {
 		t.Fatalf("min/max of NaN only: %v", st)
 	}
 }

@@ -21,10 +21,16 @@ func (e *Encoder) Append(_ []byte, vals []row.Value) error {
 	if e.failed != nil {
 		return e.failed
 	}
-	vals = vals[:len(e.cols)]
-	for i := range e.cols {
-		c := &e.cols[i]
+	vals = vals[:len(e.f.tops)]
+	for i, t := range e.f.tops {
 		v := &vals[i]
+		if t.typ != nil {
+			if err := e.appendNested(t, v); err != nil {
+				return err
+			}
+			continue
+		}
+		c := &e.cols[t.first]
 		if !v.Null {
 			if n := c.valueSize(v); len(c.values)+len(c.defs)+n > c.room {
 				if err := e.makeRoom(c, n); err != nil {
@@ -66,7 +72,7 @@ func (e *Encoder) Buffered() int64 {
 	var n int64
 	for i := range e.cols {
 		c := &e.cols[i]
-		n += int64(c.valuesHeld()+cap(c.defs)) + c.cut
+		n += int64(c.valuesHeld()+cap(c.defs)+cap(c.reps)) + c.cut
 	}
 	return n
 }
@@ -124,7 +130,7 @@ func (e *Encoder) Flush() error {
 	for i := range e.cols {
 		c := &e.cols[i]
 		encodings := []pq.Encoding{pq.Plain}
-		if c.nullable {
+		if c.nullable || c.nested {
 			encodings = append(encodings, pq.RLE)
 		}
 		rg.Columns = append(rg.Columns, columnChunkMeta{
@@ -132,13 +138,13 @@ func (e *Encoder) Flush() error {
 			MetaData: columnMetaData{
 				Type:                  c.physical,
 				Encoding:              encodings,
-				PathInSchema:          []string{c.name},
+				PathInSchema:          c.path,
 				Codec:                 e.f.codecID,
 				NumValues:             c.rows,
 				TotalUncompressedSize: c.uncompressed,
 				TotalCompressedSize:   c.pages.size(),
 				DataPageOffset:        e.offset,
-				Statistics:            c.stats.parquet(c.physical, c.utf8, c.nulls),
+				Statistics:            c.stats.parquet(c.physical, c.utf8, c.width, c.nulls),
 			},
 		})
 		rg.TotalByteSize += c.uncompressed

@@ -6,7 +6,6 @@ package row
 
 import (
 	"fmt"
-	"strings"
 )
 
 // Token is the JSON token type a value was read from.
@@ -31,10 +30,12 @@ func (t Token) String() string { return tokenNames[t] }
 // kind; byte slices point into the record or the extractor's scratch memory
 // and are only valid until the next Extract.
 type Value struct {
-	// Bytes holds string, bytes and json values. For KindAny it holds the
+	// Bytes holds string, bytes and json values, a wide decimal's 16 bytes
+	// and a nested value's normalised JSON. For KindAny it holds the
 	// string's unescaped content, or the literal JSON text of other tokens.
 	Bytes []byte
-	// Int holds int32, int64, timestamp (ms), date (days) and bool (0 or 1).
+	// Int holds int32, int64, timestamp (ms), date (days), bool (0 or 1)
+	// and a decimal's unscaled value up to precision 18.
 	Int int64
 	// Float holds float and double.
 	Float float64
@@ -66,6 +67,11 @@ const (
 	KindDate      // days since the Unix epoch
 	KindBytes
 	KindJSON // raw JSON text of any value
+	// The kinds with parameters (Type holds them).
+	KindDecimal // unscaled integer: Int up to precision 18, else 16 bytes big-endian two's complement in Bytes
+	KindStruct
+	KindList
+	KindMap
 )
 
 var kindNames = [...]string{
@@ -80,6 +86,10 @@ var kindNames = [...]string{
 	KindDate:      "date",
 	KindBytes:     "bytes",
 	KindJSON:      "json",
+	KindDecimal:   "decimal",
+	KindStruct:    "struct",
+	KindList:      "list",
+	KindMap:       "map",
 }
 
 func (k Kind) String() string {
@@ -93,15 +103,14 @@ func (k Kind) String() string {
 // Value.Bytes. Extract leaves Bytes nil for the other kinds, so a copy of a
 // record's values need only copy the bytes of these.
 func (k Kind) HoldsBytes() bool {
-	return k == KindAny || k == KindString || k == KindBytes || k == KindJSON
+	return k == KindAny || k == KindString || k == KindBytes || k == KindJSON || k >= KindDecimal
 }
 
-// ParseKind returns the kind named s (a column type; "any" is not one).
+// ParseKind returns the kind of the column type s (see ParseType).
 func ParseKind(s string) (Kind, error) {
-	for k, name := range kindNames {
-		if name == s && Kind(k) != KindAny {
-			return Kind(k), nil
-		}
+	t, err := ParseType(s)
+	if err != nil {
+		return 0, err
 	}
-	return 0, fmt.Errorf("unknown type %q (want one of %s)", s, strings.Join(kindNames[1:], ", "))
+	return t.Kind, nil
 }
