@@ -155,6 +155,14 @@ type Log struct {
 	meta     *MetaData
 	txns     map[string]int64
 	files    map[string]bool // encoded paths of the current snapshot
+	batches  map[string][]BatchVersion
+}
+
+// BatchVersion is a version that records a sink's batch in its commitInfo.
+type BatchVersion struct {
+	Version int64
+	Batch   int64
+	Ranges  json.RawMessage
 }
 
 // New is the log of the table in store's root; it reads nothing yet.
@@ -171,9 +179,10 @@ func (l *Log) SetStorage(s providers.Storage) {
 }
 
 // Open creates the table when its log is empty (version 0: protocol and
-// metaData) and refuses a table streamctl cannot append to: a protocol
-// above writer version 2, another format, other partition columns or
-// another schema.
+// metaData), commits the sink's added nullable columns to its schema (a
+// version with a metaData action) and refuses a table streamctl cannot
+// append to: a protocol above writer version 2, another format, other
+// partition columns, or columns changed otherwise.
 func (l *Log) Open(ctx context.Context) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -204,34 +213,145 @@ func (l *Log) Open(ctx context.Context) error {
 			return err
 		}
 	}
-	return l.compatible()
+	if err := l.compatible(); err != nil {
+		return err
+	}
+	return l.evolve(ctx)
+}
+
+// evolve commits the sink's added nullable columns (and required columns
+// made nullable) to the table's schema, as a version of its own holding a
+// metaData action, and refuses the differences no writer may make. A
+// racing writer's version in between is read and the schemas compared
+// again.
+func (l *Log) evolve(ctx context.Context) error {
+	for range maxAttempts {
+		diff, err := l.schemaDiff()
+		if err != nil {
+			return err
+		}
+		if len(diff.Changes) == 0 {
+			return nil
+		}
+		schema, err := json.Marshal(diff.Schema)
+		if err != nil {
+			return err
+		}
+		meta := *l.meta
+		meta.SchemaString = string(schema)
+		now := l.now().UnixMilli()
+		operation := "CHANGE COLUMN"
+		if strings.HasPrefix(diff.Changes[len(diff.Changes)-1], "add column") {
+			operation = "ADD COLUMNS"
+		}
+		info := commitInfo(now, operation, map[string]any{"changes": strings.Join(diff.Changes, "; ")})
+		info["isBlindAppend"] = false
+		actions := []Action{{CommitInfo: info}, {MetaData: &meta}}
+		entry, err := encode(actions)
+		if err != nil {
+			return err
+		}
+		next := l.version + 1
+		_, err = l.store.PutIfAbsent(ctx, VersionKey(next), entry)
+		if err == nil {
+			l.apply(next, actions)
+			return nil
+		}
+		if !errors.Is(err, providers.ErrExist) {
+			return fmt.Errorf("change the Delta table's schema (%s): write version %d: %w", strings.Join(diff.Changes, ", "), next, err)
+		}
+		if err := l.refresh(ctx, nil); err != nil {
+			return err
+		}
+		if err := l.compatible(); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("change the Delta table's schema: %d versions in a row were taken by other writers; apply again later", maxAttempts)
 }
 
 // compatible refuses a table whose protocol, format, partitioning or schema
-// the sink does not write.
+// the sink does not write (a schema it can evolve to the sink's columns is
+// compatible).
 func (l *Log) compatible() error {
-	if l.protocol == nil || l.meta == nil {
-		return fmt.Errorf("the Delta log has no protocol or metaData action up to version %d: not a table; move %s away to start a new one", l.version, LogDir)
+	if problems := l.tableProblems(); len(problems) > 0 {
+		return fmt.Errorf("%s", problems[0])
 	}
-	if l.protocol.MinWriterVersion > WriterVersion || len(l.protocol.WriterFeatures) > 0 {
-		return fmt.Errorf("the Delta table needs writer version %d (features %q), and streamctl writes version %d: write this sink to another table", l.protocol.MinWriterVersion, l.protocol.WriterFeatures, WriterVersion)
-	}
-	if l.meta.Format.Provider != "parquet" {
-		return fmt.Errorf("the Delta table's files are %q, and the sink writes Parquet: write this sink to another table", l.meta.Format.Provider)
-	}
-	if !slices.Equal(nonNil(l.meta.PartitionColumns), nonNil(l.cfg.PartitionBy)) {
-		return fmt.Errorf("the Delta table is partitioned by %q, and the sink by %q: a table's partitioning cannot change; write this sink to another table or declare its partition_by", l.meta.PartitionColumns, l.cfg.PartitionBy)
-	}
-	want, err := SchemaString(l.cfg.Columns)
+	diff, err := l.schemaDiff()
 	if err != nil {
 		return err
 	}
-	if same, err := sameSchema(l.meta.SchemaString, want); err != nil {
-		return fmt.Errorf("read the Delta table's schema: %w", err)
-	} else if !same {
-		return fmt.Errorf("the Delta table's schema %s is not the sink's columns %s: a changed schema is not written to a Delta table yet; declare the table's columns, or write this sink to another table", l.meta.SchemaString, want)
+	if len(diff.Problems) > 0 {
+		return fmt.Errorf("the sink's columns do not fit the Delta table: %s. Nothing was written. A Delta table takes only added nullable columns from the sink: restore the columns the table has, or write this sink to another table (another destination folder)", strings.Join(diff.Problems, "; "))
 	}
 	return nil
+}
+
+// tableProblems are the reasons the sink cannot write the table whatever
+// its columns: protocol, file format, partitioning.
+func (l *Log) tableProblems() []string {
+	if l.protocol == nil || l.meta == nil {
+		return []string{fmt.Sprintf("the Delta log has no protocol or metaData action up to version %d: not a table; move %s away to start a new one", l.version, LogDir)}
+	}
+	var out []string
+	if l.protocol.MinWriterVersion > WriterVersion || len(l.protocol.WriterFeatures) > 0 {
+		out = append(out, fmt.Sprintf("the Delta table needs writer version %d (features %q), and streamctl writes version %d: write this sink to another table", l.protocol.MinWriterVersion, l.protocol.WriterFeatures, WriterVersion))
+	}
+	if l.meta.Format.Provider != "parquet" {
+		out = append(out, fmt.Sprintf("the Delta table's files are %q, and the sink writes Parquet: write this sink to another table", l.meta.Format.Provider))
+	}
+	if !slices.Equal(nonNil(l.meta.PartitionColumns), nonNil(l.cfg.PartitionBy)) {
+		out = append(out, fmt.Sprintf("the Delta table is partitioned by %q, and the sink by %q: a table's partitioning cannot change; write this sink to another table or declare its partition_by", l.meta.PartitionColumns, l.cfg.PartitionBy))
+	}
+	return out
+}
+
+// schemaDiff compares the sink's columns with the table's schema.
+func (l *Log) schemaDiff() (SchemaDiff, error) {
+	d, err := CompareSchema(l.meta.SchemaString, l.cfg.Columns)
+	if err != nil {
+		return d, fmt.Errorf("the Delta table's metaData (version %d or before): %w", l.version, err)
+	}
+	return d, nil
+}
+
+// Inspection is the table as plan shows it, read without writing.
+type Inspection struct {
+	// Exists is false when the log has no version yet.
+	Exists bool
+	// Changes are the schema changes Open commits; Problems what refuses
+	// the table (its protocol, partitioning, or columns changed otherwise).
+	Changes  []string
+	Problems []string
+	// Batches are the versions recording the sink's batches, oldest first.
+	Batches []BatchVersion
+	// Version is the last version of the log.
+	Version int64
+}
+
+// Inspect reads the log for plan, and writes nothing: a missing table is
+// not created, and no schema change is committed. appID is the sink whose
+// batches are listed.
+func (l *Log) Inspect(ctx context.Context, appID string) (*Inspection, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.refresh(ctx, nil); err != nil {
+		return nil, err
+	}
+	in := &Inspection{Exists: l.version >= 0, Version: l.version}
+	if !in.Exists {
+		return in, nil
+	}
+	in.Problems = l.tableProblems()
+	if l.meta != nil {
+		diff, err := l.schemaDiff()
+		if err != nil {
+			return nil, err
+		}
+		in.Changes, in.Problems = diff.Changes, append(in.Problems, diff.Problems...)
+	}
+	in.Batches = slices.Clone(l.batches[appID])
+	return in, nil
 }
 
 // Committed reports whether the log holds appID's txn with a version of
@@ -358,6 +478,7 @@ func (l *Log) refresh(ctx context.Context, seen func(v int64, actions []Action))
 		l.loaded = true
 		l.txns = map[string]int64{}
 		l.files = map[string]bool{}
+		l.batches = map[string][]BatchVersion{}
 	}
 	for {
 		v := l.version + 1
@@ -423,6 +544,14 @@ func (l *Log) apply(v int64, actions []Action) {
 			l.files[a.Add.Path] = true
 		case a.Remove != nil:
 			delete(l.files, a.Remove.Path)
+		case a.CommitInfo != nil && a.CommitInfo[CommitInfoKey] != nil:
+			// Another writer's commitInfo is none of streamctl's business:
+			// one that does not read as a batch is skipped.
+			raw, err := json.Marshal(a.CommitInfo[CommitInfoKey])
+			var b BatchInfo
+			if err == nil && json.Unmarshal(raw, &b) == nil && b.Sink != "" {
+				l.batches[b.Sink] = append(l.batches[b.Sink], BatchVersion{Version: v, Batch: b.Batch, Ranges: b.Ranges})
+			}
 		}
 	}
 }

@@ -143,15 +143,24 @@ func checkDeltaTable(t *testing.T, dir string, store providers.Storage, sink str
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tb.Versions) != len(ms)+1 {
-		t.Errorf("%d Delta versions for %d committed batches (and the table's creation)", len(tb.Versions), len(ms))
+	// Version 0 creates the table; each later version adds one batch, all
+	// of it, in order, or changes the schema (a column added) and nothing
+	// else.
+	var batches []deltacheck.Version
+	for _, v := range tb.Versions[1:] {
+		if strings.Join(v.Actions, ",") == "commitInfo,metaData" {
+			continue
+		}
+		batches = append(batches, v)
 	}
-	// Version 0 creates the table; version i adds batch i, all of it.
+	if len(batches) != len(ms) {
+		t.Errorf("%d Delta versions add batches, for %d committed batches", len(batches), len(ms))
+	}
 	for i, m := range ms {
-		if i+1 >= len(tb.Versions) {
+		if i >= len(batches) {
 			break
 		}
-		v := tb.Versions[i+1]
+		v := batches[i]
 		if v.Txns[sink] != m.Batch || len(v.Txns) != 1 || v.Records != m.Records {
 			t.Errorf("version %d: txns %v adding %d records; batch %d has %d records", v.Number, v.Txns, v.Records, m.Batch, m.Records)
 		}
@@ -180,7 +189,7 @@ func checkDeltaTable(t *testing.T, dir string, store providers.Storage, sink str
 		t.Errorf("the replay's files count %d records, want %d", total, records)
 	}
 	want := fmt.Sprintf("[[%d %d]]", records, records)
-	if got := fmt.Sprint(duckdb(t, dir, "SELECT count(*), count(DISTINCT id) FROM read_parquet(["+strings.Join(quoted, ", ")+"])")); got != want {
+	if got := fmt.Sprint(duckdb(t, dir, "SELECT count(*), count(DISTINCT id) FROM read_parquet(["+strings.Join(quoted, ", ")+"], union_by_name = true)")); got != want {
 		t.Errorf("DuckDB over the replay's %d files: %s, want %s (each record once)", len(tb.Files), got, want)
 	}
 }
@@ -195,39 +204,4 @@ func BenchmarkDelta(b *testing.B) {
       format = "delta"
     }
 `)
-}
-
-// TestDeltaRefusesAChangedSchema: a column added to the sink after the
-// Delta table was created stops apply before it writes a batch (adding
-// columns to a Delta table is not built): exit 1 with what to do, and the
-// table's log and the state as they were.
-func TestDeltaRefusesAChangedSchema(t *testing.T) {
-	t.Parallel()
-	dir := writeConfig(t, deltaConfig)
-	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
-	logDir := filepath.Join(dir, "out", "table", "_delta_log")
-	before, err := os.ReadDir(logDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stateBefore := mustRun(t, dir, 0, nil, "state", "show", "orders").stdout
-	changed := strings.Replace(deltaConfig, `  column "amount" {`, "  column \"note\" {\n    type = \"string\"\n  }\n  column \"amount\" {", 1)
-	changed = strings.Replace(changed, "default = 2000", "default = 3000", 1)
-	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(changed), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r := run(t, dir, nil, "apply", "-auto-approve", "-no-color")
-	if r.code != 1 || !strings.Contains(r.stderr, "a changed schema is not written to a Delta table yet") {
-		t.Fatalf("apply with a column added: want exit 1 and the schema refused, got %s", r)
-	}
-	after, err := os.ReadDir(logDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(after) != len(before) {
-		t.Errorf("the log had %d entries, and has %d after the refused apply", len(before), len(after))
-	}
-	if got := mustRun(t, dir, 0, nil, "state", "show", "orders").stdout; got != stateBefore {
-		t.Errorf("the state changed:\n%s\nwas:\n%s", got, stateBefore)
-	}
 }

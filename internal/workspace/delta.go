@@ -9,6 +9,7 @@ import (
 	"github.com/streamctl/streamctl/internal/delta"
 	"github.com/streamctl/streamctl/internal/engine"
 	"github.com/streamctl/streamctl/internal/partition"
+	"github.com/streamctl/streamctl/planner"
 	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/state"
 )
@@ -17,15 +18,18 @@ import (
 // is the destination's _delta_log folder, written through the
 // destination's storage; there is no catalog to connect to.
 type deltaTable struct {
-	log   *delta.Log
-	where string
+	log     *delta.Log
+	where   string
+	columns int
+	parts   []string
 }
 
 var (
-	_ engine.Table        = (*deltaTable)(nil)
-	_ engine.TableHistory = (*deltaTable)(nil)
-	_ engine.TableReader  = (*deltaTable)(nil)
-	_ engine.TableFolder  = (*deltaTable)(nil)
+	_ engine.Table          = (*deltaTable)(nil)
+	_ engine.TableHistory   = (*deltaTable)(nil)
+	_ engine.TableReader    = (*deltaTable)(nil)
+	_ engine.TableFolder    = (*deltaTable)(nil)
+	_ engine.TableInspector = (*deltaTable)(nil)
 )
 
 // newDeltaTable describes the Delta table of sink s in store; it reads
@@ -44,8 +48,10 @@ func newDeltaTable(s *config.Sink, store providers.Storage) (*deltaTable, error)
 		cols = append(cols, f.Source)
 	}
 	return &deltaTable{
-		log:   delta.New(store, delta.Config{Columns: s.Columns, PartitionBy: cols}),
-		where: store.Describe(),
+		log:     delta.New(store, delta.Config{Columns: s.Columns, PartitionBy: cols}),
+		where:   store.Describe(),
+		columns: len(s.Columns),
+		parts:   cols,
 	}, nil
 }
 
@@ -91,3 +97,29 @@ func (t *deltaTable) setStorage(s providers.Storage) { t.log.SetStorage(s) }
 
 // Close has nothing to close.
 func (t *deltaTable) Close() {}
+
+// Inspect implements engine.TableInspector: the log as plan shows it, read
+// without writing. A Delta commit is one create-only write, so a failed one
+// leaves no file behind: the table has no orphans of its own, only the data
+// files of crashed batches, which plan finds in the destination's folder.
+// store is the destination's storage, which the log reads already.
+func (t *deltaTable) Inspect(ctx context.Context, sink string, _ providers.Storage) (*planner.TableObservation, error) {
+	in, err := t.log.Inspect(ctx, sink)
+	if err != nil {
+		return nil, err
+	}
+	o := &planner.TableObservation{Name: t.Describe(), Format: planner.TableDelta, Exists: in.Exists, Changes: in.Changes, Problems: in.Problems}
+	if !in.Exists {
+		o.Create = createText(t.columns, t.parts)
+		return o, nil
+	}
+	for _, b := range in.Batches {
+		tb := planner.TableBatch{ID: b.Batch, Snapshot: b.Version}
+		var r []state.Range
+		if json.Unmarshal(b.Ranges, &r) == nil {
+			tb.Ranges = r
+		}
+		o.Batches = append(o.Batches, tb)
+	}
+	return o, nil
+}

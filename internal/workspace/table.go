@@ -181,7 +181,7 @@ func (t *icebergTable) Inspect(ctx context.Context, sink string, store providers
 	if err != nil {
 		return nil, err
 	}
-	o := &planner.TableObservation{Name: t.name, Exists: in.Exists, Create: createText(in)}
+	o := &planner.TableObservation{Name: t.name, Exists: in.Exists, Create: createText(in.Columns, in.PartitionBy)}
 	root := strings.TrimSuffix(t.cfg.Location, "/") + "/"
 	if !in.Exists {
 		// A dropped table leaves its metadata files: the newest registers
@@ -225,15 +225,15 @@ func (t *icebergTable) Inspect(ctx context.Context, sink string, store providers
 }
 
 // createText says what creating the table makes.
-func createText(in *iceberg.Inspection) string {
-	cols := fmt.Sprintf("%d columns", in.Columns)
-	if in.Columns == 1 {
+func createText(columns int, partitionBy []string) string {
+	cols := fmt.Sprintf("%d columns", columns)
+	if columns == 1 {
 		cols = "1 column"
 	}
-	if len(in.PartitionBy) == 0 {
+	if len(partitionBy) == 0 {
 		return cols + ", unpartitioned"
 	}
-	return cols + ", partitioned by " + strings.Join(in.PartitionBy, ", ")
+	return cols + ", partitioned by " + strings.Join(partitionBy, ", ")
 }
 
 // tableBatches reads the ranges the snapshots' summaries record. Ranges
