@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -124,4 +125,130 @@ func TestDeltaPlanRefusesIncompatible(t *testing.T) {
 	if got := mustRun(t, dir, 0, nil, "state", "show", "orders").stdout; got != stateBefore {
 		t.Errorf("the state changed:\n%s\nwas:\n%s", got, stateBefore)
 	}
+}
+
+// TestDeltaOrphans: the data files of a crashed batch whose intent the state
+// lost (its previous version restored) are in no version of the log: plan
+// shows them as orphans, apply removes them, and the log's replay and
+// DuckDB find every record once.
+func TestDeltaOrphans(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, deltaConfig)
+	if r := run(t, dir, []string{"STREAMCTL_FAULT=after-promote-file:5"}, "apply", "-auto-approve", "-no-color"); !r.killed {
+		t.Fatalf("the fault was not reached: %s", r)
+	}
+	st := filepath.Join(dir, ".streamctl", "state.json")
+	data, err := os.ReadFile(st + ".backup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(st, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Batches of 600 records: batch 0 is other files than the crashed
+	// attempt's, which would stay beside them.
+	hcl := strings.Replace(deltaConfig, "max_records = 1500", "max_records = 600", 1)
+	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(hcl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The folder destination, without a table, refuses the files at batch
+	// 0's names (TestIcebergOrphans): move them out as plan says.
+	mustRun(t, dir, 1, nil, "plan", "-detailed-exitcode", "-no-color")
+	folder := filepath.Join(dir, "out", "folder")
+	err = filepath.WalkDir(folder, func(path string, e os.DirEntry, err error) error {
+		if err != nil || e.IsDir() || !strings.HasSuffix(path, ".parquet") || strings.Contains(path, "_temporary") {
+			return err
+		}
+		return os.Rename(path, filepath.Join(t.TempDir(), filepath.Base(path)))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
+	orphans := regexp.MustCompile(`(?m)^  - remove orphan data file (\S+) of batch 0 \(no manifest, no snapshot, not in flight\) in table$`).FindAllStringSubmatch(r.stdout, -1)
+	if len(orphans) < 2 {
+		t.Fatalf("plan after a crashed batch whose intent the state lost: want its promoted files as orphans, got\n%s", r.stdout)
+	}
+	// Batch 0 writes files at some of the same names again: the count of
+	// records below tells the crashed attempt's are gone.
+	r = mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	for _, o := range orphans {
+		if !strings.Contains(r.stdout, "orders: removed orphan data file "+o[1]) {
+			t.Errorf("apply does not report the removal of %s:\n%s", o[1], r.stdout)
+		}
+	}
+	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+	if got := fmt.Sprint(duckdb(t, dir, `SELECT count(*), count(DISTINCT id) FROM read_parquet('out/table/**/*.parquet')`)); got != "[[6000 6000]]" {
+		t.Errorf("the table's folder: %s (want 6000 records, each once)", got)
+	}
+	checkDeltaTable(t, dir, tableStore(dir), "orders", 6000)
+}
+
+// TestDeltaTableAhead: killed after the log committed batch 1 and before its
+// manifest, with the state's previous version restored, the table is ahead
+// of the state: plan adopts the batch with the ranges its version records,
+// and apply goes on without a second version for it.
+func TestDeltaTableAhead(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, deltaConfig)
+	if r := run(t, dir, []string{"STREAMCTL_FAULT=after-table-commit:2"}, "apply", "-auto-approve", "-no-color"); !r.killed {
+		t.Fatalf("the fault was not reached: %s", r)
+	}
+	st := filepath.Join(dir, ".streamctl", "state.json")
+	data, err := os.ReadFile(st + ".backup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(st, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
+	if !regexp.MustCompile(`\n  ~ adopt batch 1, committed by a destination but not in the state: 1,500 records → table(, folder)?\n`).MatchString(r.stdout) ||
+		!regexp.MustCompile(`\n  ~ Delta table \S+ already holds batch 1: its snapshot is kept, and the batch is not appended again\n`).MatchString(r.stdout) {
+		t.Errorf("plan with the table ahead: no adoption of batch 1 in\n%s", r.stdout)
+	}
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+	checkDeltaTable(t, dir, tableStore(dir), "orders", 6000)
+}
+
+// TestDeltaTableBehind: a log whose last version was deleted is behind the
+// state: plan and apply refuse with the way back and write nothing; with
+// the version put back, plan has nothing to do and the table every record
+// once.
+func TestDeltaTableBehind(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, deltaConfig)
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	last := filepath.Join(dir, "out", "table", filepath.FromSlash(delta.VersionKey(4)))
+	data, err := os.ReadFile(last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(last); err != nil {
+		t.Fatal(err)
+	}
+	hcl := strings.Replace(deltaConfig, "default = 2000", "default = 3000", 1)
+	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(hcl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range [][]string{{"plan", "-no-color"}, {"apply", "-auto-approve", "-no-color"}} {
+		r := run(t, dir, nil, cmd...)
+		for _, want := range []string{"is behind the state", "the state has committed batches up to 3 into the table, and its log records batch 2 last", "move the destination's folder _delta_log aside"} {
+			if r.code != 1 || !strings.Contains(r.stderr, want) {
+				t.Errorf("%s with the log's last version deleted: want exit 1 and %q, got %s", cmd[0], want, r)
+			}
+		}
+	}
+	if _, err := os.Stat(last); !os.IsNotExist(err) {
+		t.Fatalf("a version 4 was written: %v", err)
+	}
+	if err := os.WriteFile(last, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(deltaConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+	checkDeltaTable(t, dir, tableStore(dir), "orders", 6000)
 }
