@@ -71,6 +71,9 @@ type File struct {
 	Key     string // relative to the table's folder, not encoded
 	Size    int64
 	Records int64
+	// Footer is the file's Parquet footer, for its statistics; without
+	// it the add action's stats hold numRecords only.
+	Footer []byte
 }
 
 // CommitInfoKey is the key of BatchInfo in the commitInfo of a batch's
@@ -408,6 +411,11 @@ func (l *Log) Append(ctx context.Context, appID string, batch int64, ranges json
 	if l.meta == nil {
 		return fmt.Errorf("the Delta table is not open")
 	}
+	var schema StructType
+	if err := json.Unmarshal([]byte(l.meta.SchemaString), &schema); err != nil {
+		// A field of a nested type: no statistics but numRecords.
+		schema = StructType{}
+	}
 	adds := make([]Action, 0, len(files)+2)
 	now := l.now().UnixMilli()
 	info := commitInfo(now, "STREAMING UPDATE", map[string]any{"outputMode": "Append", "epochId": strconv.FormatInt(batch, 10)})
@@ -419,11 +427,19 @@ func (l *Log) Append(ctx context.Context, appID string, batch int64, ranges json
 		if err != nil {
 			return err
 		}
-		stats, err := json.Marshal(map[string]int64{"numRecords": f.Records})
+		st := FileStats{NumRecords: f.Records}
+		if f.Footer != nil {
+			// Statistics only speed readers up: a footer that does not
+			// read leaves them out, and the batch is committed.
+			if full, err := StatsFromFooter(f.Footer, f.Records, schema, l.meta.PartitionColumns); err == nil {
+				st = full
+			}
+		}
+		stats, err := statsJSON(st)
 		if err != nil {
 			return err
 		}
-		adds = append(adds, Action{Add: &Add{Path: EncodePath(f.Key), PartitionValues: pv, Size: f.Size, ModificationTime: now, DataChange: true, Stats: string(stats)}})
+		adds = append(adds, Action{Add: &Add{Path: EncodePath(f.Key), PartitionValues: pv, Size: f.Size, ModificationTime: now, DataChange: true, Stats: stats}})
 	}
 	entry, err := encode(adds)
 	if err != nil {

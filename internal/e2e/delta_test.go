@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/streamctl/streamctl/internal/delta/deltacheck"
 	"github.com/streamctl/streamctl/internal/engine"
@@ -187,6 +189,38 @@ func checkDeltaTable(t *testing.T, dir string, store providers.Storage, sink str
 	}
 	if total != records {
 		t.Errorf("the replay's files count %d records, want %d", total, records)
+	}
+	// Each file's statistics are its records' own, as DuckDB reads them.
+	stats := duckdb(t, dir, "SELECT filename, min(id)::DOUBLE, max(id)::DOUBLE, (count(*) - count(amount))::DOUBLE, epoch_ms(min(ts))::DOUBLE, epoch_ms(max(ts))::DOUBLE FROM read_parquet(["+strings.Join(quoted, ", ")+"], filename = true, union_by_name = true) GROUP BY filename ORDER BY filename")
+	if len(stats) != len(tb.Files) {
+		t.Errorf("DuckDB reads %d files of the %d the replay lists", len(stats), len(tb.Files))
+	}
+	for i, row := range stats {
+		if i >= len(tb.Files) {
+			break
+		}
+		f := tb.Files[i]
+		ms := func(v any) any {
+			ts, err := time.Parse(time.RFC3339Nano, fmt.Sprint(v))
+			if err != nil {
+				return v
+			}
+			return float64(ts.UnixMilli())
+		}
+		text := func(vs ...any) string {
+			var out []string
+			for _, v := range vs {
+				if x, ok := v.(float64); ok {
+					v = strconv.FormatFloat(x, 'f', -1, 64)
+				}
+				out = append(out, fmt.Sprint(v))
+			}
+			return strings.Join(out, " ")
+		}
+		got := text(f.Min["id"], f.Max["id"], f.Nulls["amount"], ms(f.Min["ts"]), ms(f.Max["ts"]))
+		if want := text(row[1:]...); got != want {
+			t.Errorf("%s: stats (min id, max id, null amounts, min ts, max ts) %s, DuckDB reads %s", f.Key, got, want)
+		}
 	}
 	want := fmt.Sprintf("[[%d %d]]", records, records)
 	if got := fmt.Sprint(duckdb(t, dir, "SELECT count(*), count(DISTINCT id) FROM read_parquet(["+strings.Join(quoted, ", ")+"], union_by_name = true)")); got != want {

@@ -30,6 +30,7 @@ var (
 	_ engine.TableReader    = (*deltaTable)(nil)
 	_ engine.TableFolder    = (*deltaTable)(nil)
 	_ engine.TableInspector = (*deltaTable)(nil)
+	_ engine.TableFooters   = (*deltaTable)(nil)
 )
 
 // newDeltaTable describes the Delta table of sink s in store; it reads
@@ -76,10 +77,14 @@ func (t *deltaTable) Append(ctx context.Context, sink string, batch int64, range
 	}
 	data := make([]delta.File, len(files))
 	for i, f := range files {
-		data[i] = delta.File{Key: f.Path, Size: f.Size, Records: f.Records}
+		data[i] = delta.File{Key: f.Path, Size: f.Size, Records: f.Records, Footer: f.Footer}
 	}
 	return t.log.Append(ctx, sink, batch, r, data)
 }
+
+// Footers implements engine.TableFooters: the add actions' statistics come
+// from the files' Parquet footers.
+func (t *deltaTable) Footers() bool { return true }
 
 // LastBatch implements engine.TableHistory: the sink's latest txn.
 func (t *deltaTable) LastBatch(ctx context.Context, sink string) (int64, bool, error) {
