@@ -87,6 +87,22 @@ func TestDeltaOnAzureCrashAtEveryFaultPoint(t *testing.T) {
 	}
 }
 
+// TestDeltaOnGCSCrashAtEveryFaultPoint: the same with the table in Google
+// Cloud Storage (fake-gcs-server): each log entry is a conditional create
+// (ifGenerationMatch=0).
+func TestDeltaOnGCSCrashAtEveryFaultPoint(t *testing.T) {
+	srv := testenv.GCS(t)
+	for i, fp := range deltaFaultPoints {
+		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
+			t.Parallel()
+			bucket := bucketName("delta-", i, "-", fp)
+			srv.CreateBucket(t, bucket)
+			dest := strings.Replace(gcsDestination(srv.Endpoint, "table", bucket, "lake/orders"), "  }\n", deltaTableBlock+"\n  }\n", 1)
+			crashDeltaTable(t, fp, t.TempDir(), remoteDeltaConfig(t, dest), srv.Env(), gcsStorage(t, srv, bucket, "lake/orders"))
+		})
+	}
+}
+
 // deltaTableBlock is the table block of a destination on an object store.
 const deltaTableBlock = `    table {
       format = "delta"
