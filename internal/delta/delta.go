@@ -16,8 +16,10 @@
 // protocol or metaData change, or another writer of the same appId, does)
 // and the next version is tried.
 //
-// Checkpoints are neither written nor read yet: a table whose log starts
-// with a checkpoint is refused.
+// Every few versions a checkpoint follows (checkpoint.go), written with a
+// nested Parquet writer of its own (nested.go); checkpoints are not read:
+// streamctl replays the log from version 0, and a table whose log starts
+// after a checkpoint is refused.
 package delta
 
 import (
@@ -64,6 +66,13 @@ func VersionKey(v int64) string { return fmt.Sprintf("%s/%020d.json", LogDir, v)
 type Config struct {
 	Columns     []format.Column
 	PartitionBy []string
+	// CheckpointInterval is how many versions apart checkpoints are; 0
+	// takes the table's delta.checkpointInterval, else 10.
+	CheckpointInterval int64
+	// CheckpointFailed, if set, hears of a checkpoint that could not be
+	// written (the batch's version is committed all the same). It is
+	// called with the log locked, and must not call it.
+	CheckpointFailed func(error)
 }
 
 // File is a data file of a batch, as the destination holds it.
@@ -132,9 +141,15 @@ type Add struct {
 	Stats            string             `json:"stats,omitempty"`
 }
 
-// Remove is the remove action (read only: streamctl appends).
+// Remove is the remove action (read only: streamctl appends; another
+// writer's removes are kept as tombstones in checkpoints).
 type Remove struct {
-	Path string `json:"path"`
+	Path                 string             `json:"path"`
+	DeletionTimestamp    *int64             `json:"deletionTimestamp,omitempty"`
+	DataChange           bool               `json:"dataChange"`
+	ExtendedFileMetadata *bool              `json:"extendedFileMetadata,omitempty"`
+	PartitionValues      map[string]*string `json:"partitionValues,omitempty"`
+	Size                 *int64             `json:"size,omitempty"`
 }
 
 // Txn is the txn action: a transaction identifier.
@@ -156,8 +171,9 @@ type Log struct {
 	loaded   bool
 	protocol *Protocol
 	meta     *MetaData
-	txns     map[string]int64
-	files    map[string]bool // encoded paths of the current snapshot
+	txns     map[string]Txn
+	files    map[string]*Add    // the current snapshot's, by encoded path
+	removed  map[string]*Remove // tombstones, by encoded path
 	batches  map[string][]BatchVersion
 }
 
@@ -365,8 +381,8 @@ func (l *Log) Committed(ctx context.Context, appID string, batch int64) (bool, e
 	if err := l.refresh(ctx, nil); err != nil {
 		return false, err
 	}
-	v, ok := l.txns[appID]
-	return ok && v >= batch, nil
+	t, ok := l.txns[appID]
+	return ok && t.Version >= batch, nil
 }
 
 // LastTxn is the version of appID's latest txn (found is false when the log
@@ -377,8 +393,8 @@ func (l *Log) LastTxn(ctx context.Context, appID string) (version int64, found b
 	if err := l.refresh(ctx, nil); err != nil {
 		return 0, false, err
 	}
-	v, ok := l.txns[appID]
-	return v, ok, nil
+	t, ok := l.txns[appID]
+	return t.Version, ok, nil
 }
 
 // Files lists the data files of the current snapshot, relative to the
@@ -446,13 +462,16 @@ func (l *Log) Append(ctx context.Context, appID string, batch int64, ranges json
 		return err
 	}
 	for range maxAttempts {
-		if v, ok := l.txns[appID]; ok && v >= batch {
+		if t, ok := l.txns[appID]; ok && t.Version >= batch {
 			return nil
 		}
 		next := l.version + 1
 		_, err := l.store.PutIfAbsent(ctx, VersionKey(next), entry)
 		if err == nil {
 			l.apply(next, adds)
+			if err := l.maybeCheckpoint(ctx, next); err != nil && l.cfg.CheckpointFailed != nil {
+				l.cfg.CheckpointFailed(err)
+			}
 			return nil
 		}
 		if !errors.Is(err, providers.ErrExist) {
@@ -475,7 +494,7 @@ func (l *Log) Append(ctx context.Context, appID string, batch int64, ranges json
 			return err
 		}
 		if conflict != nil {
-			if v, ok := l.txns[appID]; ok && v >= batch {
+			if t, ok := l.txns[appID]; ok && t.Version >= batch {
 				return nil
 			}
 			return conflict
@@ -492,8 +511,9 @@ func (l *Log) refresh(ctx context.Context, seen func(v int64, actions []Action))
 			return err
 		}
 		l.loaded = true
-		l.txns = map[string]int64{}
-		l.files = map[string]bool{}
+		l.txns = map[string]Txn{}
+		l.files = map[string]*Add{}
+		l.removed = map[string]*Remove{}
 		l.batches = map[string][]BatchVersion{}
 	}
 	for {
@@ -555,11 +575,13 @@ func (l *Log) apply(v int64, actions []Action) {
 		case a.MetaData != nil:
 			l.meta = a.MetaData
 		case a.Txn != nil:
-			l.txns[a.Txn.AppID] = a.Txn.Version
+			l.txns[a.Txn.AppID] = *a.Txn
 		case a.Add != nil:
-			l.files[a.Add.Path] = true
+			l.files[a.Add.Path] = a.Add
+			delete(l.removed, a.Add.Path)
 		case a.Remove != nil:
 			delete(l.files, a.Remove.Path)
+			l.removed[a.Remove.Path] = a.Remove
 		case a.CommitInfo != nil && a.CommitInfo[CommitInfoKey] != nil:
 			// Another writer's commitInfo is none of streamctl's business:
 			// one that does not read as a batch is skipped.

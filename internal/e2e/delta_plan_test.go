@@ -88,8 +88,14 @@ func TestDeltaPlanSchemaEvolution(t *testing.T) {
 			}
 		}
 	}
-	if len(changes) != 1 || changes[0] != int64(len(before)) {
-		t.Errorf("metaData in versions %v, want one in version %d", changes, len(before))
+	var versions int64
+	for _, name := range before {
+		if strings.HasSuffix(name, ".json") {
+			versions++
+		}
+	}
+	if len(changes) != 1 || changes[0] != versions {
+		t.Errorf("metaData in versions %v, want one in version %d", changes, versions)
 	}
 	checkDeltaTable(t, dir, store, "orders", 9000)
 }
@@ -178,7 +184,7 @@ func TestDeltaOrphans(t *testing.T) {
 		}
 	}
 	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
-	if got := fmt.Sprint(duckdb(t, dir, `SELECT count(*), count(DISTINCT id) FROM read_parquet('out/table/**/*.parquet')`)); got != "[[6000 6000]]" {
+	if got := fmt.Sprint(duckdb(t, dir, `SELECT count(*), count(DISTINCT id) FROM read_parquet('out/table/country=*/*.parquet')`)); got != "[[6000 6000]]" {
 		t.Errorf("the table's folder: %s (want 6000 records, each once)", got)
 	}
 	checkDeltaTable(t, dir, tableStore(dir), "orders", 6000)

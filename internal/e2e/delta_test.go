@@ -19,22 +19,24 @@ import (
 )
 
 // deltaConfig is icebergConfig with a Delta table, partitioned by country
-// (a Delta table's partitions are columns): 3 partitions × 2000 records in
-// batches of 1500, files of 500, into the table's destination and a plain
-// Hive-folder destination.
+// (a Delta table's partitions are columns), with a checkpoint every 2
+// versions: 3 partitions × 2000 records in batches of 1500, files of 500,
+// into the table's destination and a plain Hive-folder destination.
 var deltaConfig = strings.NewReplacer(
 	`partition_by = ["day(ts)"]`, `partition_by = ["country"]`,
 	`      format    = "iceberg"
       namespace = "lake"
       name      = "orders"
-`, `      format = "delta"
+`, `      format              = "delta"
+      checkpoint_interval = 2
 `).Replace(icebergConfig)
 
-// deltaFaultPoints are the table's fault points but the Iceberg catalog's:
-// a Delta commit is the create-only write of one log entry.
-var deltaFaultPoints = slices.DeleteFunc(slices.Clone(icebergFaultPoints), func(fp string) bool {
+// deltaFaultPoints are the table's fault points but the Iceberg catalog's
+// (a Delta commit is the create-only write of one log entry), and between
+// a checkpoint and _last_checkpoint.
+var deltaFaultPoints = append(slices.DeleteFunc(slices.Clone(icebergFaultPoints), func(fp string) bool {
 	return strings.HasPrefix(fp, "table-catalog-commit")
-})
+}), "delta-checkpoint", "delta-checkpoint:2")
 
 // TestDeltaCrashAtEveryFaultPoint: killed at each point of the protocol
 // around the table commit, then applied again, the Delta log replayed from
@@ -43,7 +45,7 @@ var deltaFaultPoints = slices.DeleteFunc(slices.Clone(icebergFaultPoints), func(
 // whole in one version with its txn; DuckDB reading the files the replay
 // lists agrees, and so does the Hive-folder destination of the same batches.
 func TestDeltaCrashAtEveryFaultPoint(t *testing.T) {
-	if !strings.Contains(deltaConfig, `format = "delta"`) || !strings.Contains(deltaConfig, `["country"]`) {
+	if !strings.Contains(deltaConfig, `format              = "delta"`) || !strings.Contains(deltaConfig, `["country"]`) {
 		t.Fatal("deltaConfig no longer rewrites icebergConfig")
 	}
 	for _, fp := range deltaFaultPoints {
@@ -105,7 +107,8 @@ func TestDeltaOnGCSCrashAtEveryFaultPoint(t *testing.T) {
 
 // deltaTableBlock is the table block of a destination on an object store.
 const deltaTableBlock = `    table {
-      format = "delta"
+      format              = "delta"
+      checkpoint_interval = 2
     }`
 
 // remoteDeltaConfig is deltaConfig with the table's destination dest.
@@ -114,7 +117,8 @@ func remoteDeltaConfig(t *testing.T, dest string) string {
 	hcl := strings.Replace(deltaConfig, `  destination "local" "table" {
     path = "out/table"
     table {
-      format = "delta"
+      format              = "delta"
+      checkpoint_interval = 2
     }
   }
 `, dest, 1)
@@ -156,6 +160,11 @@ func checkDeltaTable(t *testing.T, dir string, store providers.Storage, sink str
 	}
 	if got := strings.Join(tb.PartitionColumns, ","); got != "country" {
 		t.Errorf("partition columns %q", got)
+	}
+	// With a checkpoint every 2 versions, _last_checkpoint names one, which
+	// the replay found to be the snapshot of its version.
+	if tb.Checkpoint < 2 {
+		t.Errorf("the log's checkpoint is version %d, want one every 2 versions", tb.Checkpoint)
 	}
 	ms, err := engine.ReadManifests(ctx, store, sink, 0)
 	if err != nil {

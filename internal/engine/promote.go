@@ -93,6 +93,11 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 		if err := commitTable(ctx, d.Table, sink.Name, b, m.Files); err != nil {
 			return fmt.Errorf("commit batch %d to %s in %s: %w", b.ID, d.Table.Describe(), d.Name, err)
 		}
+		if tw, ok := d.Table.(TableWarner); ok {
+			for _, w := range tw.TakeWarnings() {
+				e.emit(Warning{Sink: sink.Name, Batch: b.ID, Destination: d.Name, Message: fmt.Sprintf("%s: %s", d.Table.Describe(), w)})
+			}
+		}
 	}
 	m.Committed = e.now().UTC()
 	key := ManifestKey(sink.Name, b.ID)

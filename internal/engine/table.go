@@ -61,6 +61,13 @@ type TableFooters interface {
 	Footers() bool
 }
 
+// TableWarner is a Table whose commits can go wrong in ways that leave the
+// batch committed (a Delta checkpoint not written): the engine reports what
+// TakeWarnings returns after each commit.
+type TableWarner interface {
+	TakeWarnings() []string
+}
+
 // TableInspector is a Table that plan can read. Inspect reads the table
 // through its catalog and the destination's storage and writes nothing: it
 // never creates the catalog, the namespace or the table, nor commits to it.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/streamctl/streamctl/internal/config"
 	"github.com/streamctl/streamctl/internal/delta"
@@ -22,6 +23,9 @@ type deltaTable struct {
 	where   string
 	columns int
 	parts   []string
+
+	mu       sync.Mutex
+	warnings []string // checkpoints not written
 }
 
 var (
@@ -31,12 +35,13 @@ var (
 	_ engine.TableFolder    = (*deltaTable)(nil)
 	_ engine.TableInspector = (*deltaTable)(nil)
 	_ engine.TableFooters   = (*deltaTable)(nil)
+	_ engine.TableWarner    = (*deltaTable)(nil)
 )
 
 // newDeltaTable describes the Delta table of sink s in store; it reads
 // nothing. Config has refused partition transforms: each partition_by is a
 // column.
-func newDeltaTable(s *config.Sink, store providers.Storage) (*deltaTable, error) {
+func newDeltaTable(s *config.Sink, checkpointInterval int64, store providers.Storage) (*deltaTable, error) {
 	var cols []string
 	for _, expr := range s.PartitionBy {
 		f, err := partition.Parse(expr)
@@ -48,12 +53,15 @@ func newDeltaTable(s *config.Sink, store providers.Storage) (*deltaTable, error)
 		}
 		cols = append(cols, f.Source)
 	}
-	return &deltaTable{
-		log:     delta.New(store, delta.Config{Columns: s.Columns, PartitionBy: cols}),
-		where:   store.Describe(),
-		columns: len(s.Columns),
-		parts:   cols,
-	}, nil
+	t := &deltaTable{where: store.Describe(), columns: len(s.Columns), parts: cols}
+	t.log = delta.New(store, delta.Config{Columns: s.Columns, PartitionBy: cols, CheckpointInterval: checkpointInterval,
+		CheckpointFailed: func(err error) {
+			t.mu.Lock()
+			defer t.mu.Unlock()
+			// Called with the log locked: nothing here may call the log.
+			t.warnings = append(t.warnings, fmt.Sprintf("%v; the batch is committed, and readers replay the log's versions since the previous checkpoint instead, until the next one", err))
+		}})
+	return t, nil
 }
 
 func (t *deltaTable) Describe() string { return "Delta table " + t.where }
@@ -80,6 +88,16 @@ func (t *deltaTable) Append(ctx context.Context, sink string, batch int64, range
 		data[i] = delta.File{Key: f.Path, Size: f.Size, Records: f.Records, Footer: f.Footer}
 	}
 	return t.log.Append(ctx, sink, batch, r, data)
+}
+
+// TakeWarnings implements engine.TableWarner: the checkpoints that could
+// not be written since the last call.
+func (t *deltaTable) TakeWarnings() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	w := t.warnings
+	t.warnings = nil
+	return w
 }
 
 // Footers implements engine.TableFooters: the add actions' statistics come

@@ -46,7 +46,7 @@ type table interface {
 // is store; it does not connect.
 func newTable(s *config.Sink, d *config.Destination, kinds providers.Kinds, store providers.Storage) (table, error) {
 	if d.Table.Format == "delta" {
-		return newDeltaTable(s, store)
+		return newDeltaTable(s, d.Table.CheckpointInterval, store)
 	}
 	return newIcebergTable(s, d, kinds)
 }

@@ -49,6 +49,9 @@ type Table struct {
 	Txns             map[string]int64
 	PartitionColumns []string
 	SchemaFields     []string // "name:type"
+	// Checkpoint is the version of the checkpoint _last_checkpoint names,
+	// checked against the replay; -1 without.
+	Checkpoint int64
 }
 
 var entryName = regexp.MustCompile(`^_delta_log/(\d{20})\.json$`)
@@ -76,7 +79,19 @@ func Replay(ctx context.Context, store providers.Storage) (*Table, error) {
 			return nil, errors.Join(problems...)
 		}
 	}
-	t := &Table{Txns: map[string]int64{}}
+	t := &Table{Txns: map[string]int64{}, Checkpoint: -1}
+	// A reader starts at the checkpoint _last_checkpoint names: it must be
+	// the very snapshot the versions up to it replay to.
+	cp, _, err := ReadCheckpoint(ctx, store)
+	if err != nil {
+		problems = append(problems, err)
+	}
+	if cp != nil {
+		t.Checkpoint = cp.Version
+		if cp.Version >= int64(len(versions)) {
+			fail("_last_checkpoint names version %d, after the log's last, %d", cp.Version, len(versions)-1)
+		}
+	}
 	files := map[string]File{}
 	var partitionColumns []string
 	types := map[string]string{} // the schema's column types
@@ -218,6 +233,9 @@ func Replay(ctx context.Context, store providers.Storage) (*Table, error) {
 			fail("%s: version 0 needs protocol and metaData", key)
 		}
 		t.Versions = append(t.Versions, ver)
+		if cp != nil && cp.Version == v {
+			compareCheckpoint(cp, files, t.Txns, partitionColumns, fail)
+		}
 	}
 	t.PartitionColumns = partitionColumns
 	for _, f := range files {
@@ -412,4 +430,46 @@ func checkStatValue(typ string, v any) string {
 		return "the protocol keeps no min or max of this type"
 	}
 	return ""
+}
+
+// compareCheckpoint checks that a checkpoint holds the snapshot the log's
+// versions up to it replay to: the same files (size, partition values,
+// record counts), the same latest txn of each application, the same
+// partition columns.
+func compareCheckpoint(cp *Checkpoint, files map[string]File, txns map[string]int64, partitionColumns []string, fail func(string, ...any)) {
+	where := fmt.Sprintf("the checkpoint of version %d", cp.Version)
+	for k, f := range files {
+		c, ok := cp.Files[k]
+		switch {
+		case !ok:
+			fail("%s lacks the file %s", where, k)
+		case c.Size != f.Size || c.Records != f.Records:
+			fail("%s has %s with %d bytes and %d records, the log %d and %d", where, k, c.Size, c.Records, f.Size, f.Records)
+		case fmt.Sprint(derefAll(c.PartitionValues)) != fmt.Sprint(derefAll(f.PartitionValues)):
+			fail("%s has %s in partition %v, the log in %v", where, k, derefAll(c.PartitionValues), derefAll(f.PartitionValues))
+		}
+	}
+	for k := range cp.Files {
+		if _, ok := files[k]; !ok {
+			fail("%s adds %s, which the log does not hold at that version", where, k)
+		}
+	}
+	if fmt.Sprint(cp.Txns) != fmt.Sprint(txns) {
+		fail("%s has the txns %v, the log %v", where, cp.Txns, txns)
+	}
+	if strings.Join(cp.PartitionColumns, ",") != strings.Join(partitionColumns, ",") {
+		fail("%s is partitioned by %q, the log by %q", where, cp.PartitionColumns, partitionColumns)
+	}
+}
+
+func derefAll(m map[string]*string) map[string]string {
+	out := map[string]string{}
+	for k, v := range m {
+		if v == nil {
+			out[k] = "<null>"
+		} else {
+			out[k] = *v
+		}
+	}
+	return out
 }
