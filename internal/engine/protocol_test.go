@@ -45,6 +45,8 @@ type world struct {
 	stateWrites int
 	// fence, when set, is the engine's Fence.
 	fence func(sink string) error
+	// onEvent, when set, is the engine's OnEvent.
+	onEvent func(Event)
 }
 
 // promotion names the two ways a destination promotes a batch.
@@ -130,7 +132,7 @@ func (w *world) apply(t *testing.T, faults map[string][]faulty.Fault) error {
 	if err != nil {
 		return err
 	}
-	eng := &Engine{State: mgr, Version: "test", Fence: w.fence}
+	eng := &Engine{State: mgr, Version: "test", Fence: w.fence, OnEvent: w.onEvent}
 	_, err = eng.ApplySink(ctx, sink, plan, w.maxBatches)
 	return err
 }
