@@ -30,7 +30,10 @@ import (
 // catalog without writing.
 type TableObservation struct {
 	// Name names the table for messages: "iceberg table lake.orders".
-	Name   string
+	Name string
+	// Format is the table's format, TableIceberg when empty: it picks the
+	// ways out that messages give.
+	Format string
 	Exists bool
 	// Create says what creating the table makes: "4 columns, partitioned
 	// by day(ts)".
@@ -53,7 +56,14 @@ type TableObservation struct {
 	Orphans []string
 }
 
-// TableBatch is a batch a table's snapshot records.
+// Table formats.
+const (
+	TableIceberg = "iceberg"
+	TableDelta   = "delta"
+)
+
+// TableBatch is a batch a table's snapshot records (for a Delta table,
+// Snapshot is the log's version).
 type TableBatch struct {
 	ID       int64
 	Ranges   []state.Range
@@ -184,7 +194,7 @@ func planTables(in SinkInput, st *state.Sink, p *SinkPlan) error {
 			}
 		case len(t.Problems) > 0:
 			return &Error{Sink: in.Name, Summary: fmt.Sprintf("the declared columns do not fit %s", t.Name),
-				Detail: fmt.Sprintf("destination %q: %s. Nothing was written. An Iceberg table takes only added nullable columns from the sink: restore the columns and partition_by the table was created with, or name another table in the table block for the new layout.", d, strings.Join(t.Problems, "; "))}
+				Detail: fmt.Sprintf("destination %q: %s. Nothing was written. %s", d, strings.Join(t.Problems, "; "), problemsWayOut(t))}
 		default:
 			tp.Changes = t.Changes
 			for _, c := range t.Undeclared {
@@ -233,6 +243,10 @@ func tableBehind(sink, d string, t *TableObservation, last int64) error {
 	if top >= 0 {
 		has = fmt.Sprintf("batch %d last", top)
 	}
+	if t.Format == TableDelta {
+		return &Error{Sink: sink, Summary: fmt.Sprintf("%s is behind the state", t.Name),
+			Detail: fmt.Sprintf("destination %q: the state has committed batches up to %d into the table, and its log records %s: versions of the log were deleted, or the log was restored from an older copy. Appending batch %d on top would leave batches %d–%d out of the table for good, and writing them again would duplicate them in the destination's folder, so nothing is written. Put the log's deleted versions back (_delta_log/<version>.json, from a copy or the store's object versions). To go on without those batches in the table, start it over: move the destination's folder _delta_log aside; plan then shows a new table, which receives the batches after %d.", d, last, has, last+1, top+1, last, last)}
+	}
 	undo := "If the rollback was a mistake, make the snapshot of the last batch current again"
 	for _, b := range t.Detached {
 		if b.ID == last {
@@ -242,6 +256,14 @@ func tableBehind(sink, d string, t *TableObservation, last int64) error {
 	}
 	return &Error{Sink: sink, Summary: fmt.Sprintf("%s is behind the state", t.Name),
 		Detail: fmt.Sprintf("destination %q: the state has committed batches up to %d into the table, and its current snapshot records %s: it was rolled back, or restored from an older copy. Appending batch %d on top would leave batches %d–%d out of the table for good, and writing them again would duplicate them in the destination's folder, so nothing is written. %s, or restore the table from a copy that has them. To go on without those batches in the table, start it over: drop it and move the destination's folders metadata and _streamctl/iceberg aside; plan then shows a new table, which receives the batches after %d.", d, last, has, last+1, top+1, last, undo, last)}
+}
+
+// problemsWayOut says what to do about a table's incompatible changes.
+func problemsWayOut(t *TableObservation) string {
+	if t.Format == TableDelta {
+		return "A Delta table takes only added nullable columns from the sink: restore the columns and partition_by the table was created with, or write the sink to another destination folder for the new layout."
+	}
+	return "An Iceberg table takes only added nullable columns from the sink: restore the columns and partition_by the table was created with, or name another table in the table block for the new layout."
 }
 
 // dataOrphans lists the data files a crashed attempt at a batch left: the

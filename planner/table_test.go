@@ -132,6 +132,24 @@ func TestPlanTables(t *testing.T) {
 			},
 		},
 		{
+			name:  "a Delta log whose last versions were deleted is behind, with the way out for a log",
+			state: committed(3, nil),
+			table: TableObservation{Name: "Delta table /d", Format: TableDelta, Exists: true, Batches: tb(0)},
+			err:   "Delta table /d is behind the state: destination \"a\": the state has committed batches up to 2 into the table, and its log records batch 0 last: versions of the log were deleted, or the log was restored from an older copy. Appending batch 3 on top would leave batches 1–2 out of the table for good",
+		},
+		{
+			name:  "a Delta log behind tells to put the versions back or move _delta_log aside",
+			state: committed(3, nil),
+			table: TableObservation{Name: "Delta table /d", Format: TableDelta, Exists: true, Batches: tb(0)},
+			err:   "Put the log's deleted versions back (_delta_log/<version>.json, from a copy or the store's object versions). To go on without those batches in the table, start it over: move the destination's folder _delta_log aside",
+		},
+		{
+			name:  "an incompatible change to a Delta table says what a Delta table takes",
+			state: committed(3, nil),
+			table: TableObservation{Name: "Delta table /d", Format: TableDelta, Exists: true, Batches: tb(0, 1, 2), Problems: []string{`column "id" is long in the table, and string in the sink`}},
+			err:   `the declared columns do not fit Delta table /d: destination "a": column "id" is long in the table, and string in the sink. Nothing was written. A Delta table takes only added nullable columns from the sink: restore the columns and partition_by the table was created with, or write the sink to another destination folder for the new layout.`,
+		},
+		{
 			name:  "a table ahead by a batch that does not continue the state is refused",
 			state: committed(2, nil),
 			table: TableObservation{Exists: true, Batches: tb(0, 1, 3)},
@@ -179,7 +197,9 @@ func TestPlanTables(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			in := SinkInput{Name: "s", SourceType: "generate", SourceName: "g", MaxRecords: 10, OnDataLoss: "fail", Destinations: []string{"a"}, Layout: "L",
 				State: tc.state, Snapshot: snap("id", part("0", 0, 50))}
-			tc.table.Name = "iceberg table lake.orders"
+			if tc.table.Name == "" {
+				tc.table.Name = "iceberg table lake.orders"
+			}
 			obs := &Observation{Table: &tc.table}
 			if tc.obs != nil {
 				tc.obs(obs)

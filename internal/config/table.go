@@ -52,6 +52,10 @@ type Table struct {
 	// Properties are passed to the catalog as they are (the table store's
 	// endpoint, a REST catalog's scope or prefix…).
 	Properties map[string]string `hcl:"properties,optional"`
+	// CheckpointInterval is how many versions apart a Delta table's
+	// checkpoints are; 0 takes the table's delta.checkpointInterval, else
+	// 10. Delta only.
+	CheckpointInterval int64 `hcl:"checkpoint_interval,optional"`
 
 	DeclRange hcl.Range
 }
@@ -89,6 +93,9 @@ func (l *loader) checkTable(t *Table, s *Sink, destType, destName string) {
 	if t.Format == "delta" {
 		l.checkDeltaTable(t, s, where)
 		return
+	}
+	if t.CheckpointInterval != 0 {
+		l.errorf(&t.DeclRange, "Delta setting on an Iceberg table", "%s: checkpoint_interval is a setting of Delta tables; an Iceberg catalog keeps the table's metadata. Remove checkpoint_interval.", where)
 	}
 	if t.Catalog == "" {
 		t.Catalog = "sql"
@@ -159,15 +166,16 @@ func tableSchema(destType string) *SchemaBlock {
 			"so that a retry finds the batch committed and never appends it twice. A Delta table has no catalog: " +
 			"its log is the destination's _delta_log folder, and only format is set.",
 		Attributes: structAttributes(Table{}, map[string]providers.Attribute{
-			"format":     {Example: `"iceberg"`, Allowed: TableFormats},
-			"catalog":    {Default: `"sql"`, Example: `"rest"`, Allowed: TableCatalogs},
-			"uri":        {Default: "local destinations: `<path>/_streamctl/iceberg/catalog.db`", Example: `"postgres://streamctl@db.example:5432/lake"`},
-			"namespace":  {Default: "required for Iceberg; not set for Delta", Example: `"lake"`},
-			"name":       {Default: "required for Iceberg; not set for Delta", Example: `"orders"`},
-			"warehouse":  {Default: "none: the catalog's default", Example: `"lake"`},
-			"token":      {Default: "none", Example: "var.catalog_token"},
-			"credential": {Default: "none", Example: "var.catalog_credential"},
-			"properties": {Default: "none", Example: `{ scope = "PRINCIPAL_ROLE:ALL" }`},
+			"format":              {Example: `"iceberg"`, Allowed: TableFormats},
+			"catalog":             {Default: `"sql"`, Example: `"rest"`, Allowed: TableCatalogs},
+			"uri":                 {Default: "local destinations: `<path>/_streamctl/iceberg/catalog.db`", Example: `"postgres://streamctl@db.example:5432/lake"`},
+			"namespace":           {Default: "required for Iceberg; not set for Delta", Example: `"lake"`},
+			"name":                {Default: "required for Iceberg; not set for Delta", Example: `"orders"`},
+			"warehouse":           {Default: "none: the catalog's default", Example: `"lake"`},
+			"token":               {Default: "none", Example: "var.catalog_token"},
+			"credential":          {Default: "none", Example: "var.catalog_credential"},
+			"properties":          {Default: "none", Example: `{ scope = "PRINCIPAL_ROLE:ALL" }`},
+			"checkpoint_interval": {Default: "the table's delta.checkpointInterval, else 10; Delta only", Example: "10"},
 		}, tableSecrets, nil),
 		Blocks: []*SchemaBlock{{
 			Type:    "sigv4",
@@ -204,6 +212,9 @@ func (l *loader) checkDeltaTable(t *Table, s *Sink, where string) {
 	}
 	if len(t.Properties) > 0 {
 		l.errorf(&t.DeclRange, "Iceberg setting on a Delta table", "%s: properties are passed to an Iceberg catalog; a Delta table has none. Remove properties.", where)
+	}
+	if t.CheckpointInterval < 0 {
+		l.errorf(&t.DeclRange, "Invalid checkpoint interval", "%s: checkpoint_interval = %d; set a number of versions of 1 or more (a checkpoint every that many versions), or leave it out for the table's delta.checkpointInterval, else 10.", where, t.CheckpointInterval)
 	}
 	if s.Format != "parquet" {
 		l.errorf(&t.DeclRange, "Table needs Parquet", "%s: a Delta table holds Parquet files, and the sink writes %s. Set format = \"parquet\" (with its columns) on the sink.", where, s.Format)

@@ -133,12 +133,18 @@ func TestDeltaTable(t *testing.T) {
 	if got := cfg.Sinks[0].Destinations[0].Table.Format; got != "delta" {
 		t.Errorf("format %q", got)
 	}
+	cfg, diags = Load(writeFiles(t, map[string]string{"main.hcl": deltaTableConfig(`"country"`, "format = \"delta\"\n checkpoint_interval = 25")}), all.Kinds(), Inputs{})
+	if diags.HasErrors() || cfg.Sinks[0].Destinations[0].Table.CheckpointInterval != 25 {
+		t.Errorf("checkpoint_interval = 25: %s", render(diags))
+	}
 	for _, c := range []struct{ name, partitionBy, table, want string }{
 		{"transform", `"day(ts)"`, `format = "delta"`, `partition_by "day(ts)" is a day transform, which a Delta table cannot express`},
 		{"bucket", `"bucket(4, id)"`, `format = "delta"`, `partition_by "bucket(4, id)" is a bucket transform`},
 		{"timestamp column", `"ts"`, `format = "delta"`, `partition_by "ts" is a timestamp column`},
 		{"not a column", `"region"`, `format = "delta"`, `partition_by "region" is not a declared column`},
 		{"iceberg settings", `"country"`, "format = \"delta\"\n namespace = \"lake\"\n name = \"orders\"", "namespace is a setting of Iceberg tables"},
+		{"negative checkpoint interval", `"country"`, "format = \"delta\"\n checkpoint_interval = -1", "checkpoint_interval = -1; set a number of versions of 1 or more"},
+		{"checkpoint interval on Iceberg", `"country"`, "format = \"iceberg\"\n namespace = \"lake\"\n name = \"orders\"\n checkpoint_interval = 5", "checkpoint_interval is a setting of Delta tables"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, diags := Load(writeFiles(t, map[string]string{"main.hcl": deltaTableConfig(c.partitionBy, c.table)}), all.Kinds(), Inputs{})

@@ -16,8 +16,10 @@
 // protocol or metaData change, or another writer of the same appId, does)
 // and the next version is tried.
 //
-// Checkpoints are neither written nor read yet: a table whose log starts
-// with a checkpoint is refused.
+// Every few versions a checkpoint follows (checkpoint.go), written with a
+// nested Parquet writer of its own (nested.go); checkpoints are not read:
+// streamctl replays the log from version 0, and a table whose log starts
+// after a checkpoint is refused.
 package delta
 
 import (
@@ -64,6 +66,13 @@ func VersionKey(v int64) string { return fmt.Sprintf("%s/%020d.json", LogDir, v)
 type Config struct {
 	Columns     []format.Column
 	PartitionBy []string
+	// CheckpointInterval is how many versions apart checkpoints are; 0
+	// takes the table's delta.checkpointInterval, else 10.
+	CheckpointInterval int64
+	// CheckpointFailed, if set, hears of a checkpoint that could not be
+	// written (the batch's version is committed all the same). It is
+	// called with the log locked, and must not call it.
+	CheckpointFailed func(error)
 }
 
 // File is a data file of a batch, as the destination holds it.
@@ -71,6 +80,9 @@ type File struct {
 	Key     string // relative to the table's folder, not encoded
 	Size    int64
 	Records int64
+	// Footer is the file's Parquet footer, for its statistics; without
+	// it the add action's stats hold numRecords only.
+	Footer []byte
 }
 
 // CommitInfoKey is the key of BatchInfo in the commitInfo of a batch's
@@ -129,9 +141,15 @@ type Add struct {
 	Stats            string             `json:"stats,omitempty"`
 }
 
-// Remove is the remove action (read only: streamctl appends).
+// Remove is the remove action (read only: streamctl appends; another
+// writer's removes are kept as tombstones in checkpoints).
 type Remove struct {
-	Path string `json:"path"`
+	Path                 string             `json:"path"`
+	DeletionTimestamp    *int64             `json:"deletionTimestamp,omitempty"`
+	DataChange           bool               `json:"dataChange"`
+	ExtendedFileMetadata *bool              `json:"extendedFileMetadata,omitempty"`
+	PartitionValues      map[string]*string `json:"partitionValues,omitempty"`
+	Size                 *int64             `json:"size,omitempty"`
 }
 
 // Txn is the txn action: a transaction identifier.
@@ -153,8 +171,17 @@ type Log struct {
 	loaded   bool
 	protocol *Protocol
 	meta     *MetaData
-	txns     map[string]int64
-	files    map[string]bool // encoded paths of the current snapshot
+	txns     map[string]Txn
+	files    map[string]*Add    // the current snapshot's, by encoded path
+	removed  map[string]*Remove // tombstones, by encoded path
+	batches  map[string][]BatchVersion
+}
+
+// BatchVersion is a version that records a sink's batch in its commitInfo.
+type BatchVersion struct {
+	Version int64
+	Batch   int64
+	Ranges  json.RawMessage
 }
 
 // New is the log of the table in store's root; it reads nothing yet.
@@ -171,9 +198,10 @@ func (l *Log) SetStorage(s providers.Storage) {
 }
 
 // Open creates the table when its log is empty (version 0: protocol and
-// metaData) and refuses a table streamctl cannot append to: a protocol
-// above writer version 2, another format, other partition columns or
-// another schema.
+// metaData), commits the sink's added nullable columns to its schema (a
+// version with a metaData action) and refuses a table streamctl cannot
+// append to: a protocol above writer version 2, another format, other
+// partition columns, or columns changed otherwise.
 func (l *Log) Open(ctx context.Context) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -204,34 +232,145 @@ func (l *Log) Open(ctx context.Context) error {
 			return err
 		}
 	}
-	return l.compatible()
+	if err := l.compatible(); err != nil {
+		return err
+	}
+	return l.evolve(ctx)
+}
+
+// evolve commits the sink's added nullable columns (and required columns
+// made nullable) to the table's schema, as a version of its own holding a
+// metaData action, and refuses the differences no writer may make. A
+// racing writer's version in between is read and the schemas compared
+// again.
+func (l *Log) evolve(ctx context.Context) error {
+	for range maxAttempts {
+		diff, err := l.schemaDiff()
+		if err != nil {
+			return err
+		}
+		if len(diff.Changes) == 0 {
+			return nil
+		}
+		schema, err := json.Marshal(diff.Schema)
+		if err != nil {
+			return err
+		}
+		meta := *l.meta
+		meta.SchemaString = string(schema)
+		now := l.now().UnixMilli()
+		operation := "CHANGE COLUMN"
+		if strings.HasPrefix(diff.Changes[len(diff.Changes)-1], "add column") {
+			operation = "ADD COLUMNS"
+		}
+		info := commitInfo(now, operation, map[string]any{"changes": strings.Join(diff.Changes, "; ")})
+		info["isBlindAppend"] = false
+		actions := []Action{{CommitInfo: info}, {MetaData: &meta}}
+		entry, err := encode(actions)
+		if err != nil {
+			return err
+		}
+		next := l.version + 1
+		_, err = l.store.PutIfAbsent(ctx, VersionKey(next), entry)
+		if err == nil {
+			l.apply(next, actions)
+			return nil
+		}
+		if !errors.Is(err, providers.ErrExist) {
+			return fmt.Errorf("change the Delta table's schema (%s): write version %d: %w", strings.Join(diff.Changes, ", "), next, err)
+		}
+		if err := l.refresh(ctx, nil); err != nil {
+			return err
+		}
+		if err := l.compatible(); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("change the Delta table's schema: %d versions in a row were taken by other writers; apply again later", maxAttempts)
 }
 
 // compatible refuses a table whose protocol, format, partitioning or schema
-// the sink does not write.
+// the sink does not write (a schema it can evolve to the sink's columns is
+// compatible).
 func (l *Log) compatible() error {
-	if l.protocol == nil || l.meta == nil {
-		return fmt.Errorf("the Delta log has no protocol or metaData action up to version %d: not a table; move %s away to start a new one", l.version, LogDir)
+	if problems := l.tableProblems(); len(problems) > 0 {
+		return fmt.Errorf("%s", problems[0])
 	}
-	if l.protocol.MinWriterVersion > WriterVersion || len(l.protocol.WriterFeatures) > 0 {
-		return fmt.Errorf("the Delta table needs writer version %d (features %q), and streamctl writes version %d: write this sink to another table", l.protocol.MinWriterVersion, l.protocol.WriterFeatures, WriterVersion)
-	}
-	if l.meta.Format.Provider != "parquet" {
-		return fmt.Errorf("the Delta table's files are %q, and the sink writes Parquet: write this sink to another table", l.meta.Format.Provider)
-	}
-	if !slices.Equal(nonNil(l.meta.PartitionColumns), nonNil(l.cfg.PartitionBy)) {
-		return fmt.Errorf("the Delta table is partitioned by %q, and the sink by %q: a table's partitioning cannot change; write this sink to another table or declare its partition_by", l.meta.PartitionColumns, l.cfg.PartitionBy)
-	}
-	want, err := SchemaString(l.cfg.Columns)
+	diff, err := l.schemaDiff()
 	if err != nil {
 		return err
 	}
-	if same, err := sameSchema(l.meta.SchemaString, want); err != nil {
-		return fmt.Errorf("read the Delta table's schema: %w", err)
-	} else if !same {
-		return fmt.Errorf("the Delta table's schema %s is not the sink's columns %s: a changed schema is not written to a Delta table yet; declare the table's columns, or write this sink to another table", l.meta.SchemaString, want)
+	if len(diff.Problems) > 0 {
+		return fmt.Errorf("the sink's columns do not fit the Delta table: %s. Nothing was written. A Delta table takes only added nullable columns from the sink: restore the columns the table has, or write this sink to another table (another destination folder)", strings.Join(diff.Problems, "; "))
 	}
 	return nil
+}
+
+// tableProblems are the reasons the sink cannot write the table whatever
+// its columns: protocol, file format, partitioning.
+func (l *Log) tableProblems() []string {
+	if l.protocol == nil || l.meta == nil {
+		return []string{fmt.Sprintf("the Delta log has no protocol or metaData action up to version %d: not a table; move %s away to start a new one", l.version, LogDir)}
+	}
+	var out []string
+	if l.protocol.MinWriterVersion > WriterVersion || len(l.protocol.WriterFeatures) > 0 {
+		out = append(out, fmt.Sprintf("the Delta table needs writer version %d (features %q), and streamctl writes version %d: write this sink to another table", l.protocol.MinWriterVersion, l.protocol.WriterFeatures, WriterVersion))
+	}
+	if l.meta.Format.Provider != "parquet" {
+		out = append(out, fmt.Sprintf("the Delta table's files are %q, and the sink writes Parquet: write this sink to another table", l.meta.Format.Provider))
+	}
+	if !slices.Equal(nonNil(l.meta.PartitionColumns), nonNil(l.cfg.PartitionBy)) {
+		out = append(out, fmt.Sprintf("the Delta table is partitioned by %q, and the sink by %q: a table's partitioning cannot change; write this sink to another table or declare its partition_by", l.meta.PartitionColumns, l.cfg.PartitionBy))
+	}
+	return out
+}
+
+// schemaDiff compares the sink's columns with the table's schema.
+func (l *Log) schemaDiff() (SchemaDiff, error) {
+	d, err := CompareSchema(l.meta.SchemaString, l.cfg.Columns)
+	if err != nil {
+		return d, fmt.Errorf("the Delta table's metaData (version %d or before): %w", l.version, err)
+	}
+	return d, nil
+}
+
+// Inspection is the table as plan shows it, read without writing.
+type Inspection struct {
+	// Exists is false when the log has no version yet.
+	Exists bool
+	// Changes are the schema changes Open commits; Problems what refuses
+	// the table (its protocol, partitioning, or columns changed otherwise).
+	Changes  []string
+	Problems []string
+	// Batches are the versions recording the sink's batches, oldest first.
+	Batches []BatchVersion
+	// Version is the last version of the log.
+	Version int64
+}
+
+// Inspect reads the log for plan, and writes nothing: a missing table is
+// not created, and no schema change is committed. appID is the sink whose
+// batches are listed.
+func (l *Log) Inspect(ctx context.Context, appID string) (*Inspection, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.refresh(ctx, nil); err != nil {
+		return nil, err
+	}
+	in := &Inspection{Exists: l.version >= 0, Version: l.version}
+	if !in.Exists {
+		return in, nil
+	}
+	in.Problems = l.tableProblems()
+	if l.meta != nil {
+		diff, err := l.schemaDiff()
+		if err != nil {
+			return nil, err
+		}
+		in.Changes, in.Problems = diff.Changes, append(in.Problems, diff.Problems...)
+	}
+	in.Batches = slices.Clone(l.batches[appID])
+	return in, nil
 }
 
 // Committed reports whether the log holds appID's txn with a version of
@@ -242,8 +381,8 @@ func (l *Log) Committed(ctx context.Context, appID string, batch int64) (bool, e
 	if err := l.refresh(ctx, nil); err != nil {
 		return false, err
 	}
-	v, ok := l.txns[appID]
-	return ok && v >= batch, nil
+	t, ok := l.txns[appID]
+	return ok && t.Version >= batch, nil
 }
 
 // LastTxn is the version of appID's latest txn (found is false when the log
@@ -254,8 +393,8 @@ func (l *Log) LastTxn(ctx context.Context, appID string) (version int64, found b
 	if err := l.refresh(ctx, nil); err != nil {
 		return 0, false, err
 	}
-	v, ok := l.txns[appID]
-	return v, ok, nil
+	t, ok := l.txns[appID]
+	return t.Version, ok, nil
 }
 
 // Files lists the data files of the current snapshot, relative to the
@@ -288,6 +427,11 @@ func (l *Log) Append(ctx context.Context, appID string, batch int64, ranges json
 	if l.meta == nil {
 		return fmt.Errorf("the Delta table is not open")
 	}
+	var schema StructType
+	if err := json.Unmarshal([]byte(l.meta.SchemaString), &schema); err != nil {
+		// A field of a nested type: no statistics but numRecords.
+		schema = StructType{}
+	}
 	adds := make([]Action, 0, len(files)+2)
 	now := l.now().UnixMilli()
 	info := commitInfo(now, "STREAMING UPDATE", map[string]any{"outputMode": "Append", "epochId": strconv.FormatInt(batch, 10)})
@@ -299,24 +443,35 @@ func (l *Log) Append(ctx context.Context, appID string, batch int64, ranges json
 		if err != nil {
 			return err
 		}
-		stats, err := json.Marshal(map[string]int64{"numRecords": f.Records})
+		st := FileStats{NumRecords: f.Records}
+		if f.Footer != nil {
+			// Statistics only speed readers up: a footer that does not
+			// read leaves them out, and the batch is committed.
+			if full, err := StatsFromFooter(f.Footer, f.Records, schema, l.meta.PartitionColumns); err == nil {
+				st = full
+			}
+		}
+		stats, err := statsJSON(st)
 		if err != nil {
 			return err
 		}
-		adds = append(adds, Action{Add: &Add{Path: EncodePath(f.Key), PartitionValues: pv, Size: f.Size, ModificationTime: now, DataChange: true, Stats: string(stats)}})
+		adds = append(adds, Action{Add: &Add{Path: EncodePath(f.Key), PartitionValues: pv, Size: f.Size, ModificationTime: now, DataChange: true, Stats: stats}})
 	}
 	entry, err := encode(adds)
 	if err != nil {
 		return err
 	}
 	for range maxAttempts {
-		if v, ok := l.txns[appID]; ok && v >= batch {
+		if t, ok := l.txns[appID]; ok && t.Version >= batch {
 			return nil
 		}
 		next := l.version + 1
 		_, err := l.store.PutIfAbsent(ctx, VersionKey(next), entry)
 		if err == nil {
 			l.apply(next, adds)
+			if err := l.maybeCheckpoint(ctx, next); err != nil && l.cfg.CheckpointFailed != nil {
+				l.cfg.CheckpointFailed(err)
+			}
 			return nil
 		}
 		if !errors.Is(err, providers.ErrExist) {
@@ -339,7 +494,7 @@ func (l *Log) Append(ctx context.Context, appID string, batch int64, ranges json
 			return err
 		}
 		if conflict != nil {
-			if v, ok := l.txns[appID]; ok && v >= batch {
+			if t, ok := l.txns[appID]; ok && t.Version >= batch {
 				return nil
 			}
 			return conflict
@@ -356,8 +511,10 @@ func (l *Log) refresh(ctx context.Context, seen func(v int64, actions []Action))
 			return err
 		}
 		l.loaded = true
-		l.txns = map[string]int64{}
-		l.files = map[string]bool{}
+		l.txns = map[string]Txn{}
+		l.files = map[string]*Add{}
+		l.removed = map[string]*Remove{}
+		l.batches = map[string][]BatchVersion{}
 	}
 	for {
 		v := l.version + 1
@@ -418,11 +575,21 @@ func (l *Log) apply(v int64, actions []Action) {
 		case a.MetaData != nil:
 			l.meta = a.MetaData
 		case a.Txn != nil:
-			l.txns[a.Txn.AppID] = a.Txn.Version
+			l.txns[a.Txn.AppID] = *a.Txn
 		case a.Add != nil:
-			l.files[a.Add.Path] = true
+			l.files[a.Add.Path] = a.Add
+			delete(l.removed, a.Add.Path)
 		case a.Remove != nil:
 			delete(l.files, a.Remove.Path)
+			l.removed[a.Remove.Path] = a.Remove
+		case a.CommitInfo != nil && a.CommitInfo[CommitInfoKey] != nil:
+			// Another writer's commitInfo is none of streamctl's business:
+			// one that does not read as a batch is skipped.
+			raw, err := json.Marshal(a.CommitInfo[CommitInfoKey])
+			var b BatchInfo
+			if err == nil && json.Unmarshal(raw, &b) == nil && b.Sink != "" {
+				l.batches[b.Sink] = append(l.batches[b.Sink], BatchVersion{Version: v, Batch: b.Batch, Ranges: b.Ranges})
+			}
 		}
 	}
 }

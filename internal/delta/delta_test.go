@@ -314,3 +314,149 @@ func TestNestedSchema(t *testing.T) {
 		t.Errorf("the table written is refused: %v", err)
 	}
 }
+
+// withNote is columns and a nullable column added.
+var withNote = append(append([]format.Column(nil), columns...), format.Column{Name: "note", Type: "string"})
+
+// TestOpenAddsANullableColumn: a nullable column added to the sink is one
+// version with a metaData action holding the new schema (the table's id,
+// partitioning and creation time kept); the batches after it follow, and
+// opening again changes nothing.
+func TestOpenAddsANullableColumn(t *testing.T) {
+	ctx := context.Background()
+	store := mem.New("t")
+	if err := open(t, store, "country").Append(ctx, "orders", 1, nil, putFiles(t, store, 1, "country=DE/orders-1-0.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	l := delta.New(store, delta.Config{Columns: withNote, PartitionBy: []string{"country"}})
+	if err := l.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Append(ctx, "orders", 2, nil, putFiles(t, store, 2, "country=FR/orders-2-0.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	if err := delta.New(store, delta.Config{Columns: withNote, PartitionBy: []string{"country"}}).Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	tb := replay(t, store)
+	if got := versionsOf(tb); got != "0:{} 1:{orders:1} 2:{} 3:{orders:2}" {
+		t.Errorf("versions %s", got)
+	}
+	if got := strings.Join(tb.Versions[2].Actions, ","); got != "commitInfo,metaData" {
+		t.Errorf("version 2's actions %s", got)
+	}
+	if got := strings.Join(tb.SchemaFields, " "); got != "id:long ts:timestamp country:string note:string" {
+		t.Errorf("schema %s", got)
+	}
+	metas := map[int64]*delta.MetaData{}
+	for _, v := range []int64{0, 2} {
+		data, _, err := providers.ReadAll(ctx, store, delta.VersionKey(v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		actions, err := delta.Decode(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range actions {
+			if a.MetaData != nil {
+				metas[v] = a.MetaData
+			}
+		}
+	}
+	if metas[0] == nil || metas[2] == nil || metas[2].ID != metas[0].ID || *metas[2].CreatedTime != *metas[0].CreatedTime || strings.Join(metas[2].PartitionColumns, ",") != "country" {
+		t.Errorf("the metaData of version 2 (%+v) does not keep version 0's (%+v)", metas[2], metas[0])
+	}
+}
+
+// TestOpenRefusesAnIncompatibleChange: a column whose type changed is
+// refused by name with the way out, and nothing is written.
+func TestOpenRefusesAnIncompatibleChange(t *testing.T) {
+	ctx := context.Background()
+	store := mem.New("t")
+	open(t, store)
+	changed := append([]format.Column(nil), columns...)
+	changed[0].Type = "string"
+	err := delta.New(store, delta.Config{Columns: changed}).Open(ctx)
+	if err == nil || !strings.Contains(err.Error(), `column "id" is long in the table, and string in the sink`) || !strings.Contains(err.Error(), "write this sink to another table") {
+		t.Fatalf("open: %v", err)
+	}
+	if _, err := store.Stat(ctx, delta.VersionKey(1)); !errors.Is(err, providers.ErrNotExist) {
+		t.Errorf("a version was written: %v", err)
+	}
+}
+
+// TestRacingSchemaChangesCommitOnce: two writers adding the same column at
+// once write one metaData version; the loser reads it and has nothing left
+// to change.
+func TestRacingSchemaChangesCommitOnce(t *testing.T) {
+	ctx := context.Background()
+	store := mem.New("t")
+	open(t, store)
+	first := delta.New(store, delta.Config{Columns: withNote})
+	second := delta.New(store, delta.Config{Columns: withNote})
+	// The second has read the log before the first changes it.
+	if _, err := second.Inspect(ctx, "orders"); err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := second.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := versionsOf(replay(t, store)); got != "0:{} 1:{}" {
+		t.Errorf("versions %s, want the table's creation and one schema change", got)
+	}
+}
+
+// TestInspectWritesNothing: plan's view of a missing table, of one with a
+// column to add, and of the sink's batches among a foreign writer's
+// versions, with no version written by reading.
+func TestInspectWritesNothing(t *testing.T) {
+	ctx := context.Background()
+	store := mem.New("t")
+	in, err := delta.New(store, delta.Config{Columns: columns}).Inspect(ctx, "orders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Exists {
+		t.Errorf("an empty folder inspected as a table: %+v", in)
+	}
+	if _, err := store.Stat(ctx, delta.VersionKey(0)); !errors.Is(err, providers.ErrNotExist) {
+		t.Fatalf("inspect created the table: %v", err)
+	}
+	l := open(t, store)
+	if err := l.Append(ctx, "orders", 0, json.RawMessage(`[{"partition":"0","start":0,"end":5}]`), putFiles(t, store, 0, "orders-0-0.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	// A foreign writer's append (Spark's, without streamctl's commitInfo)
+	// and another sink's batch.
+	foreign := `{"commitInfo":{"operation":"WRITE"}}` + "\n" + `{"add":{"path":"part-0.parquet","partitionValues":{},"size":1,"modificationTime":1,"dataChange":true}}` + "\n"
+	if _, err := store.PutIfAbsent(ctx, delta.VersionKey(2), []byte(foreign)); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Append(ctx, "refunds", 7, json.RawMessage(`[]`), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Append(ctx, "orders", 1, json.RawMessage(`[{"partition":"0","start":5,"end":9}]`), putFiles(t, store, 1, "orders-1-0.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	in, err = delta.New(store, delta.Config{Columns: withNote}).Inspect(ctx, "orders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var batches []string
+	for _, b := range in.Batches {
+		batches = append(batches, fmt.Sprintf("%d@%d%s", b.Batch, b.Version, b.Ranges))
+	}
+	if got, want := strings.Join(batches, " "), `0@1[{"end":5,"partition":"0","start":0}] 1@4[{"end":9,"partition":"0","start":5}]`; got != want {
+		t.Errorf("batches %s, want %s", got, want)
+	}
+	if !in.Exists || strings.Join(in.Changes, ";") != "add column note (string, nullable)" || len(in.Problems) != 0 || in.Version != 4 {
+		t.Errorf("inspection %+v", in)
+	}
+	if _, err := store.Stat(ctx, delta.VersionKey(5)); !errors.Is(err, providers.ErrNotExist) {
+		t.Errorf("inspect committed the schema change: %v", err)
+	}
+}

@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/streamctl/streamctl/internal/delta/deltacheck"
 	"github.com/streamctl/streamctl/internal/engine"
@@ -17,22 +19,24 @@ import (
 )
 
 // deltaConfig is icebergConfig with a Delta table, partitioned by country
-// (a Delta table's partitions are columns): 3 partitions × 2000 records in
-// batches of 1500, files of 500, into the table's destination and a plain
-// Hive-folder destination.
+// (a Delta table's partitions are columns), with a checkpoint every 2
+// versions: 3 partitions × 2000 records in batches of 1500, files of 500,
+// into the table's destination and a plain Hive-folder destination.
 var deltaConfig = strings.NewReplacer(
 	`partition_by = ["day(ts)"]`, `partition_by = ["country"]`,
 	`      format    = "iceberg"
       namespace = "lake"
       name      = "orders"
-`, `      format = "delta"
+`, `      format              = "delta"
+      checkpoint_interval = 2
 `).Replace(icebergConfig)
 
-// deltaFaultPoints are the table's fault points but the Iceberg catalog's:
-// a Delta commit is the create-only write of one log entry.
-var deltaFaultPoints = slices.DeleteFunc(slices.Clone(icebergFaultPoints), func(fp string) bool {
+// deltaFaultPoints are the table's fault points but the Iceberg catalog's
+// (a Delta commit is the create-only write of one log entry), and between
+// a checkpoint and _last_checkpoint.
+var deltaFaultPoints = append(slices.DeleteFunc(slices.Clone(icebergFaultPoints), func(fp string) bool {
 	return strings.HasPrefix(fp, "table-catalog-commit")
-})
+}), "delta-checkpoint", "delta-checkpoint:2")
 
 // TestDeltaCrashAtEveryFaultPoint: killed at each point of the protocol
 // around the table commit, then applied again, the Delta log replayed from
@@ -41,7 +45,7 @@ var deltaFaultPoints = slices.DeleteFunc(slices.Clone(icebergFaultPoints), func(
 // whole in one version with its txn; DuckDB reading the files the replay
 // lists agrees, and so does the Hive-folder destination of the same batches.
 func TestDeltaCrashAtEveryFaultPoint(t *testing.T) {
-	if !strings.Contains(deltaConfig, `format = "delta"`) || !strings.Contains(deltaConfig, `["country"]`) {
+	if !strings.Contains(deltaConfig, `format              = "delta"`) || !strings.Contains(deltaConfig, `["country"]`) {
 		t.Fatal("deltaConfig no longer rewrites icebergConfig")
 	}
 	for _, fp := range deltaFaultPoints {
@@ -85,9 +89,26 @@ func TestDeltaOnAzureCrashAtEveryFaultPoint(t *testing.T) {
 	}
 }
 
+// TestDeltaOnGCSCrashAtEveryFaultPoint: the same with the table in Google
+// Cloud Storage (fake-gcs-server): each log entry is a conditional create
+// (ifGenerationMatch=0).
+func TestDeltaOnGCSCrashAtEveryFaultPoint(t *testing.T) {
+	srv := testenv.GCS(t)
+	for i, fp := range deltaFaultPoints {
+		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
+			t.Parallel()
+			bucket := bucketName("delta-", i, "-", fp)
+			srv.CreateBucket(t, bucket)
+			dest := strings.Replace(gcsDestination(srv.Endpoint, "table", bucket, "lake/orders"), "  }\n", deltaTableBlock+"\n  }\n", 1)
+			crashDeltaTable(t, fp, t.TempDir(), remoteDeltaConfig(t, dest), srv.Env(), gcsStorage(t, srv, bucket, "lake/orders"))
+		})
+	}
+}
+
 // deltaTableBlock is the table block of a destination on an object store.
 const deltaTableBlock = `    table {
-      format = "delta"
+      format              = "delta"
+      checkpoint_interval = 2
     }`
 
 // remoteDeltaConfig is deltaConfig with the table's destination dest.
@@ -96,7 +117,8 @@ func remoteDeltaConfig(t *testing.T, dest string) string {
 	hcl := strings.Replace(deltaConfig, `  destination "local" "table" {
     path = "out/table"
     table {
-      format = "delta"
+      format              = "delta"
+      checkpoint_interval = 2
     }
   }
 `, dest, 1)
@@ -139,19 +161,33 @@ func checkDeltaTable(t *testing.T, dir string, store providers.Storage, sink str
 	if got := strings.Join(tb.PartitionColumns, ","); got != "country" {
 		t.Errorf("partition columns %q", got)
 	}
+	// With a checkpoint every 2 versions, _last_checkpoint names one, which
+	// the replay found to be the snapshot of its version.
+	if tb.Checkpoint < 2 {
+		t.Errorf("the log's checkpoint is version %d, want one every 2 versions", tb.Checkpoint)
+	}
 	ms, err := engine.ReadManifests(ctx, store, sink, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tb.Versions) != len(ms)+1 {
-		t.Errorf("%d Delta versions for %d committed batches (and the table's creation)", len(tb.Versions), len(ms))
+	// Version 0 creates the table; each later version adds one batch, all
+	// of it, in order, or changes the schema (a column added) and nothing
+	// else.
+	var batches []deltacheck.Version
+	for _, v := range tb.Versions[1:] {
+		if strings.Join(v.Actions, ",") == "commitInfo,metaData" {
+			continue
+		}
+		batches = append(batches, v)
 	}
-	// Version 0 creates the table; version i adds batch i, all of it.
+	if len(batches) != len(ms) {
+		t.Errorf("%d Delta versions add batches, for %d committed batches", len(batches), len(ms))
+	}
 	for i, m := range ms {
-		if i+1 >= len(tb.Versions) {
+		if i >= len(batches) {
 			break
 		}
-		v := tb.Versions[i+1]
+		v := batches[i]
 		if v.Txns[sink] != m.Batch || len(v.Txns) != 1 || v.Records != m.Records {
 			t.Errorf("version %d: txns %v adding %d records; batch %d has %d records", v.Number, v.Txns, v.Records, m.Batch, m.Records)
 		}
@@ -179,55 +215,54 @@ func checkDeltaTable(t *testing.T, dir string, store providers.Storage, sink str
 	if total != records {
 		t.Errorf("the replay's files count %d records, want %d", total, records)
 	}
+	// Each file's statistics are its records' own, as DuckDB reads them.
+	stats := duckdb(t, dir, "SELECT filename, min(id)::DOUBLE, max(id)::DOUBLE, (count(*) - count(amount))::DOUBLE, epoch_ms(min(ts))::DOUBLE, epoch_ms(max(ts))::DOUBLE FROM read_parquet(["+strings.Join(quoted, ", ")+"], filename = true, union_by_name = true) GROUP BY filename ORDER BY filename")
+	if len(stats) != len(tb.Files) {
+		t.Errorf("DuckDB reads %d files of the %d the replay lists", len(stats), len(tb.Files))
+	}
+	for i, row := range stats {
+		if i >= len(tb.Files) {
+			break
+		}
+		f := tb.Files[i]
+		ms := func(v any) any {
+			ts, err := time.Parse(time.RFC3339Nano, fmt.Sprint(v))
+			if err != nil {
+				return v
+			}
+			return float64(ts.UnixMilli())
+		}
+		text := func(vs ...any) string {
+			var out []string
+			for _, v := range vs {
+				if x, ok := v.(float64); ok {
+					v = strconv.FormatFloat(x, 'f', -1, 64)
+				}
+				out = append(out, fmt.Sprint(v))
+			}
+			return strings.Join(out, " ")
+		}
+		got := text(f.Min["id"], f.Max["id"], f.Nulls["amount"], ms(f.Min["ts"]), ms(f.Max["ts"]))
+		if want := text(row[1:]...); got != want {
+			t.Errorf("%s: stats (min id, max id, null amounts, min ts, max ts) %s, DuckDB reads %s", f.Key, got, want)
+		}
+	}
 	want := fmt.Sprintf("[[%d %d]]", records, records)
-	if got := fmt.Sprint(duckdb(t, dir, "SELECT count(*), count(DISTINCT id) FROM read_parquet(["+strings.Join(quoted, ", ")+"])")); got != want {
+	if got := fmt.Sprint(duckdb(t, dir, "SELECT count(*), count(DISTINCT id) FROM read_parquet(["+strings.Join(quoted, ", ")+"], union_by_name = true)")); got != want {
 		t.Errorf("DuckDB over the replay's %d files: %s, want %s (each record once)", len(tb.Files), got, want)
 	}
 }
 
 // BenchmarkDelta is the same batches applied to a local Parquet destination
 // without and with a Delta table: the ratio is what the table's commit (one
-// log entry a batch, and reading the log's new versions) costs.
+// log entry a batch, reading the log's new versions, the files' statistics
+// and a checkpoint every 10 versions) costs.
 //
 //	go test -run '^$' -bench Delta -benchtime 3x ./internal/e2e/
 func BenchmarkDelta(b *testing.B) {
-	benchTable(b, deltaConfig, `    table {
-      format = "delta"
+	// The default checkpoint interval (10), not the crash tests' 2.
+	benchTable(b, strings.Replace(deltaConfig, "      checkpoint_interval = 2\n", "", 1), `    table {
+      format              = "delta"
     }
 `)
-}
-
-// TestDeltaRefusesAChangedSchema: a column added to the sink after the
-// Delta table was created stops apply before it writes a batch (adding
-// columns to a Delta table is not built): exit 1 with what to do, and the
-// table's log and the state as they were.
-func TestDeltaRefusesAChangedSchema(t *testing.T) {
-	t.Parallel()
-	dir := writeConfig(t, deltaConfig)
-	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
-	logDir := filepath.Join(dir, "out", "table", "_delta_log")
-	before, err := os.ReadDir(logDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stateBefore := mustRun(t, dir, 0, nil, "state", "show", "orders").stdout
-	changed := strings.Replace(deltaConfig, `  column "amount" {`, "  column \"note\" {\n    type = \"string\"\n  }\n  column \"amount\" {", 1)
-	changed = strings.Replace(changed, "default = 2000", "default = 3000", 1)
-	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(changed), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r := run(t, dir, nil, "apply", "-auto-approve", "-no-color")
-	if r.code != 1 || !strings.Contains(r.stderr, "a changed schema is not written to a Delta table yet") {
-		t.Fatalf("apply with a column added: want exit 1 and the schema refused, got %s", r)
-	}
-	after, err := os.ReadDir(logDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(after) != len(before) {
-		t.Errorf("the log had %d entries, and has %d after the refused apply", len(before), len(after))
-	}
-	if got := mustRun(t, dir, 0, nil, "state", "show", "orders").stdout; got != stateBefore {
-		t.Errorf("the state changed:\n%s\nwas:\n%s", got, stateBefore)
-	}
 }

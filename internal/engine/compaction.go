@@ -558,7 +558,7 @@ func (e *Engine) writeCompaction(ctx context.Context, sink *Sink, d *Destination
 		if rerr != nil {
 			return nil, rerr
 		}
-		if !slices.Equal(prev.Files, m.Files) {
+		if !slices.EqualFunc(prev.Files, m.Files, FileEntry.Same) {
 			return nil, fmt.Errorf("%s exists and lists other files than this compaction writes: the destination was changed by something else; move it away and run plan", key)
 		}
 		m = prev

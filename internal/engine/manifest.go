@@ -51,6 +51,18 @@ type FileEntry struct {
 	Size    int64  `json:"size"`
 	Records int64  `json:"records"`
 	SHA256  string `json:"sha256"`
+	// Footer is the Parquet file's footer (its thrift FileMetaData), kept
+	// by staging for a table that records statistics (TableFooters); nil
+	// otherwise, and never in the manifest: a table commit reads it only
+	// from the batch's staging, and goes without statistics when it has
+	// none.
+	Footer []byte `json:"-"`
+}
+
+// Same reports whether two entries are the same file, as a manifest
+// records it (Footer aside).
+func (f FileEntry) Same(g FileEntry) bool {
+	return f.Path == g.Path && f.Size == g.Size && f.Records == g.Records && f.SHA256 == g.SHA256
 }
 
 // Layout of a destination's control files.
@@ -196,7 +208,7 @@ func sameBatch(a, b *Manifest) bool {
 		}
 	}
 	for i := range a.Files {
-		if a.Files[i] != b.Files[i] {
+		if !a.Files[i].Same(b.Files[i]) {
 			return false
 		}
 	}

@@ -96,6 +96,11 @@ func (e *Engine) promote(ctx context.Context, sink *Sink, identity string, b pla
 			return fmt.Errorf("commit batch %d to %s in %s through %s: %w. If the catalog was unreachable, run apply again once it answers: it commits the batch unless a snapshot already records it",
 				b.ID, d.Table.Describe(), d.Name, d.Table.Catalog(), err)
 		}
+		if tw, ok := d.Table.(TableWarner); ok {
+			for _, w := range tw.TakeWarnings() {
+				e.emit(Warning{Sink: sink.Name, Batch: b.ID, Destination: d.Name, Message: fmt.Sprintf("%s: %s", d.Table.Describe(), w)})
+			}
+		}
 	}
 	m.Committed = e.now().UTC()
 	key := ManifestKey(sink.Name, b.ID)

@@ -48,6 +48,8 @@ type world struct {
 	// layout, when set, is the sink's output layout instead of JSONL
 	// passed through.
 	layout *pipeline.Layout
+	// onEvent, when set, is the engine's OnEvent.
+	onEvent func(Event)
 }
 
 func (w *world) sinkLayout() pipeline.Layout {
@@ -140,7 +142,7 @@ func (w *world) apply(t *testing.T, faults map[string][]faulty.Fault) error {
 	if err != nil {
 		return err
 	}
-	eng := &Engine{State: mgr, Version: "test", Fence: w.fence}
+	eng := &Engine{State: mgr, Version: "test", Fence: w.fence, OnEvent: w.onEvent}
 	_, err = eng.ApplySink(ctx, sink, plan, w.maxBatches)
 	return err
 }

@@ -41,7 +41,7 @@ func checkReplacement(ctx context.Context, sink *Sink, b planner.Batch, d *Desti
 		return false, replacementError(b, d, fmt.Sprintf("%d files instead of the %d it lists", len(files), len(have.Files)))
 	}
 	for i := range files {
-		if files[i] != have.Files[i] {
+		if !files[i].Same(have.Files[i]) {
 			return false, replacementError(b, d, fmt.Sprintf("%s (%d bytes, %d records) where it lists %s (%d bytes, %d records)", files[i].Path, files[i].Size, files[i].Records, have.Files[i].Path, have.Files[i].Size, have.Files[i].Records))
 		}
 	}

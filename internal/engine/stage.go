@@ -1,12 +1,15 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"hash"
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/streamctl/streamctl/internal/fault"
@@ -92,6 +95,9 @@ func (o *stagingOutput) Create(dests []int, relPath string) (pipeline.File, erro
 	f := &stagedFile{out: o, rel: relPath, dests: dests, hash: sha256.New()}
 	for _, i := range dests {
 		d := o.sink.destination(o.batch.Destinations[i])
+		if tf, ok := d.Table.(TableFooters); ok && tf.Footers() && strings.HasSuffix(relPath, ".parquet") {
+			f.keepTail = true
+		}
 		var (
 			w   fileWriter
 			err error
@@ -165,10 +171,26 @@ type stagedFile struct {
 	writers []fileWriter
 	hash    hash.Hash
 	size    int64
+	// keepTail keeps the file's last bytes in tail, for its footer.
+	keepTail bool
+	tail     []byte
 }
+
+// footerTail bounds the end of a file kept for its Parquet footer (at most
+// twice this is held per open file, so that trimming copies it once per
+// footerTail bytes written): ten columns over twenty row groups take about
+// 30 KiB; a larger footer is not kept, and the table goes without the
+// file's statistics.
+const footerTail = 32 << 10
 
 func (f *stagedFile) Write(p []byte) (int, error) {
 	f.hash.Write(p)
+	if f.keepTail {
+		f.tail = append(f.tail, p...)
+		if len(f.tail) > 2*footerTail {
+			f.tail = append(f.tail[:0], f.tail[len(f.tail)-footerTail:]...)
+		}
+	}
 	for k, w := range f.writers {
 		if _, err := w.Write(p); err != nil {
 			name := f.out.batch.Destinations[f.dests[k]]
@@ -179,8 +201,26 @@ func (f *stagedFile) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// parquetFooter is the footer at the end of a Parquet file's tail
+// (FileMetaData, its length, "PAR1"), or nil when the tail lacks it.
+func parquetFooter(tail []byte) []byte {
+	n := len(tail)
+	if n < 8 || string(tail[n-4:]) != "PAR1" {
+		return nil
+	}
+	size := int(binary.LittleEndian.Uint32(tail[n-8 : n-4]))
+	if size > n-8 {
+		return nil
+	}
+	return bytes.Clone(tail[n-8-size : n-8])
+}
+
 func (f *stagedFile) Finish(records int64) error {
 	sum := hex.EncodeToString(f.hash.Sum(nil))
+	var footer []byte
+	if f.keepTail {
+		footer, f.tail = parquetFooter(f.tail), nil
+	}
 	for k, w := range f.writers {
 		i := f.dests[k]
 		staged, err := w.finish()
@@ -188,7 +228,7 @@ func (f *stagedFile) Finish(records int64) error {
 			return fmt.Errorf("stage batch %d to %s: write %s: %w", f.out.batch.ID, f.out.batch.Destinations[i], f.rel, err)
 		}
 		f.out.mu.Lock()
-		f.out.files[i] = append(f.out.files[i], FileEntry{Path: f.rel, Size: f.size, Records: records, SHA256: sum})
+		f.out.files[i] = append(f.out.files[i], FileEntry{Path: f.rel, Size: f.size, Records: records, SHA256: sum, Footer: footer})
 		if staged != nil {
 			f.out.staged[i] = append(f.out.staged[i], staged)
 		}

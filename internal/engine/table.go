@@ -54,6 +54,20 @@ type TableFolder interface {
 	Folder() string
 }
 
+// TableFooters is a Table whose commits record statistics read from the
+// data files' Parquet footers (a Delta table's add actions): staging keeps
+// the footer of each Parquet file it writes for it, in FileEntry.Footer.
+type TableFooters interface {
+	Footers() bool
+}
+
+// TableWarner is a Table whose commits can go wrong in ways that leave the
+// batch committed (a Delta checkpoint not written): the engine reports what
+// TakeWarnings returns after each commit.
+type TableWarner interface {
+	TakeWarnings() []string
+}
+
 // TableInspector is a Table that plan can read. Inspect reads the table
 // through its catalog and the destination's storage and writes nothing: it
 // never creates the catalog, the namespace or the table, nor commits to it.

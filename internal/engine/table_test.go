@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/streamctl/streamctl/planner"
 	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/state"
 )
 
 // inspectedTable is a fakeTable that plan reads, and that says its last
@@ -98,5 +100,53 @@ func TestTableBehindRefusedAtApply(t *testing.T) {
 	}
 	if len(tb.snapshots) != 2 || errors.Is(err, context.Canceled) {
 		t.Errorf("the table was appended to: %d snapshots", len(tb.snapshots))
+	}
+}
+
+// warningTable is a fakeTable whose commit of batch 1 leaves a warning (a
+// Delta checkpoint not written).
+type warningTable struct {
+	fakeTable
+	pending []string
+}
+
+func (t *warningTable) Append(ctx context.Context, sink string, batch int64, ranges []state.Range, files []FileEntry) error {
+	if batch == 1 {
+		t.pending = append(t.pending, "write the checkpoint: the store is full")
+	}
+	return t.fakeTable.Append(ctx, sink, batch, ranges, files)
+}
+
+func (t *warningTable) TakeWarnings() []string {
+	w := t.pending
+	t.pending = nil
+	return w
+}
+
+// TestTableWarningsAreReported: what a table's commit reports without
+// failing it is a Warning event naming the batch, the destination and the
+// table, and the batches go on.
+func TestTableWarningsAreReported(t *testing.T) {
+	w := newWorld(500)
+	table := &warningTable{}
+	w.tables = map[string]Table{"a": table}
+	var mu sync.Mutex
+	var warnings []Warning
+	w.onEvent = func(ev Event) {
+		if wr, ok := ev.(Warning); ok {
+			mu.Lock()
+			warnings = append(warnings, wr)
+			mu.Unlock()
+		}
+	}
+	if err := w.apply(t, nil); err != nil {
+		t.Fatal(err)
+	}
+	w.check(t)
+	if len(warnings) != 1 || warnings[0].Batch != 1 || warnings[0].Destination != "a" || warnings[0].Message != "table t: write the checkpoint: the store is full" {
+		t.Errorf("warnings %+v", warnings)
+	}
+	if len(table.snapshots) < 2 {
+		t.Errorf("%d snapshots: the batches after the warning were not committed", len(table.snapshots))
 	}
 }

@@ -46,7 +46,7 @@ type table interface {
 // is store; it does not connect.
 func newTable(s *config.Sink, d *config.Destination, kinds providers.Kinds, store providers.Storage) (table, error) {
 	if d.Table.Format == "delta" {
-		return newDeltaTable(s, store)
+		return newDeltaTable(s, d.Table.CheckpointInterval, store)
 	}
 	return newIcebergTable(s, d, kinds)
 }
@@ -185,7 +185,7 @@ func (t *icebergTable) Inspect(ctx context.Context, sink string, store providers
 	if err != nil {
 		return nil, err
 	}
-	o := &planner.TableObservation{Name: t.name, Exists: in.Exists, Create: createText(in)}
+	o := &planner.TableObservation{Name: t.name, Exists: in.Exists, Create: createText(in.Columns, in.PartitionBy)}
 	root := strings.TrimSuffix(t.cfg.Location, "/") + "/"
 	if !in.Exists {
 		// A dropped table leaves its metadata files: the newest registers
@@ -229,15 +229,15 @@ func (t *icebergTable) Inspect(ctx context.Context, sink string, store providers
 }
 
 // createText says what creating the table makes.
-func createText(in *iceberg.Inspection) string {
-	cols := fmt.Sprintf("%d columns", in.Columns)
-	if in.Columns == 1 {
+func createText(columns int, partitionBy []string) string {
+	cols := fmt.Sprintf("%d columns", columns)
+	if columns == 1 {
 		cols = "1 column"
 	}
-	if len(in.PartitionBy) == 0 {
+	if len(partitionBy) == 0 {
 		return cols + ", unpartitioned"
 	}
-	return cols + ", partitioned by " + strings.Join(in.PartitionBy, ", ")
+	return cols + ", partitioned by " + strings.Join(partitionBy, ", ")
 }
 
 // tableBatches reads the ranges the snapshots' summaries record. Ranges

@@ -10,11 +10,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/streamctl/streamctl/providers"
 )
@@ -25,6 +28,9 @@ type File struct {
 	Size            int64              //
 	Records         int64              // the stats' numRecords; -1 without stats
 	PartitionValues map[string]*string //
+	// Min, Max and Nulls are the stats' minValues, maxValues and nullCount,
+	// as JSON decodes them (numbers as float64); nil without.
+	Min, Max, Nulls map[string]any
 }
 
 // Version is what one log entry did.
@@ -43,6 +49,9 @@ type Table struct {
 	Txns             map[string]int64
 	PartitionColumns []string
 	SchemaFields     []string // "name:type"
+	// Checkpoint is the version of the checkpoint _last_checkpoint names,
+	// checked against the replay; -1 without.
+	Checkpoint int64
 }
 
 var entryName = regexp.MustCompile(`^_delta_log/(\d{20})\.json$`)
@@ -70,9 +79,22 @@ func Replay(ctx context.Context, store providers.Storage) (*Table, error) {
 			return nil, errors.Join(problems...)
 		}
 	}
-	t := &Table{Txns: map[string]int64{}}
+	t := &Table{Txns: map[string]int64{}, Checkpoint: -1}
+	// A reader starts at the checkpoint _last_checkpoint names: it must be
+	// the very snapshot the versions up to it replay to.
+	cp, _, err := ReadCheckpoint(ctx, store)
+	if err != nil {
+		problems = append(problems, err)
+	}
+	if cp != nil {
+		t.Checkpoint = cp.Version
+		if cp.Version >= int64(len(versions)) {
+			fail("_last_checkpoint names version %d, after the log's last, %d", cp.Version, len(versions)-1)
+		}
+	}
 	files := map[string]File{}
 	var partitionColumns []string
+	types := map[string]string{} // the schema's column types
 	haveProtocol, haveMeta := false, false
 	for _, v := range versions {
 		key := fmt.Sprintf("_delta_log/%020d.json", v)
@@ -135,6 +157,7 @@ func Replay(ctx context.Context, store providers.Storage) (*Table, error) {
 						partitionColumns = append(partitionColumns, s)
 					}
 					t.SchemaFields = nil
+					types = map[string]string{}
 					var schema struct {
 						Type   string `json:"type"`
 						Fields []struct {
@@ -155,6 +178,7 @@ func Replay(ctx context.Context, store providers.Storage) (*Table, error) {
 							fail("%s: schema field %q needs name, a type (a primitive, or a struct, array or map of them), nullable and metadata", where, fld.Name)
 						}
 						names[fld.Name] = true
+						types[fld.Name] = typ
 						t.SchemaFields = append(t.SchemaFields, fld.Name+":"+typ)
 					}
 					for _, c := range partitionColumns {
@@ -175,7 +199,7 @@ func Replay(ctx context.Context, store providers.Storage) (*Table, error) {
 					ver.Txns[app] = int64(ver2)
 					t.Txns[app] = int64(ver2)
 				case "add":
-					f, ok := checkAdd(a, partitionColumns, func(msg string) { fail("%s: add: %s", where, msg) })
+					f, ok := checkAdd(a, partitionColumns, types, func(msg string) { fail("%s: add: %s", where, msg) })
 					if !ok {
 						continue
 					}
@@ -209,6 +233,9 @@ func Replay(ctx context.Context, store providers.Storage) (*Table, error) {
 			fail("%s: version 0 needs protocol and metaData", key)
 		}
 		t.Versions = append(t.Versions, ver)
+		if cp != nil && cp.Version == v {
+			compareCheckpoint(cp, files, t.Txns, partitionColumns, fail)
+		}
 	}
 	t.PartitionColumns = partitionColumns
 	for _, f := range files {
@@ -227,7 +254,7 @@ func Replay(ctx context.Context, store providers.Storage) (*Table, error) {
 }
 
 // checkAdd checks an add action's fields and reads its file.
-func checkAdd(a map[string]any, partitionColumns []string, fail func(string)) (File, bool) {
+func checkAdd(a map[string]any, partitionColumns []string, types map[string]string, fail func(string)) (File, bool) {
 	p, _ := a["path"].(string)
 	if p == "" {
 		fail("no path")
@@ -286,13 +313,10 @@ func checkAdd(a map[string]any, partitionColumns []string, fail func(string)) (F
 		} else {
 			f.Records = int64(n)
 		}
-		for _, k := range []string{"minValues", "maxValues", "nullCount"} {
-			if v, ok := stats[k]; ok {
-				if _, isMap := v.(map[string]any); !isMap {
-					fail(fmt.Sprintf("stats %s is not an object", k))
-				}
-			}
-		}
+		checkStats(stats, f.Records, partitionColumns, types, fail)
+		f.Min, _ = stats["minValues"].(map[string]any)
+		f.Max, _ = stats["maxValues"].(map[string]any)
+		f.Nulls, _ = stats["nullCount"].(map[string]any)
 	}
 	return f, true
 }
@@ -343,4 +367,157 @@ func typeText(raw json.RawMessage) (string, bool) {
 		return "struct<" + strings.Join(parts, ",") + ">", len(t.Fields) > 0
 	}
 	return "", false
+}
+
+var (
+	dateForm      = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	timestampForm = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$`)
+)
+
+// checkStats checks an add's stats against the protocol's Per-file
+// Statistics: minValues and maxValues hold leaf columns of the schema
+// (not partition columns, whose values are the file's partition values) in
+// the JSON encoding of their type, each min at most its max; nullCount
+// holds counts between 0 and numRecords.
+func checkStats(stats map[string]any, records int64, partitionColumns []string, types map[string]string, fail func(string)) {
+	maps := map[string]map[string]any{}
+	for _, k := range []string{"minValues", "maxValues", "nullCount"} {
+		v, ok := stats[k]
+		if !ok {
+			continue
+		}
+		m, isMap := v.(map[string]any)
+		if !isMap {
+			fail(fmt.Sprintf("stats %s is not an object", k))
+			continue
+		}
+		maps[k] = m
+		for col, val := range m {
+			typ, known := types[col]
+			switch {
+			case !known:
+				fail(fmt.Sprintf("stats %s names %q, not a column of the schema", k, col))
+				continue
+			case slices.Contains(partitionColumns, col):
+				fail(fmt.Sprintf("stats %s names the partition column %q", k, col))
+				continue
+			}
+			if k == "nullCount" {
+				n, ok := val.(float64)
+				if !ok || n != math.Trunc(n) || n < 0 || records >= 0 && int64(n) > records {
+					fail(fmt.Sprintf("stats nullCount of %q is %v, not a count up to numRecords %d", col, val, records))
+				}
+				continue
+			}
+			if msg := checkStatValue(typ, val); msg != "" {
+				fail(fmt.Sprintf("stats %s of %q (%s): %s", k, col, typ, msg))
+			}
+		}
+	}
+	for col, lo := range maps["minValues"] {
+		hi, ok := maps["maxValues"][col]
+		if !ok {
+			continue
+		}
+		var less bool
+		switch lo := lo.(type) {
+		case float64:
+			h, _ := hi.(float64)
+			less = lo <= h
+		case string:
+			h, _ := hi.(string)
+			if types[col] == "timestamp" {
+				a, err1 := time.Parse(time.RFC3339Nano, lo)
+				b, err2 := time.Parse(time.RFC3339Nano, h)
+				less = err1 != nil || err2 != nil || !b.Before(a) // a bad form failed above
+			} else {
+				less = lo <= h
+			}
+		}
+		if !less {
+			fail(fmt.Sprintf("stats of %q: min %v above max %v", col, lo, hi))
+		}
+	}
+}
+
+// checkStatValue says what is wrong with a min or max of a column of type
+// typ, "" when nothing.
+func checkStatValue(typ string, v any) string {
+	switch typ {
+	case "long", "integer", "short", "byte":
+		n, ok := v.(float64)
+		limit := map[string]float64{"long": math.MaxInt64, "integer": math.MaxInt32, "short": math.MaxInt16, "byte": math.MaxInt8}[typ]
+		if !ok || n != math.Trunc(n) || n > limit || n < -limit-1 {
+			return fmt.Sprintf("%v is not an integer of the type", v)
+		}
+	case "double", "float":
+		if _, ok := v.(float64); !ok {
+			return fmt.Sprintf("%v is not a number", v)
+		}
+	case "string":
+		if _, ok := v.(string); !ok {
+			return fmt.Sprintf("%v is not a string", v)
+		}
+	case "date":
+		s, _ := v.(string)
+		if !dateForm.MatchString(s) {
+			return fmt.Sprintf("%v is not a date (yyyy-MM-dd)", v)
+		}
+		if _, err := time.Parse(time.DateOnly, s); err != nil {
+			return err.Error()
+		}
+	case "timestamp":
+		s, _ := v.(string)
+		if !timestampForm.MatchString(s) {
+			return fmt.Sprintf("%v is not an ISO-8601 timestamp with its offset", v)
+		}
+		if _, err := time.Parse(time.RFC3339Nano, s); err != nil {
+			return err.Error()
+		}
+	default:
+		return "the protocol keeps no min or max of this type"
+	}
+	return ""
+}
+
+// compareCheckpoint checks that a checkpoint holds the snapshot the log's
+// versions up to it replay to: the same files (size, partition values,
+// record counts), the same latest txn of each application, the same
+// partition columns.
+func compareCheckpoint(cp *Checkpoint, files map[string]File, txns map[string]int64, partitionColumns []string, fail func(string, ...any)) {
+	where := fmt.Sprintf("the checkpoint of version %d", cp.Version)
+	for k, f := range files {
+		c, ok := cp.Files[k]
+		switch {
+		case !ok:
+			fail("%s lacks the file %s", where, k)
+		case c.Size != f.Size || c.Records != f.Records:
+			fail("%s has %s with %d bytes and %d records, the log %d and %d", where, k, c.Size, c.Records, f.Size, f.Records)
+		case fmt.Sprint(derefAll(c.PartitionValues)) != fmt.Sprint(derefAll(f.PartitionValues)):
+			fail("%s has %s in partition %v, the log in %v", where, k, derefAll(c.PartitionValues), derefAll(f.PartitionValues))
+		}
+	}
+	for k := range cp.Files {
+		if _, ok := files[k]; !ok {
+			fail("%s adds %s, which the log does not hold at that version", where, k)
+		}
+	}
+	if fmt.Sprint(cp.Txns) != fmt.Sprint(txns) {
+		fail("%s has the txns %v, the log %v", where, cp.Txns, txns)
+	}
+	if strings.Join(cp.PartitionColumns, ",") != strings.Join(partitionColumns, ",") {
+		fail("%s is partitioned by %q, the log by %q", where, cp.PartitionColumns, partitionColumns)
+	}
+}
+
+func derefAll(m map[string]*string) map[string]string {
+	out := map[string]string{}
+	for k, v := range m {
+		if v == nil {
+			out[k] = "<null>"
+		} else {
+			out[k] = *v
+		}
+	}
+	return out
 }

@@ -17,6 +17,11 @@ const (
 	txn      = `{"txn":{"appId":"orders","version":1}}`
 )
 
+// withStats is add with other stats (JSON escaped as in the log).
+func withStats(stats string) string {
+	return strings.Replace(add, `{\"numRecords\":7}`, stats, 1)
+}
+
 // TestReplayFindsBrokenRules: the checker refuses each kind of broken log
 // entry it is there to catch, and accepts a valid log.
 func TestReplayFindsBrokenRules(t *testing.T) {
@@ -36,6 +41,12 @@ func TestReplayFindsBrokenRules(t *testing.T) {
 		{"stats not JSON", []string{protocol + "\n" + metaData, strings.Replace(add, `{\"numRecords\":7}`, `numRecords=7`, 1)}, "is not a JSON object"},
 		{"added twice in a version", []string{protocol + "\n" + metaData, add + "\n" + add}, "is added twice in one version"},
 		{"txn without appId", []string{protocol + "\n" + metaData, `{"txn":{"version":1}}`}, "txn needs appId and version"},
+		{"valid stats", []string{protocol + "\n" + metaData, withStats(`{\"numRecords\":7,\"minValues\":{\"id\":-2},\"maxValues\":{\"id\":9},\"nullCount\":{\"id\":1}}`) + "\n" + txn}, ""},
+		{"stats of a partition column", []string{protocol + "\n" + metaData, withStats(`{\"numRecords\":7,\"minValues\":{\"c\":\"a\"}}`)}, `names the partition column "c"`},
+		{"stats of no column", []string{protocol + "\n" + metaData, withStats(`{\"numRecords\":7,\"nullCount\":{\"x\":0}}`)}, `names "x", not a column of the schema`},
+		{"a long min as a string", []string{protocol + "\n" + metaData, withStats(`{\"numRecords\":7,\"minValues\":{\"id\":\"1\"}}`)}, `is not an integer of the type`},
+		{"a min above the max", []string{protocol + "\n" + metaData, withStats(`{\"numRecords\":7,\"minValues\":{\"id\":3},\"maxValues\":{\"id\":2}}`)}, `min 3 above max 2`},
+		{"more nulls than records", []string{protocol + "\n" + metaData, withStats(`{\"numRecords\":7,\"nullCount\":{\"id\":8}}`)}, `not a count up to numRecords 7`},
 		{"size unlike the file", []string{protocol + "\n" + metaData, strings.Replace(add, `"size":4`, `"size":5`, 1)}, "holds 4 bytes, its add action says 5"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
