@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/hamba/avro/v2"
-
 	"github.com/streamctl/streamctl/internal/jsonstr"
 )
 
@@ -31,14 +29,14 @@ func invalidf(format string, args ...any) error {
 // ParseAvro parses an Avro schema text. Named types are resolved in a cache
 // of the schema's own, with refs (the texts of referenced schemas) parsed
 // into it first: two versions of one record name never meet.
-func ParseAvro(text string, refs ...string) (avro.Schema, error) {
-	cache := &avro.SchemaCache{}
+func ParseAvro(text string, refs ...string) (*AvroSchema, error) {
+	p := &avroParser{named: map[string]*AvroSchema{}}
 	for _, r := range refs {
-		if _, err := avro.ParseWithCache(r, "", cache); err != nil {
+		if _, err := p.parse(r); err != nil {
 			return nil, fmt.Errorf("parse referenced Avro schema: %w", err)
 		}
 	}
-	s, err := avro.ParseWithCache(text, "", cache)
+	s, err := p.parse(text)
 	if err != nil {
 		return nil, fmt.Errorf("parse Avro schema: %w", err)
 	}
@@ -48,7 +46,7 @@ func ParseAvro(text string, refs ...string) (avro.Schema, error) {
 // AppendAvro decodes the Avro binary encoding of one datum of schema s from
 // b and appends its canonical JSON to dst. Bytes left over after the datum
 // make it invalid: they mean the schema is not the writer's.
-func AppendAvro(dst []byte, s avro.Schema, b []byte) ([]byte, error) {
+func AppendAvro(dst []byte, s *AvroSchema, b []byte) ([]byte, error) {
 	dst, rest, err := DecodeAvro(dst, s, b)
 	if err != nil {
 		return dst, err
@@ -64,7 +62,7 @@ func AppendAvro(dst []byte, s avro.Schema, b []byte) ([]byte, error) {
 // reads whole but holds a value JSON cannot (NaN, an enum index out of
 // range) still returns the rest, with an *InvalidError: the datums after it
 // in a block can still be read. Any other error leaves the rest unknown.
-func DecodeAvro(dst []byte, s avro.Schema, b []byte) (out, rest []byte, err error) {
+func DecodeAvro(dst []byte, s *AvroSchema, b []byte) (out, rest []byte, err error) {
 	r := avroReader{b: b}
 	dst, err = r.value(dst, s, "")
 	if err != nil {
@@ -151,7 +149,7 @@ func join(path, name string) string {
 	return path + "." + name
 }
 
-func (r *avroReader) value(dst []byte, s avro.Schema, path string) ([]byte, error) {
+func (r *avroReader) value(dst []byte, s *AvroSchema, path string) ([]byte, error) {
 	r.depth++
 	if r.depth > maxDepth {
 		return dst, invalidf("Avro value nests deeper than %d levels in %s", maxDepth, fieldName(path))
@@ -161,40 +159,34 @@ func (r *avroReader) value(dst []byte, s avro.Schema, path string) ([]byte, erro
 	return dst, err
 }
 
-func (r *avroReader) value1(dst []byte, s avro.Schema, path string) ([]byte, error) {
-	switch s := s.(type) {
-	case *avro.RefSchema:
-		return r.value(dst, s.Schema(), path)
-	case *avro.NullSchema:
-		return append(dst, "null"...), nil
-	case *avro.PrimitiveSchema:
-		return r.primitive(dst, s, path)
-	case *avro.RecordSchema:
+func (r *avroReader) value1(dst []byte, s *AvroSchema, path string) ([]byte, error) {
+	switch s.Kind {
+	case AvroRecord:
 		dst = append(dst, '{')
-		for i, f := range s.Fields() {
+		for i, f := range s.Fields {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = jsonstr.Append(dst, f.Name())
+			dst = jsonstr.Append(dst, f.Name)
 			dst = append(dst, ':')
 			var err error
-			if dst, err = r.value(dst, f.Type(), join(path, f.Name())); err != nil {
+			if dst, err = r.value(dst, f.Type, join(path, f.Name)); err != nil {
 				return dst, err
 			}
 		}
 		return append(dst, '}'), nil
-	case *avro.EnumSchema:
+	case AvroEnum:
 		i, err := r.long(path)
 		if err != nil {
 			return dst, err
 		}
-		syms := s.Symbols()
+		syms := s.Symbols
 		if i < 0 || i >= int64(len(syms)) {
-			r.badValue("Avro enum %s has no symbol %d in %s", s.FullName(), i, fieldName(path))
+			r.badValue("Avro enum %s has no symbol %d in %s", s.Name, i, fieldName(path))
 			return append(dst, "null"...), nil
 		}
 		return jsonstr.Append(dst, syms[i]), nil
-	case *avro.ArraySchema:
+	case AvroArray:
 		dst = append(dst, '[')
 		first := true
 		err := r.blocks(path, func() error {
@@ -203,11 +195,11 @@ func (r *avroReader) value1(dst []byte, s avro.Schema, path string) ([]byte, err
 			}
 			first = false
 			var err error
-			dst, err = r.value(dst, s.Items(), path+"[]")
+			dst, err = r.value(dst, s.Items, path+"[]")
 			return err
 		})
 		return append(dst, ']'), err
-	case *avro.MapSchema:
+	case AvroMap:
 		dst = append(dst, '{')
 		first := true
 		err := r.blocks(path, func() error {
@@ -221,31 +213,31 @@ func (r *avroReader) value1(dst []byte, s avro.Schema, path string) ([]byte, err
 			first = false
 			dst = jsonstr.Append(dst, k)
 			dst = append(dst, ':')
-			dst, err = r.value(dst, s.Values(), join(path, string(k)))
+			dst, err = r.value(dst, s.Values, join(path, string(k)))
 			return err
 		})
 		return append(dst, '}'), err
-	case *avro.UnionSchema:
+	case AvroUnion:
 		i, err := r.long(path)
 		if err != nil {
 			return dst, err
 		}
-		types := s.Types()
+		types := s.Branches
 		if i < 0 || i >= int64(len(types)) {
 			return dst, invalidf("Avro union has no branch %d in %s", i, fieldName(path))
 		}
 		return r.value(dst, types[i], path)
-	case *avro.FixedSchema:
-		v, err := r.take(int64(s.Size()), path)
+	case AvroFixed:
+		v, err := r.take(int64(s.Size), path)
 		if err != nil {
 			return dst, err
 		}
-		if d, ok := s.Logical().(*avro.DecimalLogicalSchema); ok {
-			return AppendDecimal(dst, v, d.Scale()), nil
+		if s.Logical == "decimal" {
+			return AppendDecimal(dst, v, s.Scale), nil
 		}
 		return appendBase64(dst, v), nil
 	}
-	return dst, fmt.Errorf("Avro schema type %s in %s is not supported", s.Type(), fieldName(path))
+	return r.primitive(dst, s, path)
 }
 
 // blocks reads the blocks of an array or a map, calling item for each item.
@@ -279,15 +271,11 @@ func (r *avroReader) blocks(path string, item func() error) error {
 	}
 }
 
-func (r *avroReader) primitive(dst []byte, s *avro.PrimitiveSchema, path string) ([]byte, error) {
-	var logical avro.LogicalType
-	if l := s.Logical(); l != nil {
-		logical = l.Type()
-	}
-	switch s.Type() {
-	case avro.Null:
+func (r *avroReader) primitive(dst []byte, s *AvroSchema, path string) ([]byte, error) {
+	switch s.Kind {
+	case AvroNull:
 		return append(dst, "null"...), nil
-	case avro.Boolean:
+	case AvroBoolean:
 		v, err := r.take(1, path)
 		if err != nil {
 			return dst, err
@@ -300,57 +288,57 @@ func (r *avroReader) primitive(dst []byte, s *avro.PrimitiveSchema, path string)
 		}
 		r.badValue("Avro boolean is byte %d in %s", v[0], fieldName(path))
 		return append(dst, "null"...), nil
-	case avro.Int, avro.Long:
+	case AvroInt, AvroLong:
 		v, err := r.long(path)
 		if err != nil {
 			return dst, err
 		}
-		if s.Type() == avro.Int && (v < math.MinInt32 || v > math.MaxInt32) {
+		if s.Kind == AvroInt && (v < math.MinInt32 || v > math.MaxInt32) {
 			r.badValue("Avro int %d in %s is out of range", v, fieldName(path))
 			return append(dst, "null"...), nil
 		}
-		switch logical {
-		case avro.Date:
+		switch s.Logical {
+		case "date":
 			return appendTime(dst, time.Unix(v*86400, 0).UTC(), -1), nil
-		case avro.TimeMillis:
+		case "time-millis":
 			return r.timeOfDay(dst, v*1000, path), nil
-		case avro.TimeMicros:
+		case "time-micros":
 			return r.timeOfDay(dst, v, path), nil
-		case avro.TimestampMillis, avro.LocalTimestampMillis:
+		case "timestamp-millis", "local-timestamp-millis":
 			return appendTime(dst, time.UnixMilli(v).UTC(), 3), nil
-		case avro.TimestampMicros, avro.LocalTimestampMicros:
+		case "timestamp-micros", "local-timestamp-micros":
 			return appendTime(dst, time.UnixMicro(v).UTC(), 6), nil
 		}
 		return strconv.AppendInt(dst, v, 10), nil
-	case avro.Float:
+	case AvroFloat:
 		v, err := r.take(4, path)
 		if err != nil {
 			return dst, err
 		}
 		return r.float(dst, float64(math.Float32frombits(binary.LittleEndian.Uint32(v))), 32, path), nil
-	case avro.Double:
+	case AvroDouble:
 		v, err := r.take(8, path)
 		if err != nil {
 			return dst, err
 		}
 		return r.float(dst, math.Float64frombits(binary.LittleEndian.Uint64(v)), 64, path), nil
-	case avro.String:
+	case AvroString:
 		v, err := r.bytes(path)
 		if err != nil {
 			return dst, err
 		}
 		return jsonstr.Append(dst, v), nil
-	case avro.Bytes:
+	case AvroBytes:
 		v, err := r.bytes(path)
 		if err != nil {
 			return dst, err
 		}
-		if d, ok := s.Logical().(*avro.DecimalLogicalSchema); ok {
-			return AppendDecimal(dst, v, d.Scale()), nil
+		if s.Logical == "decimal" {
+			return AppendDecimal(dst, v, s.Scale), nil
 		}
 		return appendBase64(dst, v), nil
 	}
-	return dst, fmt.Errorf("Avro type %s in %s is not supported", s.Type(), fieldName(path))
+	return dst, fmt.Errorf("Avro type %s in %s is not supported", s.Kind, fieldName(path))
 }
 
 // appendTime writes the UTC time t as a JSON string: "YYYY-MM-DD" with

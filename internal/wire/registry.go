@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hamba/avro/v2"
 	"github.com/twmb/franz-go/pkg/sr"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -49,7 +48,7 @@ type Registry struct {
 // registry does not know: every record naming it is invalid.
 type schema struct {
 	typ     sr.SchemaType
-	avro    avro.Schema
+	avro    *AvroSchema
 	proto   protoreflect.FileDescriptor
 	missing error
 }

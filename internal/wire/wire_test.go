@@ -60,7 +60,7 @@ func TestAppendAvro(t *testing.T) {
 		"weight":   1.5,
 		"raw":      []byte{0xff, 0x00},
 	}
-	b, err := avro.Marshal(s, rec)
+	b, err := avro.Marshal(avro.MustParse(orderAvro), rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestAppendAvro(t *testing.T) {
 
 	// The optional field's null branch, and a truncated payload.
 	rec["customer"] = map[string]any{"name": "Bo", "email": nil}
-	b, err = avro.Marshal(s, rec)
+	b, err = avro.Marshal(avro.MustParse(orderAvro), rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,11 +94,12 @@ func TestAppendAvro(t *testing.T) {
 }
 
 func TestAvroNaNIsInvalid(t *testing.T) {
-	s, err := ParseAvro(`{"type":"record","name":"R","fields":[{"name":"x","type":"double"}]}`)
+	const text = `{"type":"record","name":"R","fields":[{"name":"x","type":"double"}]}`
+	s, err := ParseAvro(text)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := avro.Marshal(s, map[string]any{"x": math.NaN()})
+	b, err := avro.Marshal(avro.MustParse(text), map[string]any{"x": math.NaN()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,6 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/hamba/avro/v2"
 	"github.com/klauspost/compress/flate"
 	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
@@ -40,7 +39,7 @@ type ocfFile struct {
 	r      *bufio.Reader
 	pos    int64 // of r in the file
 	size   int64 // when opened: what is past it is not read
-	schema avro.Schema
+	schema *wire.AvroSchema
 	codec  string
 	sync   [16]byte
 	zstd   *zstd.Decoder

@@ -50,7 +50,7 @@ func TestAvroValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := wire.ParseAvro(schemaText)
+	s, err := avro.Parse(schemaText)
 	if err != nil {
 		t.Fatal(err)
 	}
