@@ -1,0 +1,525 @@
+package e2e
+
+// Schema registry topics into tables: Avro, Protobuf and JSON Schema orders
+// framed by the registry's JavaScript client land in an Iceberg and a Delta
+// table, the coupon column added to both when the topic's schema gains it;
+// iceberg-go's scan, the Delta log's replay, DuckDB over the files each
+// lists, and arrow-go over the plain Parquet files read every value back as
+// the producer sent it.
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/streamctl/streamctl/internal/delta/deltacheck"
+	"github.com/streamctl/streamctl/internal/engine"
+	"github.com/streamctl/streamctl/internal/format"
+	"github.com/streamctl/streamctl/internal/iceberg"
+	"github.com/streamctl/streamctl/internal/testenv"
+	"github.com/streamctl/streamctl/providers/local"
+)
+
+// orderTableColumns are typedOrderColumns before the topic's schema gained
+// the coupon; couponColumn is the column added with it.
+const (
+	orderTableColumns = `
+  column "id"       { type = "int64" }
+  column "amount"   { type = "decimal(12,2)" }
+  column "at"       { type = "timestamp" }
+  column "customer" { type = "struct<name:string,email:string>" }
+  column "lines"    { type = "list<struct<sku:string,qty:int32,price:decimal(8,2)>>" }
+  column "tags"     { type = "map<string,string>" }
+`
+	couponColumn = `  column "coupon" {
+    type     = "string"
+    nullable = true
+  }
+`
+)
+
+// tableSink is a sink "table" writing the orders with columns into an
+// Iceberg table (out/iceberg, lake.orders) and a Delta table (out/delta).
+func tableSink(columns string, maxRecords int) string {
+	return fmt.Sprintf(`
+sink "table" {
+  source = source.kafka.orders
+  format = "parquet"
+%s
+  batch {
+    max_records = %d
+  }
+
+  destination "local" "iceberg" {
+    path = "out/iceberg"
+    table {
+      format    = "iceberg"
+      namespace = "lake"
+      name      = "orders"
+    }
+  }
+
+  destination "local" "delta" {
+    path = "out/delta"
+    table {
+      format = "delta"
+    }
+  }
+}
+`, columns, maxRecords)
+}
+
+// orderTableCols are the sink's columns after the evolution, as iceberg.Open
+// takes them.
+func orderTableCols() []format.Column {
+	return []format.Column{{Name: "id", Type: "int64"}, {Name: "amount", Type: "decimal(12,2)"}, {Name: "at", Type: "timestamp"},
+		{Name: "customer", Type: "struct<name:string,email:string>"},
+		{Name: "lines", Type: "list<struct<sku:string,qty:int32,price:decimal(8,2)>>"},
+		{Name: "tags", Type: "map<string,string>"}, {Name: "coupon", Type: "string"}}
+}
+
+// orderRowWant is order i as the row text orderRow makes of what a reader
+// read, computed from the numbers the producer was given.
+func orderRowWant(i int) string {
+	o := testenv.Orders()[i]
+	email := "NULL"
+	if o.Email != nil {
+		email = *o.Email
+	}
+	var lines []string
+	for _, l := range o.Lines {
+		lines = append(lines, fmt.Sprintf("{sku=%s qty=%d price=%s}", l.SKU, l.Qty, testenv.Decimal2(l.Price)))
+	}
+	var tags []string
+	for _, kv := range o.Tags {
+		tags = append(tags, kv[0]+"="+kv[1])
+	}
+	sort.Strings(tags)
+	coupon := "NULL"
+	if i >= testenv.EvolvedFrom && o.Coupon != nil {
+		coupon = *o.Coupon
+	}
+	return fmt.Sprintf("id=%d amount=%s at=%s customer={name=%s email=%s} lines=[%s] tags=[%s] coupon=%s",
+		o.ID, testenv.Decimal2(o.Amount), time.UnixMicro(o.AtMicros).UTC().Truncate(time.Millisecond).Format(time.RFC3339Nano),
+		o.Name, email, strings.Join(lines, " "), strings.Join(tags, " "), coupon)
+}
+
+// orderRow is row i of an Arrow record of orders as text: decimals with
+// their scale's digits, timestamps RFC 3339 to the millisecond (a timestamp
+// column's precision), struct fields by name, list items in order, map
+// entries by key. A column the record lacks reads NULL, as a column added
+// since its file was written does.
+func orderRow(rec arrow.RecordBatch, i int) string {
+	col := func(name string) string {
+		idx := rec.Schema().FieldIndices(name)
+		if len(idx) == 0 {
+			return "NULL"
+		}
+		return arrowCell(rec.Column(idx[0]), i)
+	}
+	return fmt.Sprintf("id=%s amount=%s at=%s customer=%s lines=%s tags=%s coupon=%s",
+		col("id"), col("amount"), col("at"), col("customer"), col("lines"), col("tags"), col("coupon"))
+}
+
+func arrowCell(a arrow.Array, i int) string {
+	if a.IsNull(i) {
+		return "NULL"
+	}
+	switch a := a.(type) {
+	case *array.Decimal128:
+		return a.Value(i).ToString(a.DataType().(*arrow.Decimal128Type).Scale)
+	case *array.Timestamp:
+		unit := a.DataType().(*arrow.TimestampType).Unit
+		return a.Value(i).ToTime(unit).UTC().Truncate(time.Millisecond).Format(time.RFC3339Nano)
+	case *array.Struct:
+		st := a.DataType().(*arrow.StructType)
+		var fields []string
+		for f := range st.NumFields() {
+			fields = append(fields, st.Field(f).Name+"="+arrowCell(a.Field(f), i))
+		}
+		return "{" + strings.Join(fields, " ") + "}"
+	case *array.Map:
+		start, end := a.ValueOffsets(i)
+		var entries []string
+		for k := start; k < end; k++ {
+			entries = append(entries, arrowCell(a.Keys(), int(k))+"="+arrowCell(a.Items(), int(k)))
+		}
+		sort.Strings(entries)
+		return "[" + strings.Join(entries, " ") + "]"
+	case array.ListLike:
+		start, end := a.ValueOffsets(i)
+		var items []string
+		for k := start; k < end; k++ {
+			items = append(items, arrowCell(a.ListValues(), int(k)))
+		}
+		return "[" + strings.Join(items, " ") + "]"
+	}
+	return a.ValueStr(i)
+}
+
+// checkOrderRows compares rows (keyed by their text, as read) with every
+// order the producer sent, each once.
+func checkOrderRows(t *testing.T, reader string, rows []string) {
+	t.Helper()
+	want := make([]string, testenv.OrderCount)
+	for i := range want {
+		want[i] = orderRowWant(i)
+	}
+	sort.Strings(want)
+	sort.Strings(rows)
+	if got := strings.Join(rows, "\n"); got != strings.Join(want, "\n") {
+		t.Errorf("%s reads the orders as\n%s\nthe producer sent\n%s", reader, got, strings.Join(want, "\n"))
+	}
+}
+
+// orderRowsSQL is the DuckDB query that reads the orders of src as the rows
+// orderRow makes.
+func orderRowsSQL(src string) string {
+	return `SELECT 'id=' || id || ' amount=' || CAST(amount AS VARCHAR) || ' at=' || strftime(timezone('UTC', "at"::TIMESTAMPTZ), '%Y-%m-%dT%H:%M:%S.%gZ') ||
+		' customer={name=' || customer.name || ' email=' || coalesce(customer.email, 'NULL') || '}' ||
+		' lines=[' || array_to_string(list_transform(lines, l -> '{sku=' || l.sku || ' qty=' || l.qty || ' price=' || CAST(l.price AS VARCHAR) || '}'), ' ') || ']' ||
+		' tags=[' || array_to_string(list_sort(list_transform(map_entries(tags), e -> e."key" || '=' || e."value")), ' ') || ']' ||
+		' coupon=' || coalesce(coupon, 'NULL')
+		FROM read_parquet(` + src + `, union_by_name = true)`
+}
+
+func duckdbOrderRows(t *testing.T, dir, src string) []string {
+	t.Helper()
+	var rows []string
+	for _, r := range duckdb(t, dir, orderRowsSQL(src)) {
+		rows = append(rows, fmt.Sprint(r[0]))
+	}
+	return rows
+}
+
+func quotedList(paths []string) string {
+	var q []string
+	for _, p := range paths {
+		q = append(q, "'"+p+"'")
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// scanOrderTable reads the Iceberg table of tableSink in dir with
+// iceberg-go's scan, each row as orderRow makes it, and the data files its
+// current snapshot lists.
+func scanOrderTable(t *testing.T, dir string) (rows, files []string) {
+	t.Helper()
+	ctx := context.Background()
+	tb, err := iceberg.Open(ctx, iceberg.Config{Namespace: []string{"lake"}, Table: "orders",
+		Location: "file://" + filepath.ToSlash(filepath.Join(dir, "out", "iceberg")), Columns: orderTableCols()})
+	if err != nil {
+		t.Fatalf("open the Iceberg table: %v", err)
+	}
+	defer tb.Close()
+	_, it, err := tb.Iceberg().Scan().ToArrowRecords(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rec, err := range it {
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range int(rec.NumRows()) {
+			rows = append(rows, orderRow(rec, i))
+		}
+		rec.Release()
+	}
+	urls, err := tb.Files(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range urls {
+		files = append(files, strings.TrimPrefix(u, "file://"))
+	}
+	return rows, files
+}
+
+// replayDeltaFiles replays the Delta log of tableSink in dir and returns the
+// paths of the files its snapshot lists, and its schema's fields.
+func replayDeltaFiles(t *testing.T, dir string) (files, fields []string) {
+	t.Helper()
+	root := filepath.Join(dir, "out", "delta")
+	tb, err := deltacheck.Replay(context.Background(), local.New(root))
+	if err != nil {
+		t.Fatalf("the Delta log breaks the protocol: %v", err)
+	}
+	for _, f := range tb.Files {
+		files = append(files, filepath.Join(root, filepath.FromSlash(f.Key)))
+	}
+	return files, tb.SchemaFields
+}
+
+// readParquetWithArrow reads every Parquet data file under root with
+// arrow-go's pqarrow, each row as orderRow makes it.
+func readParquetWithArrow(t *testing.T, root string) []string {
+	t.Helper()
+	var rows []string
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.Contains(p, "_streamctl") || !strings.HasSuffix(p, ".parquet") {
+			return err
+		}
+		pf, err := file.OpenParquetFile(p, false)
+		if err != nil {
+			return fmt.Errorf("open %s: %w", p, err)
+		}
+		defer pf.Close()
+		fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 3}, memory.DefaultAllocator)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", p, err)
+		}
+		rr, err := fr.GetRecordReader(context.Background(), nil, nil)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", p, err)
+		}
+		defer rr.Release()
+		for rr.Next() {
+			rec := rr.RecordBatch()
+			for i := range int(rec.NumRows()) {
+				rows = append(rows, orderRow(rec, i))
+			}
+		}
+		return rr.Err()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// TestRegistryTableIcebergDelta lands Avro, Protobuf and JSON Schema orders
+// in an Iceberg and a Delta table: the v1 records first, then the v2 ones
+// with the coupon column added to the sink (plan shows it added to both
+// tables, nullable). iceberg-go's scan, DuckDB over the files it lists,
+// DuckDB over the files the Delta log's replay lists, and arrow-go over a
+// plain Parquet sink of the same records read every order once, every value
+// as the producer sent it: decimals exact, nested fields intact, no coupon
+// in the records written before it existed.
+func TestRegistryTableIcebergDelta(t *testing.T) {
+	t.Parallel()
+	broker := testenv.Kafka(t)
+	reg := testenv.StartSchemaRegistry(t)
+	byPartition := func(i int) int32 { return int32(i % 2) }
+	for _, tc := range []struct {
+		name    string
+		schemas func(subject string) []testenv.RegistrySchema
+		records func(func(int) int32) []testenv.RegistryRecord
+	}{
+		{"avro", testenv.AvroOrderSchemas, testenv.AvroOrderRecords},
+		{"protobuf", testenv.ProtoOrderSchemas, testenv.ProtoOrderRecords},
+		{"json_schema", testenv.JSONOrderSchemas, testenv.JSONOrderRecords},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			topic := kafkaTopic(t, broker, 2)
+			schemas, records := tc.schemas(topic+"-value"), tc.records(byPartition)
+			conf := func(columns string) string {
+				return registryConf(registryOpts{Brokers: broker.Addr, Topic: topic, URL: reg.URL, Format: tc.name, ParquetColumns: columns}) +
+					tableSink(columns, 3)
+			}
+			// The v1 records, into tables without the coupon.
+			testenv.ProduceWithRegistry(t, broker, reg, topic, schemas, records[:testenv.EvolvedFrom])
+			dir := writeConfig(t, conf(orderTableColumns))
+			applyAndSettle(t, dir, nil)
+
+			// The v2 records, with the coupon: plan adds it to both
+			// tables before anything is written.
+			testenv.ProduceWithRegistry(t, broker, reg, topic, schemas, records[testenv.EvolvedFrom:])
+			if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(conf(orderTableColumns+couponColumn)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
+			for _, want := range []*regexp.Regexp{
+				regexp.MustCompile(`\n  ~ iceberg table lake\.orders: add column coupon \(string, optional\)\n`),
+				regexp.MustCompile(`\n  ~ Delta table \S+: add column coupon \(string, nullable\)\n`),
+			} {
+				if !want.MatchString(r.stdout) {
+					t.Errorf("plan with the coupon column added lacks %s:\n%s", want, r.stdout)
+				}
+			}
+			applyAndSettle(t, dir, nil)
+
+			rows, icebergFiles := scanOrderTable(t, dir)
+			checkOrderRows(t, "iceberg-go's scan of the Iceberg table", rows)
+			checkOrderRows(t, "DuckDB over the Iceberg snapshot's files", duckdbOrderRows(t, dir, quotedList(icebergFiles)))
+
+			deltaFiles, fields := replayDeltaFiles(t, dir)
+			if !slices.Contains(fields, "coupon:string") {
+				t.Errorf("the Delta table's schema after the evolution: %v, want a coupon:string field", fields)
+			}
+			checkOrderRows(t, "DuckDB over the Delta snapshot's files", duckdbOrderRows(t, dir, quotedList(deltaFiles)))
+
+			checkOrderRows(t, "arrow-go (pqarrow) over the Parquet files", readParquetWithArrow(t, filepath.Join(dir, "out", "parquet")))
+			checkOrderRows(t, "DuckDB over the Parquet files", duckdbOrderRows(t, dir, "'out/parquet/**/*.parquet'"))
+		})
+	}
+}
+
+// TestRegistryTableRandomKills kills apply with SIGKILL at random (seeded)
+// moments while an Avro topic keeps growing, into an Iceberg table and a
+// plain JSONL destination, then lets it finish: iceberg-go's scan finds
+// every record exactly once, and each snapshot adds one whole batch.
+func TestRegistryTableRandomKills(t *testing.T) {
+	t.Parallel()
+	const kills = 8
+	broker := testenv.Kafka(t)
+	reg := testenv.StartSchemaRegistry(t)
+	topic := kafkaTopic(t, broker, 3)
+	prod := newAvroIDProducer(t, broker, reg, topic)
+	conf := registryConf(registryOpts{Brokers: broker.Addr, Topic: topic, URL: reg.URL, Format: "avro", MaxRecords: 200, MaxFileRecords: 70}) + `
+sink "table" {
+  source           = source.kafka.orders
+  format           = "parquet"
+  max_file_records = 70
+
+  column "id"   { type = "int64" }
+  column "note" { type = "string" }
+
+  batch {
+    max_records = 200
+  }
+
+  destination "local" "iceberg" {
+    path = "out/iceberg"
+    table {
+      format    = "iceberg"
+      namespace = "lake"
+      name      = "events"
+    }
+  }
+}
+`
+	dir := writeConfig(t, conf)
+	p := newProducedIDs()
+	rng := rand.New(rand.NewPCG(20261204, 3131))
+	next := int64(1)
+	interrupted, inFlight := 0, 0
+	for attempt := 0; interrupted < kills; attempt++ {
+		if attempt > 100 {
+			t.Fatalf("only %d of %d kills interrupted an apply in 100 attempts", interrupted, kills)
+		}
+		n := int64(300 + rng.IntN(900))
+		prod.produce(t, broker, topic, p, next, n, 3)
+		next += n
+
+		cmd := command(dir, nil, "apply", "-auto-approve", "-no-color")
+		var out syncBuffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		ended := make(chan struct{})
+		go func() {
+			done <- cmd.Wait()
+			close(ended)
+		}()
+		fire := time.After(time.Duration(30+rng.IntN(400)) * time.Millisecond)
+		if rng.IntN(4) > 0 {
+			fire = afterOutput(&out, " started (", time.Duration(rng.IntN(150))*time.Millisecond, ended)
+		}
+		select {
+		case err := <-done:
+			if r := finish(t, cmd, err, out.String(), ""); r.code != 0 {
+				t.Fatalf("apply failed on its own: %s", r)
+			}
+		case <-fire:
+			cmd.Process.Kill()
+			err := <-done
+			if r := finish(t, cmd, err, out.String(), ""); r.killed {
+				interrupted++
+				if _, err := os.Stat(filepath.Join(dir, ".streamctl", "state.json")); err == nil {
+					if ss := kafkaStateFile(t, dir).Sinks["table"]; ss != nil && ss.InFlight != nil {
+						inFlight++
+					}
+				}
+			}
+		}
+	}
+	applyAndSettle(t, dir, nil)
+	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+	assertExactlyOnce(t, local.New(filepath.Join(dir, "out", "jsonl")), p.want())
+
+	want := p.want()
+	checkEventsTable(t, dir, want)
+	if inFlight < 2 {
+		t.Errorf("only %d of %d kills left the table's batch in flight: the kills missed the commit protocol", inFlight, interrupted)
+	}
+	t.Logf("%d kills, %d of them with the table's batch in flight; %d records", interrupted, inFlight, len(want))
+}
+
+// checkEventsTable reads the Iceberg table of TestRegistryTableRandomKills
+// with iceberg-go: every id of want once and no other, each note the one
+// produced with it, one snapshot per committed batch adding its records.
+func checkEventsTable(t *testing.T, dir string, want map[int64]bool) {
+	t.Helper()
+	ctx := context.Background()
+	tb, err := iceberg.Open(ctx, iceberg.Config{Namespace: []string{"lake"}, Table: "events",
+		Location: "file://" + filepath.ToSlash(filepath.Join(dir, "out", "iceberg")),
+		Columns:  []format.Column{{Name: "id", Type: "int64"}, {Name: "note", Type: "string"}}})
+	if err != nil {
+		t.Fatalf("open the Iceberg table: %v", err)
+	}
+	defer tb.Close()
+	_, it, err := tb.Iceberg().Scan().ToArrowRecords(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int64]int{}
+	for rec, err := range it {
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := rec.Column(rec.Schema().FieldIndices("id")[0]).(*array.Int64)
+		notes := rec.Column(rec.Schema().FieldIndices("note")[0])
+		for i := range ids.Len() {
+			id := ids.Value(i)
+			seen[id]++
+			if got := arrowCell(notes, i); got != fmt.Sprintf("event %d", id) {
+				t.Errorf("record %d's note in the table: %q", id, got)
+			}
+		}
+		rec.Release()
+	}
+	if len(seen) != len(want) {
+		t.Errorf("the table holds %d distinct records, want %d", len(seen), len(want))
+	}
+	for id, n := range seen {
+		if n != 1 || !want[id] {
+			t.Errorf("record %d: %d times in the table (produced: %v)", id, n, want[id])
+		}
+	}
+	manifests, err := engine.ReadManifests(ctx, local.New(filepath.Join(dir, "out", "iceberg")), "table", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := map[string]int64{}
+	for _, m := range manifests {
+		ms[strconv.FormatInt(m.Batch, 10)] = m.Records
+	}
+	snaps := tb.Iceberg().Metadata().Snapshots()
+	if len(snaps) != len(ms) {
+		t.Errorf("%d snapshots for %d committed batches", len(snaps), len(ms))
+	}
+	for _, s := range snaps {
+		batch := s.Summary.Properties[iceberg.PropBatch]
+		if added := s.Summary.Properties["added-records"]; fmt.Sprint(ms[batch]) != added {
+			t.Errorf("snapshot %d (batch %q) adds %s records, its batch has %d", s.SnapshotID, batch, added, ms[batch])
+		}
+	}
+}
