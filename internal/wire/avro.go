@@ -232,8 +232,13 @@ func (r *avroReader) value1(dst []byte, s *AvroSchema, path string) ([]byte, err
 		if err != nil {
 			return dst, err
 		}
-		if s.Logical == "decimal" {
+		switch s.Logical {
+		case "decimal":
 			return AppendDecimal(dst, v, s.Scale), nil
+		case "duration":
+			return appendAvroDuration(dst, v), nil
+		case "uuid":
+			return appendUUID(dst, v), nil
 		}
 		return appendBase64(dst, v), nil
 	}
@@ -308,6 +313,8 @@ func (r *avroReader) primitive(dst []byte, s *AvroSchema, path string) ([]byte, 
 			return appendTime(dst, time.UnixMilli(v).UTC(), 3), nil
 		case "timestamp-micros", "local-timestamp-micros":
 			return appendTime(dst, time.UnixMicro(v).UTC(), 6), nil
+		case "timestamp-nanos", "local-timestamp-nanos":
+			return appendTime(dst, time.Unix(0, v).UTC(), 9), nil
 		}
 		return strconv.AppendInt(dst, v, 10), nil
 	case AvroFloat:
@@ -391,6 +398,41 @@ func appendDigits(dst []byte, v, width int) []byte {
 	}
 	return dst
 }
+
+// appendAvroDuration writes an Avro duration (three little-endian unsigned
+// 32-bit counts: months, days, milliseconds) as an ISO 8601 duration with
+// every part: "P14M3DT4.005S". The parts stay apart, never normalized: a
+// month is not a number of days, nor a day of milliseconds (daylight
+// saving).
+func appendAvroDuration(dst, v []byte) []byte {
+	months := binary.LittleEndian.Uint32(v[0:4])
+	days := binary.LittleEndian.Uint32(v[4:8])
+	millis := binary.LittleEndian.Uint32(v[8:12])
+	dst = append(dst, `"P`...)
+	dst = strconv.AppendUint(dst, uint64(months), 10)
+	dst = append(dst, 'M')
+	dst = strconv.AppendUint(dst, uint64(days), 10)
+	dst = append(dst, "DT"...)
+	dst = strconv.AppendUint(dst, uint64(millis/1000), 10)
+	dst = append(dst, '.')
+	dst = appendDigits(dst, int(millis%1000), 3)
+	return append(dst, `S"`...)
+}
+
+// appendUUID writes the 16 bytes of a fixed uuid in the text form a string
+// uuid has: "6ba7b810-9dad-11d1-80b4-00c04fd430c8".
+func appendUUID(dst, v []byte) []byte {
+	dst = append(dst, '"')
+	for i, c := range v {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			dst = append(dst, '-')
+		}
+		dst = append(dst, hexDigits[c>>4], hexDigits[c&15])
+	}
+	return append(dst, '"')
+}
+
+const hexDigits = "0123456789abcdef"
 
 func appendBase64(dst, v []byte) []byte {
 	dst = append(dst, '"')

@@ -144,6 +144,9 @@ func canonical(s avro.Schema, v any) any {
 		if d, ok := s.Logical().(*avro.DecimalLogicalSchema); ok {
 			return json.Number(v.(*big.Rat).FloatString(d.Scale()))
 		}
+		if d, ok := v.(avro.LogicalDuration); ok {
+			return fmt.Sprintf("P%dM%dDT%d.%03dS", d.Months, d.Days, d.Milliseconds/1000, d.Milliseconds%1000)
+		}
 		return base64.StdEncoding.EncodeToString(fixedBytes(v))
 	case *avro.PrimitiveSchema:
 		var logical avro.LogicalType
@@ -247,6 +250,9 @@ func (g *avroGen) schema(depth int) string {
 	case k == 5:
 		return fmt.Sprintf(`{"type": "enum", "name": %q, "symbols": ["A", "B", "C"]}`, g.name())
 	case k == 6:
+		if g.rng.IntN(3) == 0 {
+			return fmt.Sprintf(`{"type": "fixed", "name": %q, "size": 12, "logicalType": "duration"}`, g.name())
+		}
 		return fmt.Sprintf(`{"type": "fixed", "name": %q, "size": %d}`, g.name(), 1+g.rng.IntN(8))
 	case k == 7:
 		return fmt.Sprintf(`{"type": "array", "items": %s}`, g.schema(depth+1))
@@ -281,6 +287,9 @@ func (g *avroGen) value(s avro.Schema) any {
 	case *avro.NullSchema:
 		return nil
 	case *avro.FixedSchema:
+		if l := s.Logical(); l != nil && l.Type() == avro.Duration {
+			return avro.LogicalDuration{Months: g.rng.Uint32(), Days: g.rng.Uint32(), Milliseconds: g.rng.Uint32()}
+		}
 		// hamba/avro takes a fixed as a [N]byte.
 		a := reflect.New(reflect.ArrayOf(s.Size(), reflect.TypeFor[byte]())).Elem()
 		for i := range s.Size() {

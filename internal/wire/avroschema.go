@@ -294,8 +294,11 @@ func (p *avroParser) logical(s *AvroSchema, v map[string]any) {
 		valid = true
 	case "date", "time-millis":
 		valid = s.Kind == AvroInt
-	case "time-micros", "timestamp-millis", "timestamp-micros", "local-timestamp-millis", "local-timestamp-micros":
+	case "time-micros", "timestamp-millis", "timestamp-micros", "timestamp-nanos",
+		"local-timestamp-millis", "local-timestamp-micros", "local-timestamp-nanos":
 		valid = s.Kind == AvroLong
+	case "duration":
+		valid = s.Kind == AvroFixed && s.Size == 12
 	case "uuid":
 		valid = s.Kind == AvroString || (s.Kind == AvroFixed && s.Size == 16)
 	}

@@ -7,7 +7,10 @@
 // order, unions their branch's value, enums their symbol, integers JSON
 // numbers, bytes standard base64, decimals exact literals with exactly scale
 // fractional digits, dates "YYYY-MM-DD", timestamps RFC 3339 UTC with the
-// source's precision. The same payload and schema always give the same bytes.
+// source's precision, Avro durations ISO 8601 ("P14M3DT4.005S"), Protobuf's
+// well-known types as Protobuf's JSON mapping has them (but an Any, whose
+// packed type is unknown: its type URL and base64 bytes). The same payload
+// and schema always give the same bytes.
 //
 // A payload that cannot be decoded is an *InvalidError: the record is
 // invalid, and the sink's on_invalid decides. A registry that cannot be

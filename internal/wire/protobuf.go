@@ -96,8 +96,33 @@ func appendMessage(dst []byte, m protoreflect.Message, path string) ([]byte, err
 	case "google.protobuf.Timestamp":
 		secs := m.Get(md.Fields().ByName("seconds")).Int()
 		nanos := m.Get(md.Fields().ByName("nanos")).Int()
+		if nanos < 0 || nanos > 999_999_999 {
+			return dst, invalidf("google.protobuf.Timestamp in %s has nanos %d, outside 0 to 999999999", fieldName(path), nanos)
+		}
 		t := time.Unix(secs, nanos).UTC()
 		return appendTime(dst, t, 9), nil
+	case "google.protobuf.Duration":
+		return appendProtoDuration(dst, m, path)
+	case "google.protobuf.Struct":
+		return appendField(dst, m, md.Fields().ByName("fields"), path)
+	case "google.protobuf.ListValue":
+		return appendField(dst, m, md.Fields().ByName("values"), path)
+	case "google.protobuf.Value":
+		fd := m.WhichOneof(md.Oneofs().ByName("kind"))
+		if fd == nil || fd.Name() == "null_value" {
+			return append(dst, "null"...), nil
+		}
+		return appendSingular(dst, fd, m.Get(fd), path)
+	case "google.protobuf.Any":
+		// The type the URL names is not in the registry's schema, so its
+		// fields cannot be read: the URL and the bytes, for a reader
+		// that knows the type.
+		f := md.Fields()
+		dst = append(dst, `{"@type":`...)
+		dst = jsonstr.Append(dst, m.Get(f.ByName("type_url")).String())
+		dst = append(dst, `,"value":`...)
+		dst = appendBase64(dst, m.Get(f.ByName("value")).Bytes())
+		return append(dst, '}'), nil
 	case "google.protobuf.DoubleValue", "google.protobuf.FloatValue", "google.protobuf.Int64Value",
 		"google.protobuf.UInt64Value", "google.protobuf.Int32Value", "google.protobuf.UInt32Value",
 		"google.protobuf.BoolValue", "google.protobuf.StringValue", "google.protobuf.BytesValue":
@@ -126,6 +151,38 @@ func appendMessage(dst []byte, m protoreflect.Message, path string) ([]byte, err
 		}
 	}
 	return append(dst, '}'), nil
+}
+
+// appendProtoDuration writes a google.protobuf.Duration as Protobuf's JSON
+// mapping does: seconds with 0, 3, 6 or 9 fractional digits and an "s",
+// "-1.500s".
+func appendProtoDuration(dst []byte, m protoreflect.Message, path string) ([]byte, error) {
+	f := m.Descriptor().Fields()
+	secs := m.Get(f.ByName("seconds")).Int()
+	nanos := m.Get(f.ByName("nanos")).Int()
+	const maxSeconds = 315_576_000_000 // 10,000 years, the type's range
+	if secs < -maxSeconds || secs > maxSeconds || nanos <= -1e9 || nanos >= 1e9 || secs > 0 && nanos < 0 || secs < 0 && nanos > 0 {
+		return dst, invalidf("google.protobuf.Duration in %s is not a duration: %d seconds and %d nanos", fieldName(path), secs, nanos)
+	}
+	dst = append(dst, '"')
+	if secs < 0 || nanos < 0 {
+		dst = append(dst, '-')
+		secs, nanos = -secs, -nanos
+	}
+	dst = strconv.AppendInt(dst, secs, 10)
+	switch {
+	case nanos == 0:
+	case nanos%1e6 == 0:
+		dst = append(dst, '.')
+		dst = appendDigits(dst, int(nanos/1e6), 3)
+	case nanos%1e3 == 0:
+		dst = append(dst, '.')
+		dst = appendDigits(dst, int(nanos/1e3), 6)
+	default:
+		dst = append(dst, '.')
+		dst = appendDigits(dst, int(nanos), 9)
+	}
+	return append(dst, `s"`...), nil
 }
 
 func appendField(dst []byte, m protoreflect.Message, fd protoreflect.FieldDescriptor, path string) ([]byte, error) {
