@@ -370,18 +370,11 @@ func TestRegistryTableIcebergDelta(t *testing.T) {
 	}
 }
 
-// TestRegistryTableRandomKills kills apply with SIGKILL at random (seeded)
-// moments while an Avro topic keeps growing, into an Iceberg table and a
-// plain JSONL destination, then lets it finish: iceberg-go's scan finds
-// every record exactly once, and each snapshot adds one whole batch.
-func TestRegistryTableRandomKills(t *testing.T) {
-	t.Parallel()
-	const kills = 8
-	broker := testenv.Kafka(t)
-	reg := testenv.StartSchemaRegistry(t)
-	topic := kafkaTopic(t, broker, 3)
-	prod := newAvroIDProducer(t, broker, reg, topic)
-	conf := registryConf(registryOpts{Brokers: broker.Addr, Topic: topic, URL: reg.URL, Format: "avro", MaxRecords: 200, MaxFileRecords: 70}) + `
+// eventsTableConf reads topic's Avro events through reg into the JSONL of
+// registryConf and into an Iceberg table (out/iceberg, lake.events), in
+// batches of 200 and files of 70.
+func eventsTableConf(broker *testenv.KafkaBroker, topic string, reg *testenv.SchemaRegistry) string {
+	return registryConf(registryOpts{Brokers: broker.Addr, Topic: topic, URL: reg.URL, Format: "avro", MaxRecords: 200, MaxFileRecords: 70}) + `
 sink "table" {
   source           = source.kafka.orders
   format           = "parquet"
@@ -404,7 +397,48 @@ sink "table" {
   }
 }
 `
-	dir := writeConfig(t, conf)
+}
+
+// TestRegistryTableCrashAtEveryFaultPoint: an Avro topic into an Iceberg
+// table, killed at each point of the protocol around the table commit,
+// then applied again: iceberg-go's scan finds every record once, one
+// snapshot per batch, and the JSONL of the same topic agrees.
+func TestRegistryTableCrashAtEveryFaultPoint(t *testing.T) {
+	t.Parallel()
+	broker := testenv.Kafka(t)
+	reg := testenv.StartSchemaRegistry(t)
+	for _, fp := range icebergFaultPoints {
+		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
+			t.Parallel()
+			topic := kafkaTopic(t, broker, 3)
+			prod := newAvroIDProducer(t, broker, reg, topic)
+			p := newProducedIDs()
+			prod.produce(t, broker, topic, p, 1, 1000, 3)
+			dir := writeConfig(t, eventsTableConf(broker, topic, reg))
+			r := run(t, dir, []string{"STREAMCTL_FAULT=" + fp}, "apply", "-auto-approve", "-no-color")
+			if !r.killed {
+				t.Fatalf("the fault %s was not reached: %s", fp, r)
+			}
+			applyAndSettle(t, dir, nil)
+			mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+			assertExactlyOnce(t, local.New(filepath.Join(dir, "out", "jsonl")), p.want())
+			checkEventsTable(t, dir, p.want())
+		})
+	}
+}
+
+// TestRegistryTableRandomKills kills apply with SIGKILL at random (seeded)
+// moments while an Avro topic keeps growing, into an Iceberg table and a
+// plain JSONL destination, then lets it finish: iceberg-go's scan finds
+// every record exactly once, and each snapshot adds one whole batch.
+func TestRegistryTableRandomKills(t *testing.T) {
+	t.Parallel()
+	const kills = 8
+	broker := testenv.Kafka(t)
+	reg := testenv.StartSchemaRegistry(t)
+	topic := kafkaTopic(t, broker, 3)
+	prod := newAvroIDProducer(t, broker, reg, topic)
+	dir := writeConfig(t, eventsTableConf(broker, topic, reg))
 	p := newProducedIDs()
 	rng := rand.New(rand.NewPCG(20261204, 3131))
 	next := int64(1)
