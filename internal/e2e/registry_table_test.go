@@ -9,6 +9,7 @@ package e2e
 
 import (
 	"context"
+	bigendian "encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -554,6 +555,133 @@ func checkEventsTable(t *testing.T, dir string, want map[int64]bool) {
 		batch := s.Summary.Properties[iceberg.PropBatch]
 		if added := s.Summary.Properties["added-records"]; fmt.Sprint(ms[batch]) != added {
 			t.Errorf("snapshot %d (batch %q) adds %s records, its batch has %d", s.SnapshotID, batch, added, ms[batch])
+		}
+	}
+}
+
+// spanAvro is an Avro schema of the logical types Avro 1.12 added or that
+// take a fixed: a timestamp and a local timestamp to the nanosecond, a
+// duration and a uuid.
+const spanAvro = `{"type": "record", "name": "Span", "namespace": "trace", "fields": [
+  {"name": "id", "type": "long"},
+  {"name": "at", "type": {"type": "long", "logicalType": "timestamp-nanos"}},
+  {"name": "local", "type": {"type": "long", "logicalType": "local-timestamp-nanos"}},
+  {"name": "took", "type": {"type": "fixed", "name": "Took", "size": 12, "logicalType": "duration"}},
+  {"name": "trace", "type": {"type": "fixed", "name": "Trace", "size": 16, "logicalType": "uuid"}}]}`
+
+// TestRegistryAvroLogicalTypesLand: records of spanAvro, framed by the
+// registry's JavaScript client, land as JSONL (each line the JSON the
+// mapping table gives, computed here from what the producer was given) and
+// in an Iceberg table's timestamp and string columns, which iceberg-go's
+// scan and DuckDB read back.
+func TestRegistryAvroLogicalTypesLand(t *testing.T) {
+	t.Parallel()
+	broker := testenv.Kafka(t)
+	reg := testenv.StartSchemaRegistry(t)
+	topic := kafkaTopic(t, broker, 1)
+	const n = 6
+	var records []testenv.RegistryRecord
+	var wantLines, wantRows []string
+	for i := range int64(n) {
+		// Nanoseconds the client encodes exactly: it takes a long as a
+		// JavaScript number and zig-zags it in floating point, exact
+		// only below 2^52 either side of zero.
+		ns := int64(3_000_000_000_000_123) + i*1_000_000_001 - 3*i*i*1_000_000_000_000
+		months, days, millis := uint32(i*7), uint32(i*31%29), uint32(i*1_234_567)
+		took := bigendian.LittleEndian.AppendUint32(nil, months)
+		took = bigendian.LittleEndian.AppendUint32(took, days)
+		took = bigendian.LittleEndian.AppendUint32(took, millis)
+		trace := make([]byte, 16)
+		for k := range trace {
+			trace[k] = byte(int(i)*16 + k*11)
+		}
+		records = append(records, testenv.RegistryRecord{Value: map[string]any{
+			"id": i, "at": ns, "local": -ns, "took": testenv.Bytes(took), "trace": testenv.Bytes(trace),
+		}})
+		at, local := time.Unix(0, ns).UTC(), time.Unix(0, -ns).UTC()
+		tookText := fmt.Sprintf("P%dM%dDT%d.%03dS", months, days, millis/1000, millis%1000)
+		traceText := fmt.Sprintf("%x-%x-%x-%x-%x", trace[0:4], trace[4:6], trace[6:8], trace[8:10], trace[10:16])
+		wantLines = append(wantLines, fmt.Sprintf(`{"id":%d,"at":%q,"local":%q,"took":%q,"trace":%q}`, i,
+			at.Format("2006-01-02T15:04:05.000000000Z"), local.Format("2006-01-02T15:04:05.000000000Z"), tookText, traceText))
+		wantRows = append(wantRows, fmt.Sprintf("%d %d %s %s %s", i, at.UnixMilli(), at.Format("2006-01-02T15:04:05.000000000Z"), tookText, traceText))
+	}
+	testenv.ProduceWithRegistry(t, broker, reg, topic, []testenv.RegistrySchema{{Subject: topic + "-value", Type: "AVRO", Schema: spanAvro}}, records)
+	columns := `
+  column "id"      { type = "int64" }
+  column "at"      { type = "timestamp" }
+  column "at_text" {
+    type = "string"
+    from = "at"
+  }
+  column "took"    { type = "string" }
+  column "trace"   { type = "string" }
+`
+	dir := writeConfig(t, registryConf(registryOpts{Brokers: broker.Addr, Topic: topic, URL: reg.URL, Format: "avro"})+`
+sink "table" {
+  source = source.kafka.orders
+  format = "parquet"
+`+columns+`
+  destination "local" "iceberg" {
+    path = "out/iceberg"
+    table {
+      format    = "iceberg"
+      namespace = "lake"
+      name      = "spans"
+    }
+  }
+}
+`)
+	applyAndSettle(t, dir, nil)
+
+	lines := jsonlLines(t, filepath.Join(dir, "out", "jsonl"))
+	sort.Strings(lines)
+	sort.Strings(wantLines)
+	if got, want := strings.Join(lines, "\n"), strings.Join(wantLines, "\n"); got != want {
+		t.Errorf("JSONL lines:\n%s\nwant:\n%s", got, want)
+	}
+
+	ctx := context.Background()
+	tb, err := iceberg.Open(ctx, iceberg.Config{Namespace: []string{"lake"}, Table: "spans",
+		Location: "file://" + filepath.ToSlash(filepath.Join(dir, "out", "iceberg")),
+		Columns: []format.Column{{Name: "id", Type: "int64"}, {Name: "at", Type: "timestamp"}, {Name: "at_text", Type: "string"},
+			{Name: "took", Type: "string"}, {Name: "trace", Type: "string"}}})
+	if err != nil {
+		t.Fatalf("open the Iceberg table: %v", err)
+	}
+	defer tb.Close()
+	_, it, err := tb.Iceberg().Scan().ToArrowRecords(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var scanned []string
+	for rec, err := range it {
+		if err != nil {
+			t.Fatal(err)
+		}
+		col := func(name string) arrow.Array { return rec.Column(rec.Schema().FieldIndices(name)[0]) }
+		for i := range int(rec.NumRows()) {
+			at := col("at").(*array.Timestamp)
+			ms := at.Value(i).ToTime(at.DataType().(*arrow.TimestampType).Unit).UnixMilli()
+			scanned = append(scanned, fmt.Sprintf("%s %d %s %s %s", arrowCell(col("id"), i), ms, arrowCell(col("at_text"), i), arrowCell(col("took"), i), arrowCell(col("trace"), i)))
+		}
+		rec.Release()
+	}
+	files, err := tb.Files(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range files {
+		files[i] = strings.TrimPrefix(files[i], "file://")
+	}
+	var read []string
+	for _, r := range duckdb(t, dir, `SELECT id || ' ' || epoch_ms("at") || ' ' || at_text || ' ' || took || ' ' || trace FROM read_parquet(`+quotedList(files)+`)`) {
+		read = append(read, fmt.Sprint(r[0]))
+	}
+	sort.Strings(wantRows)
+	for name, rows := range map[string][]string{"iceberg-go's scan": scanned, "DuckDB over the snapshot's files": read} {
+		sort.Strings(rows)
+		if got, want := strings.Join(rows, "\n"), strings.Join(wantRows, "\n"); got != want {
+			t.Errorf("%s reads\n%s\nwant\n%s", name, got, want)
 		}
 	}
 }
