@@ -9,6 +9,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/base64"
 	bigendian "encoding/binary"
 	"fmt"
 	"math/rand/v2"
@@ -683,5 +684,179 @@ sink "table" {
 		if got, want := strings.Join(rows, "\n"), strings.Join(wantRows, "\n"); got != want {
 			t.Errorf("%s reads\n%s\nwant\n%s", name, got, want)
 		}
+	}
+}
+
+// The well-known types the registry's JavaScript client needs the text of,
+// registered as references under their import paths, as Confluent's
+// serializers register them.
+var wellKnownRefs = []testenv.RegistrySchema{
+	{Subject: "google/protobuf/duration.proto", Type: "PROTOBUF", Schema: `syntax = "proto3";
+package google.protobuf;
+message Duration {
+  int64 seconds = 1;
+  int32 nanos = 2;
+}
+`},
+	{Subject: "google/protobuf/struct.proto", Type: "PROTOBUF", Schema: `syntax = "proto3";
+package google.protobuf;
+message Struct {
+  map<string, Value> fields = 1;
+}
+message Value {
+  oneof kind {
+    NullValue null_value = 1;
+    double number_value = 2;
+    string string_value = 3;
+    bool bool_value = 4;
+    Struct struct_value = 5;
+    ListValue list_value = 6;
+  }
+}
+enum NullValue {
+  NULL_VALUE = 0;
+}
+message ListValue {
+  repeated Value values = 1;
+}
+`},
+	{Subject: "google/protobuf/wrappers.proto", Type: "PROTOBUF", Schema: `syntax = "proto3";
+package google.protobuf;
+message Int64Value {
+  int64 value = 1;
+}
+message StringValue {
+  string value = 1;
+}
+`},
+	{Subject: "google/protobuf/any.proto", Type: "PROTOBUF", Schema: `syntax = "proto3";
+package google.protobuf;
+message Any {
+  string type_url = 1;
+  bytes value = 2;
+}
+`},
+	{Subject: "google/protobuf/timestamp.proto", Type: "PROTOBUF", Schema: `syntax = "proto3";
+package google.protobuf;
+message Timestamp {
+  int64 seconds = 1;
+  int32 nanos = 2;
+}
+`},
+}
+
+const wellKnownEventProto = `syntax = "proto3";
+package shop;
+import "google/protobuf/duration.proto";
+import "google/protobuf/struct.proto";
+import "google/protobuf/wrappers.proto";
+import "google/protobuf/any.proto";
+import "google/protobuf/timestamp.proto";
+
+message Event {
+  int64 id = 1;
+  google.protobuf.Duration took = 2;
+  google.protobuf.Struct attrs = 3;
+  google.protobuf.Value extra = 4;
+  google.protobuf.Int64Value count = 5;
+  google.protobuf.StringValue label = 6;
+  google.protobuf.Any payload = 7;
+  google.protobuf.Timestamp at = 8;
+}
+`
+
+// TestRegistryProtoWellKnownTypesLand: Protobuf records with Duration,
+// Struct, Value, wrappers (set to a default value, set, and unset), Any and
+// Timestamp, encoded by the registry's JavaScript client, land as JSONL
+// (each line the JSON the mapping table gives for what the producer was
+// given) and as Parquet, where DuckDB reads an unset wrapper as NULL and
+// one set to its default as that value, and the Struct as its JSON.
+func TestRegistryProtoWellKnownTypesLand(t *testing.T) {
+	t.Parallel()
+	broker := testenv.Kafka(t)
+	reg := testenv.StartSchemaRegistry(t)
+	topic := kafkaTopic(t, broker, 1)
+	var refs []testenv.RegistryReference
+	for _, r := range wellKnownRefs {
+		refs = append(refs, testenv.RegistryReference{Name: r.Subject, Subject: r.Subject, Version: 1})
+	}
+	schemas := append(slices.Clone(wellKnownRefs), testenv.RegistrySchema{Subject: topic + "-value", Type: "PROTOBUF", Schema: wellKnownEventProto, References: refs})
+	// Durations as the producer gives them, and their text by Protobuf's
+	// JSON mapping.
+	durations := []struct {
+		seconds, nanos int64
+		text           string
+	}{{90, 0, "90s"}, {-1, -500_000_000, "-1.500s"}, {3, 5000, "3.000005s"}, {0, 7, "0.000000007s"}, {0, 0, "0s"}, {315_576_000_000, 0, "315576000000s"}}
+	var records []testenv.RegistryRecord
+	var wantLines, wantRows []string
+	for i, d := range durations {
+		v := map[string]any{
+			"id":   i,
+			"took": map[string]any{"seconds": d.seconds, "nanos": d.nanos},
+			"attrs": map[string]any{"fields": map[string]any{
+				"z": map[string]any{"numberValue": 1.5},
+				"a": map[string]any{"listValue": map[string]any{"values": []any{
+					map[string]any{"stringValue": "x"}, map[string]any{"boolValue": true}, map[string]any{"nullValue": 0}}}},
+				"n": map[string]any{"structValue": map[string]any{"fields": map[string]any{"k": map[string]any{"stringValue": fmt.Sprint("v", i)}}}},
+			}},
+			"payload": map[string]any{"typeUrl": "type.googleapis.com/shop.Thing", "value": testenv.Bytes([]byte{1, 2, byte(i)})},
+			"at":      map[string]any{"seconds": 1772600767 + i, "nanos": 123456789},
+		}
+		extra := `-0.25`
+		if i%2 == 0 {
+			v["extra"] = map[string]any{"stringValue": fmt.Sprint(`é"`, i)}
+			extra = fmt.Sprintf(`"é\"%d"`, i)
+		} else {
+			v["extra"] = map[string]any{"numberValue": -0.25}
+		}
+		count := "null"
+		if i%2 == 0 {
+			v["count"] = map[string]any{"value": i * 1_000_000_000_000_000}
+			count = fmt.Sprint(i * 1_000_000_000_000_000)
+		}
+		label := "null"
+		switch i % 3 {
+		case 0:
+			v["label"] = map[string]any{"value": ""}
+			label = `""`
+		case 1:
+			v["label"] = map[string]any{"value": "L1"}
+			label = `"L1"`
+		}
+		records = append(records, testenv.RegistryRecord{Schema: len(schemas) - 1, Value: v})
+		attrs := fmt.Sprintf(`{"a":["x",true,null],"n":{"k":"v%d"},"z":1.5}`, i)
+		at := time.Unix(int64(1772600767+i), 123456789).UTC()
+		payload := `{"@type":"type.googleapis.com/shop.Thing","value":"` + base64.StdEncoding.EncodeToString([]byte{1, 2, byte(i)}) + `"}`
+		wantLines = append(wantLines, fmt.Sprintf(`{"id":%d,"took":%q,"attrs":%s,"extra":%s,"count":%s,"label":%s,"payload":%s,"at":%q}`,
+			i, d.text, attrs, extra, count, label, payload, at.Format("2006-01-02T15:04:05.000000000Z")))
+		wantRows = append(wantRows, fmt.Sprintf("%d|%s|%s|%s|%s|%s|%d", i, d.text, attrs, strings.ReplaceAll(count, "null", "NULL"),
+			strings.Trim(strings.ReplaceAll(label, "null", "NULL"), `"`), payload, at.UnixMilli()))
+	}
+	testenv.ProduceWithRegistry(t, broker, reg, topic, schemas, records)
+	dir := writeConfig(t, registryConf(registryOpts{Brokers: broker.Addr, Topic: topic, URL: reg.URL, Format: "protobuf", ParquetColumns: `
+  column "id"      { type = "int64" }
+  column "took"    { type = "string" }
+  column "attrs"   { type = "json" }
+  column "count"   { type = "int64" }
+  column "label"   { type = "string" }
+  column "payload" { type = "json" }
+  column "at"      { type = "timestamp" }
+`}))
+	applyAndSettle(t, dir, nil)
+
+	lines := jsonlLines(t, filepath.Join(dir, "out", "jsonl"))
+	sort.Strings(lines)
+	sort.Strings(wantLines)
+	if got, want := strings.Join(lines, "\n"), strings.Join(wantLines, "\n"); got != want {
+		t.Errorf("JSONL lines:\n%s\nwant:\n%s", got, want)
+	}
+	var rows []string
+	for _, r := range duckdb(t, dir, `SELECT id || '|' || took || '|' || CAST(attrs AS VARCHAR) || '|' || coalesce(CAST("count" AS VARCHAR), 'NULL') || '|' ||
+			coalesce(label, 'NULL') || '|' || CAST(payload AS VARCHAR) || '|' || epoch_ms("at") FROM read_parquet('out/parquet/**/*.parquet') ORDER BY id`) {
+		rows = append(rows, fmt.Sprint(r[0]))
+	}
+	sort.Strings(wantRows)
+	if got, want := strings.Join(rows, "\n"), strings.Join(wantRows, "\n"); got != want {
+		t.Errorf("DuckDB over the Parquet files reads\n%s\nwant\n%s", got, want)
 	}
 }
