@@ -37,11 +37,12 @@ import (
 	"github.com/streamctl/streamctl/providers/local"
 )
 
-// orderTableColumns are typedOrderColumns before the topic's schema gained
+// orderTableColumns are typedOrderColumns and the status, before the topic's schema gained
 // the coupon; couponColumn is the column added with it.
 const (
 	orderTableColumns = `
   column "id"       { type = "int64" }
+  column "status"   { type = "string" }
   column "amount"   { type = "decimal(12,2)" }
   column "at"       { type = "timestamp" }
   column "customer" { type = "struct<name:string,email:string>" }
@@ -89,7 +90,7 @@ sink "table" {
 // orderTableCols are the sink's columns after the evolution, as iceberg.Open
 // takes them.
 func orderTableCols() []format.Column {
-	return []format.Column{{Name: "id", Type: "int64"}, {Name: "amount", Type: "decimal(12,2)"}, {Name: "at", Type: "timestamp"},
+	return []format.Column{{Name: "id", Type: "int64"}, {Name: "status", Type: "string"}, {Name: "amount", Type: "decimal(12,2)"}, {Name: "at", Type: "timestamp"},
 		{Name: "customer", Type: "struct<name:string,email:string>"},
 		{Name: "lines", Type: "list<struct<sku:string,qty:int32,price:decimal(8,2)>>"},
 		{Name: "tags", Type: "map<string,string>"}, {Name: "coupon", Type: "string"}}
@@ -116,8 +117,8 @@ func orderRowWant(i int) string {
 	if i >= testenv.EvolvedFrom && o.Coupon != nil {
 		coupon = *o.Coupon
 	}
-	return fmt.Sprintf("id=%d amount=%s at=%s customer={name=%s email=%s} lines=[%s] tags=[%s] coupon=%s",
-		o.ID, testenv.Decimal2(o.Amount), time.UnixMicro(o.AtMicros).UTC().Truncate(time.Millisecond).Format(time.RFC3339Nano),
+	return fmt.Sprintf("id=%d status=%s amount=%s at=%s customer={name=%s email=%s} lines=[%s] tags=[%s] coupon=%s",
+		o.ID, o.Status, testenv.Decimal2(o.Amount), time.UnixMicro(o.AtMicros).UTC().Truncate(time.Millisecond).Format(time.RFC3339Nano),
 		o.Name, email, strings.Join(lines, " "), strings.Join(tags, " "), coupon)
 }
 
@@ -134,8 +135,8 @@ func orderRow(rec arrow.RecordBatch, i int) string {
 		}
 		return arrowCell(rec.Column(idx[0]), i)
 	}
-	return fmt.Sprintf("id=%s amount=%s at=%s customer=%s lines=%s tags=%s coupon=%s",
-		col("id"), col("amount"), col("at"), col("customer"), col("lines"), col("tags"), col("coupon"))
+	return fmt.Sprintf("id=%s status=%s amount=%s at=%s customer=%s lines=%s tags=%s coupon=%s",
+		col("id"), col("status"), col("amount"), col("at"), col("customer"), col("lines"), col("tags"), col("coupon"))
 }
 
 func arrowCell(a arrow.Array, i int) string {
@@ -192,7 +193,7 @@ func checkOrderRows(t *testing.T, reader string, rows []string) {
 // orderRowsSQL is the DuckDB query that reads the orders of src as the rows
 // orderRow makes.
 func orderRowsSQL(src string) string {
-	return `SELECT 'id=' || id || ' amount=' || CAST(amount AS VARCHAR) || ' at=' || strftime(timezone('UTC', "at"::TIMESTAMPTZ), '%Y-%m-%dT%H:%M:%S.%gZ') ||
+	return `SELECT 'id=' || id || ' status=' || status || ' amount=' || CAST(amount AS VARCHAR) || ' at=' || strftime(timezone('UTC', "at"::TIMESTAMPTZ), '%Y-%m-%dT%H:%M:%S.%gZ') ||
 		' customer={name=' || customer.name || ' email=' || coalesce(customer.email, 'NULL') || '}' ||
 		' lines=[' || array_to_string(list_transform(lines, l -> '{sku=' || l.sku || ' qty=' || l.qty || ' price=' || CAST(l.price AS VARCHAR) || '}'), ' ') || ']' ||
 		' tags=[' || array_to_string(list_sort(list_transform(map_entries(tags), e -> e."key" || '=' || e."value")), ' ') || ']' ||
