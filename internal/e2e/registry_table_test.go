@@ -37,8 +37,8 @@ import (
 	"github.com/streamctl/streamctl/providers/local"
 )
 
-// orderTableColumns are typedOrderColumns and the status, before the topic's schema gained
-// the coupon; couponColumn is the column added with it.
+// orderTableColumns are typedOrderColumns and the status, before the
+// topic's schema gained the coupon; couponColumn is the column added with it.
 const (
 	orderTableColumns = `
   column "id"       { type = "int64" }
