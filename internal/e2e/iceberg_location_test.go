@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"os"
@@ -21,7 +22,11 @@ import (
 	awss3 "github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/twmb/avro/ocf"
 
+	"github.com/streamctl/streamctl/internal/engine"
+	"github.com/streamctl/streamctl/internal/format"
+	"github.com/streamctl/streamctl/internal/iceberg"
 	"github.com/streamctl/streamctl/internal/testenv"
+	"github.com/streamctl/streamctl/providers"
 )
 
 // TestIcebergTableByLocation: after an apply killed right after a table
@@ -217,5 +222,106 @@ func gcsReader(srv *testenv.GCSServer) func(string) ([]byte, error) {
 			return nil, fmt.Errorf("get %s: %s: %s", gsURL, resp.Status, data)
 		}
 		return data, nil
+	}
+}
+
+// TestIcebergOnObjectStoresByLocationAfterKills: the table of a sink of 4
+// shards, on S3 (versitygw) and on Google Cloud Storage (fake-gcs-server),
+// its applies killed at random Iceberg fault points while the stream grows,
+// then applied to the end. Read through the store's own API, by its
+// location alone (version-hint.text, the metadata, manifest list and
+// manifests, by hand), the table is the catalog's current one and its data
+// files hold every record once (DuckDB); iceberg-go's scan through the
+// catalog agrees; every committed shard-batch is one snapshot.
+func TestIcebergOnObjectStoresByLocationAfterKills(t *testing.T) {
+	t.Parallel()
+	t.Run("s3", func(t *testing.T) {
+		t.Parallel()
+		srv := testenv.S3(t)
+		srv.CreateBucket(t, "lake")
+		dest := strings.Replace(s3Destination(srv, "table", "lake", "lake/orders"), "force_path_style = true",
+			"force_path_style = true\n"+remoteTableBlock, 1)
+		tableByLocationAfterKills(t, dest, srv.Env(), s3Storage(t, srv, "lake", "lake/orders"), "s3://lake/lake/orders",
+			map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
+				"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey},
+			s3Reader(srv), 20261204)
+	})
+	t.Run("gcs", func(t *testing.T) {
+		t.Parallel()
+		srv := testenv.GCS(t)
+		srv.CreateBucket(t, "lake")
+		location, props := gcsTableProps(t, srv, "lake")
+		tableByLocationAfterKills(t, gcsTableDestination(srv, "lake"), srv.Env(), gcsStorage(t, srv, "lake", "lake/orders"), location, props,
+			gcsReader(srv), 20261205)
+	})
+}
+
+// byLocationShards are the shards of tableByLocationAfterKills' sink.
+const byLocationShards = 4
+
+// tableByLocationAfterKills runs shardedIcebergConfig in byLocationShards
+// shards with dest (a destination "table" on an object store, with a table
+// block whose catalog is catalog.db) in place of its local table: killed at
+// random Iceberg fault points (seeded) while the stream grows, then applied
+// to the end, the table at location holds every record once, read by
+// location through read and through the catalog with iceberg-go.
+func tableByLocationAfterKills(t *testing.T, dest string, env []string, store providers.Storage, location string, props map[string]string, read func(string) ([]byte, error), seed uint64) {
+	t.Helper()
+	hcl := strings.Replace(shardedIcebergConfig(), fmt.Sprintf("shards = %d", tableShards), fmt.Sprintf("shards = %d", byLocationShards), 1)
+	dir := writeConfig(t, withTableDestination(hcl, dest))
+	apply := []string{"apply", "-auto-approve", "-no-color", "-parallelism=" + strconv.Itoa(byLocationShards)}
+
+	const kills = 4
+	rng := rand.New(rand.NewPCG(seed, 1))
+	records := int64(tableShardRecords)
+	var faults []string
+	for attempt := 0; len(faults) < kills; attempt++ {
+		if attempt > 3*kills {
+			t.Fatalf("only %d of %d faults were reached in %d applies: %v", len(faults), kills, attempt, faults)
+		}
+		// Each apply has more to read, as a live stream does, so that a fault
+		// late in one apply's batches is reached.
+		records += 100
+		fp := icebergFaultPoints[rng.IntN(len(icebergFaultPoints))]
+		r := run(t, dir, append([]string{"STREAMCTL_FAULT=" + fp}, env...), append(apply, fmt.Sprintf("-var=records=%d", records))...)
+		switch {
+		case r.killed:
+			faults = append(faults, fp)
+		case r.code != 0:
+			t.Fatalf("apply after %d kills (%v), its fault %s not reached, failed: %s", len(faults), faults, fp, r)
+		}
+	}
+	vars := fmt.Sprintf("-var=records=%d", records)
+	mustRun(t, dir, 0, env, append(apply, vars)...)
+	mustRun(t, dir, 0, env, "plan", "-detailed-exitcode", "-no-color", vars)
+	t.Logf("killed at %v; %d records per partition", faults, records)
+
+	want := expectedIDs(tableShardPartitions, records)
+	found := checkTableByLocation(t, dir, location, sqliteCatalog(t, filepath.Join(dir, "catalog.db")), len(want), read)
+
+	ctx := context.Background()
+	tb, err := iceberg.Open(ctx, iceberg.Config{
+		URI: filepath.Join(dir, "catalog.db"), Namespace: []string{"lake"}, Table: "orders",
+		Location: location, Properties: props,
+		Columns: []format.Column{{Name: "id", Type: "int64"}, {Name: "ts", Type: "timestamp"},
+			{Name: "country", Type: "string"}, {Name: "amount", Type: "double"}},
+		PartitionBy: []string{"day(ts)"},
+	})
+	if err != nil {
+		t.Fatalf("open the table: %v", err)
+	}
+	defer tb.Close()
+	checkScan(t, dir, tb, store, location, want)
+
+	batches := 0
+	for s := range byLocationShards {
+		ms, err := engine.ReadManifests(ctx, store, fmt.Sprintf("orders/shard-%d", s), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		batches += len(ms)
+	}
+	if n := len(tb.Iceberg().Metadata().Snapshots()); n != batches || found.snapshots != batches {
+		t.Errorf("%d snapshots through the catalog, %d by location, for %d committed shard-batches", n, found.snapshots, batches)
 	}
 }
