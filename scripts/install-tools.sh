@@ -14,6 +14,9 @@ DUCKDB_NODE_VERSION=1.5.6-r.1
 # produce the suite's Avro, Protobuf and JSON Schema records (pure JavaScript).
 KAFKAJS_VERSION=2.2.4
 KAFKAJS_SCHEMA_REGISTRY_VERSION=4.1.0
+# An Iceberg reader not built on iceberg-go, that finds a table by its
+# location (version-hint.text); the suite pins down where it fails.
+ICEBIRD_VERSION=0.3.1
 
 log() { printf 'install-tools: %s\n' "$*" >&2; }
 
@@ -42,6 +45,11 @@ fi
 if [ ! -d "$TOOLS/node/node_modules/@kafkajs/confluent-schema-registry" ] || [ ! -d "$TOOLS/node/node_modules/kafkajs" ]; then
   log "kafkajs $KAFKAJS_VERSION and @kafkajs/confluent-schema-registry $KAFKAJS_SCHEMA_REGISTRY_VERSION (records framed by the registry's serializers)"
   npm install --prefix "$TOOLS/node" "kafkajs@$KAFKAJS_VERSION" "@kafkajs/confluent-schema-registry@$KAFKAJS_SCHEMA_REGISTRY_VERSION" --no-audit --no-fund --loglevel=error >/dev/null
+fi
+
+if ! grep -qs "\"version\": \"$ICEBIRD_VERSION\"" "$TOOLS/node/node_modules/icebird/package.json"; then
+  log "icebird $ICEBIRD_VERSION (independent Iceberg reader)"
+  npm install --prefix "$TOOLS/node" "icebird@$ICEBIRD_VERSION" --no-audit --no-fund --loglevel=error >/dev/null
 fi
 
 need_apt=()

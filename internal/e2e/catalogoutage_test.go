@@ -7,8 +7,6 @@ import (
 	"io"
 	"net"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -376,44 +374,12 @@ func checkRemoteTable(t *testing.T, dir, uri, location string, props map[string]
 		t.Fatalf("open the table: %v", err)
 	}
 	defer tb.Close()
-	seen := scanIDs(t, tb)
-	if len(seen) != len(want) {
-		t.Errorf("iceberg-go: the table holds %d distinct records, want %d", len(seen), len(want))
-	}
-	for id, n := range seen {
-		if n != 1 || !want[id] {
-			t.Errorf("iceberg-go: record %d: %d times in the table", id, n)
-		}
-	}
+	checkScan(t, dir, tb, store, location, want)
 	ms, err := engine.ReadManifests(ctx, store, "orders", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n := len(tb.Iceberg().Metadata().Snapshots()); n != len(ms) {
 		t.Errorf("%d snapshots for %d committed batches", n, len(ms))
-	}
-
-	files, err := tb.Files(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	copies := filepath.Join(dir, "snapshot-files")
-	os.MkdirAll(copies, 0o755)
-	prefix := strings.TrimSuffix(location, "/") + "/"
-	for i, f := range files {
-		key, ok := strings.CutPrefix(f, prefix)
-		if !ok {
-			t.Fatalf("data file %s is outside the table's location %s", f, location)
-		}
-		data, _, err := providers.ReadAll(ctx, store, key)
-		if err != nil {
-			t.Fatalf("read %s: %v", f, err)
-		}
-		if err := os.WriteFile(filepath.Join(copies, fmt.Sprintf("%d.parquet", i)), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if got := fmt.Sprint(duckdb(t, dir, `SELECT count(*), count(DISTINCT id) FROM read_parquet('snapshot-files/*.parquet')`)); got != fmt.Sprintf("[[%d %d]]", len(want), len(want)) {
-		t.Errorf("DuckDB over the snapshot's %d files: %s, want %d records each once", len(files), got, len(want))
 	}
 }

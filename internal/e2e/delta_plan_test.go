@@ -142,17 +142,7 @@ func TestDeltaPlanRefusesIncompatible(t *testing.T) {
 func TestDeltaOrphans(t *testing.T) {
 	t.Parallel()
 	dir := writeConfig(t, deltaConfig)
-	if r := run(t, dir, []string{"STREAMCTL_FAULT=after-promote-file:5"}, "apply", "-auto-approve", "-no-color"); !r.killed {
-		t.Fatalf("the fault was not reached: %s", r)
-	}
-	st := filepath.Join(dir, ".streamctl", "state.json")
-	data, err := os.ReadFile(st + ".backup")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(st, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	killThenRestoreState(t, dir, "after-promote-file:5")
 	// Batches of 600 records: batch 0 is other files than the crashed
 	// attempt's, which would stay beside them.
 	hcl := strings.Replace(deltaConfig, "max_records = 1500", "max_records = 600", 1)
@@ -163,7 +153,7 @@ func TestDeltaOrphans(t *testing.T) {
 	// 0's names (TestIcebergOrphans): move them out as plan says.
 	mustRun(t, dir, 1, nil, "plan", "-detailed-exitcode", "-no-color")
 	folder := filepath.Join(dir, "out", "folder")
-	err = filepath.WalkDir(folder, func(path string, e os.DirEntry, err error) error {
+	err := filepath.WalkDir(folder, func(path string, e os.DirEntry, err error) error {
 		if err != nil || e.IsDir() || !strings.HasSuffix(path, ".parquet") || strings.Contains(path, "_temporary") {
 			return err
 		}
@@ -199,17 +189,7 @@ func TestDeltaOrphans(t *testing.T) {
 func TestDeltaTableAhead(t *testing.T) {
 	t.Parallel()
 	dir := writeConfig(t, deltaConfig)
-	if r := run(t, dir, []string{"STREAMCTL_FAULT=after-table-commit:2"}, "apply", "-auto-approve", "-no-color"); !r.killed {
-		t.Fatalf("the fault was not reached: %s", r)
-	}
-	st := filepath.Join(dir, ".streamctl", "state.json")
-	data, err := os.ReadFile(st + ".backup")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(st, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	killThenRestoreState(t, dir, "after-table-commit:2")
 	r := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
 	if !regexp.MustCompile(`\n  ~ adopt batch 1, committed by a destination but not in the state: 1,500 records → table(, folder)?\n`).MatchString(r.stdout) ||
 		!regexp.MustCompile(`\n  ~ Delta table \S+ already holds batch 1: its snapshot is kept, and the batch is not appended again\n`).MatchString(r.stdout) {

@@ -166,6 +166,25 @@ func writeConfig(t *testing.T, hcl string) string {
 	return dir
 }
 
+// killThenRestoreState applies dir's configuration killed at fault, then
+// puts the state's previous version (state.json.backup) back in place, as
+// restoring a backup would: the state then knows nothing of what the killed
+// apply did last. extra are more arguments of that apply.
+func killThenRestoreState(t *testing.T, dir, fault string, extra ...string) {
+	t.Helper()
+	if r := run(t, dir, []string{"STREAMCTL_FAULT=" + fault}, append([]string{"apply", "-auto-approve", "-no-color"}, extra...)...); !r.killed {
+		t.Fatalf("the fault %s was not reached: %s", fault, r)
+	}
+	st := filepath.Join(dir, ".streamctl", "state.json")
+	data, err := os.ReadFile(st + ".backup")
+	if err != nil {
+		t.Fatalf("the state's previous version: %v", err)
+	}
+	if err := os.WriteFile(st, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // record is the part of a generated record the checks need.
 type record struct {
 	ID        int64 `json:"id"`

@@ -269,18 +269,9 @@ func TestIcebergOrphans(t *testing.T) {
 	t.Run("data", func(t *testing.T) {
 		t.Parallel()
 		dir := writeConfig(t, icebergConfig)
-		if r := run(t, dir, []string{"STREAMCTL_FAULT=after-promote-file:5"}, "apply", "-auto-approve", "-no-color"); !r.killed {
-			t.Fatalf("the fault was not reached: %s", r)
-		}
-		// The state as it was before batch 0's intent.
-		st := filepath.Join(dir, ".streamctl", "state.json")
-		data, err := os.ReadFile(st + ".backup")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(st, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		// Killed while promoting batch 0, then the state as it was before
+		// batch 0's intent.
+		killThenRestoreState(t, dir, "after-promote-file:5")
 		// Batches of 600 records: batch 0 is other files than the crashed
 		// attempt's, which would stay beside them.
 		hcl := strings.Replace(icebergConfig, "max_records = 1500", "max_records = 600", 1)
@@ -295,7 +286,7 @@ func TestIcebergOrphans(t *testing.T) {
 		r := mustRun(t, dir, 1, nil, "plan", "-detailed-exitcode", "-no-color")
 		folder := filepath.Join(dir, "out", "folder")
 		var moved int
-		err = filepath.WalkDir(folder, func(path string, e os.DirEntry, err error) error {
+		err := filepath.WalkDir(folder, func(path string, e os.DirEntry, err error) error {
 			if err != nil || e.IsDir() || !strings.HasSuffix(path, ".parquet") || strings.Contains(path, "_temporary") {
 				return err
 			}
@@ -425,7 +416,13 @@ func TestIcebergTableBehind(t *testing.T) {
 // catalogDB opens the SQLite database of icebergConfig's table.
 func catalogDB(t *testing.T, dir string) *sql.DB {
 	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "out", "table", "_streamctl", "iceberg", "catalog.db")+"?_pragma=busy_timeout(10000)")
+	return sqliteCatalog(t, filepath.Join(dir, "out", "table", "_streamctl", "iceberg", "catalog.db"))
+}
+
+// sqliteCatalog opens the SQLite database of a SQL catalog.
+func sqliteCatalog(t *testing.T, file string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+file+"?_pragma=busy_timeout(10000)")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -460,17 +457,7 @@ func setCurrentSnapshot(ctx context.Context, db *sql.DB, id int64) error {
 func TestIcebergTableAhead(t *testing.T) {
 	t.Parallel()
 	dir := writeConfig(t, icebergConfig)
-	if r := run(t, dir, []string{"STREAMCTL_FAULT=after-table-commit:2"}, "apply", "-auto-approve", "-no-color"); !r.killed {
-		t.Fatalf("the fault was not reached: %s", r)
-	}
-	st := filepath.Join(dir, ".streamctl", "state.json")
-	data, err := os.ReadFile(st + ".backup")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(st, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	killThenRestoreState(t, dir, "after-table-commit:2")
 	r := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
 	// The folder's manifest of batch 1 may have been written before the
 	// kill, in parallel with the table's commit: then only the table's

@@ -99,32 +99,7 @@ func checkShardedTable(t *testing.T, dir string, store providers.Storage, cfg ic
 		t.Fatalf("open the table: %v", err)
 	}
 	defer tb.Close()
-	want := expectedIDs(tableShardPartitions, tableShardRecords)
-	seen := scanIDs(t, tb)
-	if len(seen) != len(want) {
-		t.Errorf("the table holds %d distinct records, want %d", len(seen), len(want))
-	}
-	for id, n := range seen {
-		if n != 1 || !want[id] {
-			t.Errorf("record %d: %d times in the table (expected: %v)", id, n, want[id])
-		}
-	}
-
-	files, err := tb.Files(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.HasPrefix(cfg.Location, "file://") {
-		var quoted []string
-		for _, f := range files {
-			quoted = append(quoted, "'"+strings.TrimPrefix(f, "file://")+"'")
-		}
-		if got := fmt.Sprint(duckdb(t, dir, "SELECT count(*), count(DISTINCT id) FROM read_parquet(["+strings.Join(quoted, ", ")+"])")); got != fmt.Sprintf("[[%d %d]]", len(want), len(want)) {
-			t.Errorf("DuckDB over the snapshot's %d files: %s, want %d records each once", len(files), got, len(want))
-		}
-	} else {
-		duckdbOverStoredFiles(t, dir, store, cfg.Location, files, len(want))
-	}
+	checkScan(t, dir, tb, store, cfg.Location, expectedIDs(tableShardPartitions, tableShardRecords))
 
 	// One snapshot per committed shard-batch, adding that batch's records.
 	batches := map[string]int64{}
@@ -295,17 +270,7 @@ func TestIcebergShardsTableAhead(t *testing.T) {
 	t.Parallel()
 	dir := writeConfig(t, shardedIcebergConfig())
 	// One shard at a time: shard 0's batches come first.
-	if r := run(t, dir, []string{"STREAMCTL_FAULT=after-table-commit:2"}, "apply", "-auto-approve", "-no-color", "-parallelism=1"); !r.killed {
-		t.Fatalf("the fault was not reached: %s", r)
-	}
-	st := filepath.Join(dir, ".streamctl", "state.json")
-	data, err := os.ReadFile(st + ".backup")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(st, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	killThenRestoreState(t, dir, "after-table-commit:2", "-parallelism=1")
 	r := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
 	shard0 := r.stdout[strings.Index(r.stdout, `# sink "orders/shard-0"`)+1:]
 	if i := strings.Index(shard0, "# sink"); i >= 0 {

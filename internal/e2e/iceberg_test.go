@@ -143,10 +143,11 @@ func checkTable(t *testing.T, dir, uri string, want map[int64]bool) {
 func checkSinkTable(t *testing.T, dir, uri, name string, want map[int64]bool) {
 	t.Helper()
 	ctx := context.Background()
+	location := "file://" + filepath.ToSlash(filepath.Join(dir, "out", "table"))
 	tb, err := iceberg.Open(ctx, iceberg.Config{
 		URI:       uri,
 		Namespace: []string{"lake"}, Table: name,
-		Location: "file://" + filepath.ToSlash(filepath.Join(dir, "out", "table")),
+		Location: location,
 		Columns: []format.Column{{Name: "id", Type: "int64"}, {Name: "ts", Type: "timestamp"},
 			{Name: "country", Type: "string"}, {Name: "amount", Type: "double"}},
 		PartitionBy: []string{"day(ts)"},
@@ -155,30 +156,9 @@ func checkSinkTable(t *testing.T, dir, uri, name string, want map[int64]bool) {
 		t.Fatalf("open the table: %v", err)
 	}
 	defer tb.Close()
-
-	seen := scanIDs(t, tb)
-	if len(seen) != len(want) {
-		t.Errorf("the table holds %d distinct records, want %d", len(seen), len(want))
-	}
-	for id, n := range seen {
-		if n != 1 || !want[id] {
-			t.Errorf("record %d: %d times in the table (expected: %v)", id, n, want[id])
-		}
-	}
-
 	// DuckDB, reading the current snapshot's data files as iceberg-go lists
-	// them, agrees.
-	files, err := tb.Files(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var quoted []string
-	for _, f := range files {
-		quoted = append(quoted, "'"+strings.TrimPrefix(f, "file://")+"'")
-	}
-	if got := fmt.Sprint(duckdb(t, dir, "SELECT count(*), count(DISTINCT id) FROM read_parquet(["+strings.Join(quoted, ", ")+"])")); got != fmt.Sprintf("[[%d %d]]", len(want), len(want)) {
-		t.Errorf("DuckDB over the snapshot's %d files: %s, want %d records each once", len(files), got, len(want))
-	}
+	// them, agrees with iceberg-go's scan.
+	checkScan(t, dir, tb, nil, location, want)
 
 	// Each snapshot adds one whole batch: the records its manifest counts.
 	ms, err := engine.ReadManifests(ctx, local.New(filepath.Join(dir, "out", "table")), name, 0)
@@ -299,6 +279,38 @@ func crashRemoteTable(t *testing.T, fp, dest string, env []string, store provide
 	}
 	if n := len(tb.Iceberg().Metadata().Snapshots()); n != len(ms) {
 		t.Errorf("%d snapshots for %d committed batches", n, len(ms))
+	}
+}
+
+// checkScan checks the current snapshot of tb, at location: iceberg-go's
+// scan holds every record of want once, and so do the data files the scan
+// lists, read by DuckDB (copied out of store, rooted at location, when the
+// table is not on local disk).
+func checkScan(t *testing.T, dir string, tb *iceberg.Table, store providers.Storage, location string, want map[int64]bool) {
+	t.Helper()
+	seen := scanIDs(t, tb)
+	if len(seen) != len(want) {
+		t.Errorf("iceberg-go: the table holds %d distinct records, want %d", len(seen), len(want))
+	}
+	for id, n := range seen {
+		if n != 1 || !want[id] {
+			t.Errorf("iceberg-go: record %d: %d times in the table (expected: %v)", id, n, want[id])
+		}
+	}
+	files, err := tb.Files(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(location, "file://") {
+		duckdbOverStoredFiles(t, dir, store, location, files, len(want))
+		return
+	}
+	var quoted []string
+	for _, f := range files {
+		quoted = append(quoted, "'"+strings.TrimPrefix(f, "file://")+"'")
+	}
+	if got := fmt.Sprint(duckdb(t, dir, "SELECT count(*), count(DISTINCT id) FROM read_parquet(["+strings.Join(quoted, ", ")+"])")); got != fmt.Sprintf("[[%d %d]]", len(want), len(want)) {
+		t.Errorf("DuckDB over the snapshot's %d files: %s, want %d records each once", len(files), got, len(want))
 	}
 }
 

@@ -8,8 +8,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	filessource "github.com/streamctl/streamctl/providers/files"
 )
 
 // runUmask runs streamctl under umask 022, the common default, set in a shell
@@ -181,5 +185,51 @@ sink "clicks" {
 		!strings.HasSuffix(sink.SourceBehind[0].Partition, "a.jsonl") || sink.SourceBehind[0].Committed != 100 || sink.SourceBehind[0].Latest == nil || *sink.SourceBehind[0].Latest != 40 || sink.SourceBehind[0].Vanished ||
 		!strings.HasSuffix(sink.SourceBehind[1].Partition, "b.jsonl") || sink.SourceBehind[1].Committed != 50 || sink.SourceBehind[1].Latest != nil || !sink.SourceBehind[1].Vanished {
 		t.Errorf("source_behind: %s\n%s", got, r.stdout)
+	}
+}
+
+// TestFilesSourceFormats: every format the configuration reference lists
+// for the files source (the schema's allowed values) passes validate, and
+// one it does not list is refused, naming each accepted format.
+func TestFilesSourceFormats(t *testing.T) {
+	t.Parallel()
+	config := func(format string) string {
+		return fmt.Sprintf(`
+source "files" "clicks" {
+  path   = "in/*"
+  format = %q
+}
+
+sink "clicks" {
+  source = source.files.clicks
+  format = "jsonl"
+
+  destination "local" "lake" {
+    path = "out/clicks"
+  }
+}
+`, format)
+	}
+	allowed := filessource.Kind.Source.Attributes["format"].Allowed
+	if len(allowed) == 0 {
+		t.Fatal("the files source's format attribute lists no allowed value")
+	}
+	for _, format := range allowed {
+		mustRun(t, writeConfig(t, config(format)), 0, nil, "validate", "-no-color")
+	}
+	r := mustRun(t, writeConfig(t, config("xml")), 1, nil, "validate", "-no-color")
+	if !strings.Contains(r.stderr, "Unsupported input format") {
+		t.Errorf("validate of format \"xml\": %s", r)
+	}
+	// The refusal's list, unwrapped: `"jsonl", "csv" (a header row), … or
+	// "avro" (…), not "xml".`
+	var named []string
+	for _, m := range regexp.MustCompile(`"(\w+)"(?: \([^)]*\))?(?:,| or )`).FindAllStringSubmatch(strings.Join(strings.Fields(r.stderr), " "), -1) {
+		named = append(named, m[1])
+	}
+	slices.Sort(named)
+	listed := slices.Sorted(slices.Values(allowed))
+	if !slices.Equal(named, listed) {
+		t.Errorf("validate accepts formats %v, the reference lists %v:\n%s", named, listed, r.stderr)
 	}
 }

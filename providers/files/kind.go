@@ -27,8 +27,10 @@ var Kind = &providers.Kind{
 			Config: Config{},
 			Attributes: map[string]providers.Attribute{
 				"path": {Example: `"in/*.jsonl"`, Description: "A glob of the input files, relative to the configuration directory."},
-				"format": {Default: `"jsonl"`, Example: `"jsonl"`, Allowed: []string{"jsonl", "avro"},
+				"format": {Default: `"jsonl"`, Example: `"jsonl"`, Allowed: []string{FormatJSONL, FormatCSV, FormatLines, FormatAvro},
 					Description: "The input format: `jsonl`, one JSON object per line (the offset is the line number); " +
+						"`csv`, a header row then one record per line, keyed by the header's names (JSON numbers become numbers, `true` and `false` booleans, empty fields null, anything else strings; a quoted field may not span lines; the offset is the line number); " +
+						"`lines`, each line as the record `{\"line\": \"<the line>\"}`; " +
 						"`avro`, Avro Object Container Files (codecs null, deflate, snappy, zstandard), each record decoded into JSON as the " +
 						"[schema registry guide](schema-registry.md#mapping) says (the offset is the record's index in the file; a block is read once written whole)."},
 			},
