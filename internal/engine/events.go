@@ -111,6 +111,9 @@ type Compacted struct {
 	Replaced    int   // manifests whose files it replaced
 	Files       int   // new data files
 	Bytes       int64 // of the new data files
+	// Dropped says why the compaction was given up, with nothing
+	// committed; "" when it was committed.
+	Dropped string
 }
 
 // AllEvents holds one event of each type, for tests of the views. A test of
