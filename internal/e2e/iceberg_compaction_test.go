@@ -6,7 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/apache/iceberg-go/table"
 
 	"github.com/streamctl/streamctl/internal/format"
 	"github.com/streamctl/streamctl/internal/iceberg"
@@ -241,4 +245,142 @@ func checkCompactedTable(t *testing.T, dir string, tc compactionTable, want map[
 			t.Errorf("the scan lists %s after the compaction, want compacted files only", f)
 		}
 	}
+}
+
+// TestIcebergCompactWhileAnotherProcessAppends: two processes over one
+// sharded sink (2 shards, per-sink state in S3) and its one Iceberg table.
+// The first is frozen in its compaction of one shard, between reading the
+// table and the catalog's commit; the second, meanwhile, appends the other
+// shard's new batches and commits that shard's compaction. Woken, the first
+// finds its commit refused (the table moved), commits its replace again on
+// top, and loses nothing: after a last apply every record is once in
+// iceberg-go's scan and in DuckDB over the files it lists, and the frozen
+// shard's replace is newer than the batches appended meanwhile.
+func TestIcebergCompactWhileAnotherProcessAppends(t *testing.T) {
+	t.Parallel()
+	srv := testenv.S3(t)
+	bucket := bucketName("icecompact-two-processes")
+	srv.CreateBucket(t, bucket)
+	dest := strings.Replace(s3Destination(srv, "lake", bucket, "lake/orders"), "force_path_style = true",
+		"force_path_style = true\n"+remoteTableBlock, 1)
+	hcl := compactionConfig(dest)
+	hcl = strings.Replace(hcl, "records_per_partition = 1000", "records_per_partition = 1500", 1)
+	hcl = strings.Replace(hcl, `sink "orders" {`, "sink \"orders\" {\n  shards = 2", 1)
+	hcl = s3StateBlock(srv, bucket) + hcl
+	dir := writeConfig(t, hcl)
+	tc := compactionTable{
+		location: "s3://" + bucket + "/lake/orders",
+		props: map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
+			"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey},
+		catalog: func(dir string) string { return filepath.Join(dir, "catalog.db") },
+		store:   func(t *testing.T, _ string) providers.Storage { return s3Storage(t, srv, bucket, "lake/orders") },
+	}
+	one := []string{"apply", "-auto-approve", "-no-color", "-parallelism=1"}
+	// 8 batches of each shard's 12, to be compacted two hours on.
+	mustRun(t, dir, 0, srv.Env(), append(one, "-max-batches=8")...)
+
+	// The first apply commits one batch of its first shard, then that
+	// shard's compaction: its second table commit. Its lease outlasts the
+	// other process's run: the shard stays its own.
+	frozenEnv := append(srv.Env(), append([]string{"STREAMCTL_FAULT=table-catalog-commit:2", "STREAMCTL_FAULT_STOP=1",
+		"STREAMCTL_TEST_LOCK_LEASE_MS=600000"}, later...)...)
+	frozen := startRun(t, dir, frozenEnv, append(one, "-max-batches=1")...)
+	waitFor(t, 2*time.Minute, "the first apply to stop in its compaction's table commit", func() bool {
+		return processStopped(frozen.pid()) || frozen.exited()
+	})
+	if frozen.exited() {
+		t.Fatalf("the first apply ended before its compaction's table commit: %s", frozen.wait(t, time.Second))
+	}
+	before := openCompactionTable(t, dir, tc)
+	existing := map[int64]bool{}
+	for _, s := range before.Iceberg().Metadata().Snapshots() {
+		existing[s.SnapshotID] = true
+	}
+	before.Close()
+
+	other := mustRun(t, dir, 0, append(srv.Env(), later...), one...)
+	if !strings.Contains(other.stdout+other.stderr, "skipped") {
+		t.Errorf("the second apply does not say it skipped the frozen shard:\n%s", other)
+	}
+	mid := openCompactionTable(t, dir, tc)
+	appender := ""
+	appended := map[int64]bool{} // the other shard's batches, committed while the first apply was frozen
+	for _, s := range mid.Iceberg().Metadata().Snapshots() {
+		p := s.Summary.Properties
+		switch {
+		case existing[s.SnapshotID]:
+		case p[iceberg.PropCompactionSink] != "":
+			appender = p[iceberg.PropCompactionSink]
+		case p[iceberg.PropSink] != "":
+			appended[s.SnapshotID] = true
+		}
+	}
+	mid.Close()
+	if appender == "" || len(appended) == 0 {
+		t.Fatalf("while the first apply was frozen, the second committed %d batches and compacted %q:\n%s", len(appended), appender, other)
+	}
+
+	if err := syscall.Kill(frozen.pid(), syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	woken := frozen.wait(t, 2*time.Minute)
+	if woken.code != 0 || woken.killed {
+		t.Errorf("the woken apply: %s", woken)
+	}
+	// It was frozen in its shard's compaction, which it committed once woken.
+	if strings.Count(woken.stdout, "compaction 1 of lake committed") != 1 || strings.Contains(woken.stdout, appender+": compaction 1 of lake committed") {
+		t.Errorf("the woken apply did not commit the other shard's compaction (%s compacted meanwhile):\n%s", appender, woken.stdout)
+	}
+	mustRun(t, dir, 0, append(srv.Env(), later...), one...)
+	mustRun(t, dir, 0, srv.Env(), "plan", "-detailed-exitcode", "-no-color")
+	mustRun(t, dir, 0, srv.Env(), "verify", "-no-color", "orders")
+
+	ctx := context.Background()
+	tb := openCompactionTable(t, dir, tc)
+	defer tb.Close()
+	want := expectedIDs(4, 1500)
+	seen := scanIDs(t, tb)
+	if len(seen) != len(want) {
+		t.Errorf("iceberg-go's scan reads %d distinct records, want %d", len(seen), len(want))
+	}
+	for id, n := range seen {
+		if n != 1 || !want[id] {
+			t.Errorf("record %d: %d times in the table's scan", id, n)
+		}
+	}
+	files, err := tb.Files(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	duckdbOverStoredFiles(t, dir, tc.store(t, dir), tc.location, files, len(want))
+
+	// Newest first: the woken shard's replace comes before (is newer than)
+	// every batch appended while it was frozen.
+	cur := tb.Iceberg().CurrentSnapshot()
+	frozenReplace := false
+	for _, s := range table.AncestorsOf(cur.SnapshotID, tb.Iceberg().Metadata().SnapshotByID) {
+		p := s.Summary.Properties
+		if c := p[iceberg.PropCompactionSink]; c != "" && c != appender {
+			frozenReplace = true
+		}
+		if appended[s.SnapshotID] && !frozenReplace {
+			t.Errorf("snapshot %d (batch %s of %s), appended while the other shard was frozen, is newer than that shard's replace", s.SnapshotID, p[iceberg.PropBatch], p[iceberg.PropSink])
+		}
+	}
+	if !frozenReplace {
+		t.Error("the frozen shard's compaction is not in the table's history")
+	}
+}
+
+// openCompactionTable opens tc's table through iceberg-go.
+func openCompactionTable(t *testing.T, dir string, tc compactionTable) *iceberg.Table {
+	t.Helper()
+	tb, err := iceberg.Open(context.Background(), iceberg.Config{
+		URI: tc.catalog(dir), Namespace: []string{"lake"}, Table: "orders", Location: tc.location, Properties: tc.props,
+		Columns: compactionTableColumns, PartitionBy: []string{"country"},
+	})
+	if err != nil {
+		t.Fatalf("open the table: %v", err)
+	}
+	return tb
 }
