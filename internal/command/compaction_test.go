@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/streamctl/streamctl/internal/engine"
 )
 
 const compactionConfig = `
@@ -143,4 +145,22 @@ func TestCompactionPlanIceberg(t *testing.T) {
 	}
 	c.must(ExitOK, "plan", "-detailed-exitcode")
 	c.must(ExitOK, "verify", "orders")
+}
+
+// TestCompactedLine: what apply says of a compaction committed, and of one
+// the destination's table dropped.
+func TestCompactedLine(t *testing.T) {
+	for _, tc := range []struct {
+		ev   engine.Compacted
+		want string
+	}{
+		{engine.Compacted{Sink: "orders", Destination: "lake", Compaction: 2, Replaced: 3, Files: 1, Bytes: 2048},
+			"orders: compaction 2 of lake committed: the files of 3 manifests replaced by 1 file, 2.0 kB"},
+		{engine.Compacted{Sink: "orders", Destination: "lake", Compaction: 2, Replaced: 3, Dropped: "a file it replaces is no longer in the table"},
+			"orders: compaction 2 of lake dropped, nothing committed: a file it replaces is no longer in the table; the next plan plans anew"},
+	} {
+		if got := compactedLine(tc.ev); got != tc.want {
+			t.Errorf("compactedLine(%+v)\n got %s\nwant %s", tc.ev, got, tc.want)
+		}
+	}
 }

@@ -103,7 +103,9 @@ type Moved struct {
 }
 
 // Compacted: a compaction of a destination is committed and the files it
-// replaced are deleted.
+// replaced are deleted (a table's are kept for its older snapshots); or,
+// with Dropped, the destination's table refused it and nothing was
+// committed.
 type Compacted struct {
 	Sink        string
 	Destination string
