@@ -229,7 +229,7 @@ type Batch struct {
 	Replace bool `json:"replace,omitempty"`
 }
 
-// Compaction is a compaction of a folder destination: the files of the
+// Compaction is a compaction of a destination: the files of the
 // manifests Replaces rewritten into files of TargetSize, folder by folder
 // (the protocol's compaction section).
 type Compaction struct {
@@ -245,7 +245,11 @@ type Compaction struct {
 	// Layout is the hash of the output settings of the files.
 	Layout string `json:"layout,omitempty"`
 	// Resume is set on the compaction a run that died left in flight.
-	Resume  bool               `json:"resume,omitempty"`
+	Resume bool `json:"resume,omitempty"`
+	// Table names the destination's table, which commits the compaction
+	// as one replace snapshot and keeps the replaced files for its older
+	// snapshots; "" for a folder destination.
+	Table   string             `json:"table,omitempty"`
 	Folders []CompactionFolder `json:"folders"`
 }
 

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/streamctl/streamctl/internal/engine"
 )
 
 const compactionConfig = `
@@ -69,4 +71,96 @@ func TestCompactionPlan(t *testing.T) {
 	}
 	c.must(ExitOK, "plan", "-detailed-exitcode")
 	c.must(ExitOK, "verify", "orders")
+}
+
+const icebergCompactionConfig = `
+source "generate" "orders" {
+  partitions            = 2
+  records_per_partition = 600
+}
+
+sink "orders" {
+  source       = source.generate.orders
+  format       = "parquet"
+  partition_by = ["country"]
+
+  column "id" {
+    type = "int64"
+  }
+  column "country" {
+    type = "string"
+  }
+
+  batch {
+    max_records = 300
+  }
+
+  maintenance {
+    target_file_size = "64KB"
+    compact_after    = "1h"
+  }
+
+  destination "local" "lake" {
+    path = "out/lake"
+    table {
+      format    = "iceberg"
+      namespace = "lake"
+      name      = "orders"
+    }
+  }
+}
+`
+
+// TestCompactionPlanIceberg: a destination with an Iceberg table is
+// compacted too; plan says the table commits it as one replace snapshot and
+// keeps the old files for its older snapshots (golden files), and after
+// apply the manifests list the new files only, verify finds nothing wrong
+// (the old files stay, named by the manifests the compaction replaced), and
+// nothing is left to do.
+func TestCompactionPlanIceberg(t *testing.T) {
+	c := newCLI(t, icebergCompactionConfig)
+	c.must(ExitOK, "apply", "-auto-approve")
+	c.now = func() time.Time { return testTime.Add(2 * time.Hour) }
+	o := c.must(ExitChanges, "plan", "-detailed-exitcode", "-out=p.plan")
+	golden(t, "plan-compaction-iceberg.txt", strings.Split(o.stdout, "\n\nSaved the plan")[0]+"\n")
+	md := c.must(ExitOK, "show", "-markdown", "p.plan")
+	golden(t, "plan-compaction-iceberg.md", md.stdout)
+	jsonl := c.must(ExitChanges, "plan", "-json", "-detailed-exitcode")
+	var tables []any
+	for _, m := range jsonLines(t, jsonl.stdout) {
+		if m["type"] == "compaction" {
+			tables = append(tables, m["compaction"].(map[string]any)["table"])
+		}
+	}
+	if len(tables) != 1 || tables[0] != "iceberg table lake.orders" {
+		t.Errorf("-json compaction tables: %v, want [iceberg table lake.orders]", tables)
+	}
+	apply := c.must(ExitOK, "apply", "p.plan")
+	if !strings.Contains(apply.stdout, "orders: compaction 1 of lake committed: the files of 4 manifests replaced by") {
+		t.Errorf("apply says:\n%s", apply.stdout)
+	}
+	files := c.must(ExitOK, "files", "orders")
+	if strings.Contains(files.stdout, "part-") || strings.Count(files.stdout, "compact-00000001-") < 2 {
+		t.Errorf("files after the compaction:\n%s", files.stdout)
+	}
+	c.must(ExitOK, "plan", "-detailed-exitcode")
+	c.must(ExitOK, "verify", "orders")
+}
+
+// TestCompactedLine: what apply says of a compaction committed, and of one
+// the destination's table dropped.
+func TestCompactedLine(t *testing.T) {
+	for _, tc := range []struct {
+		ev   engine.Compacted
+		want string
+	}{
+		{engine.Compacted{Sink: "orders", Destination: "lake", Compaction: 2, Replaced: 3, Files: 1, Bytes: 2048},
+			"orders: compaction 2 of lake committed: the files of 3 manifests replaced by 1 file, 2.0 kB"},
+		{engine.Compacted{Sink: "orders", Destination: "lake", Compaction: 2, Replaced: 3, Dropped: "a file it replaces is no longer in the table"},
+			"orders: compaction 2 of lake dropped, nothing committed: a file it replaces is no longer in the table; the next plan plans anew"},
+	} {
+		if got := compactedLine(tc.ev); got != tc.want {
+			t.Errorf("compactedLine(%+v)\n got %s\nwant %s", tc.ev, got, tc.want)
+		}
+	}
 }

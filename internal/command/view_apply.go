@@ -215,6 +215,9 @@ func reshardedWhat(ev engine.Resharded) string {
 
 // compactedLine says what a compaction did.
 func compactedLine(ev engine.Compacted) string {
+	if ev.Dropped != "" {
+		return fmt.Sprintf("%s: compaction %d of %s dropped, nothing committed: %s; the next plan plans anew", ev.Sink, ev.Compaction, ev.Destination, ev.Dropped)
+	}
 	return fmt.Sprintf("%s: compaction %d of %s committed: the files of %s replaced by %s, %s", ev.Sink, ev.Compaction, ev.Destination,
 		render.Plural(int64(ev.Replaced), "manifest", "manifests"), render.Plural(int64(ev.Files), "file", "files"), render.Bytes(ev.Bytes))
 }

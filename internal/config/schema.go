@@ -513,10 +513,11 @@ func sinkSchemaDoc(kinds providers.Kinds) *SchemaBlock {
 			},
 			{
 				Type: "maintenance", Max: 1,
-				Summary: "Compact the sink's folder destinations: `plan` shows which files are rewritten into which, `apply` does it after the sink's batches.",
+				Summary: "Compact the sink's destinations: `plan` shows which files are rewritten into which, `apply` does it after the sink's batches.",
 				Description: "A compaction rewrites the files of committed batches into files of `target_file_size`, folder by folder, keeping the rows' order, exactly once through crashes: " +
 					"see [compacting a folder destination](protocol.md#compaction), which also says what a reader that globs the folders sees meanwhile. " +
-					"Destinations with a table (`table` block) are not compacted. Snapshot expiry is not built yet.",
+					"A destination with an Iceberg table commits its compaction to the table as one replace snapshot and keeps the replaced files for the table's older snapshots until they expire: " +
+					"see [compacting a destination with an Iceberg table](protocol.md#table-compaction). A destination with a Delta table is not compacted. Snapshot expiry is not built yet.",
 				Attributes: []*SchemaAttribute{
 					{Name: "target_file_size", Type: "string", Required: true, Example: `"256MB"`,
 						Description: "The size a compacted file ends at, as `max_file_size` takes it. The files smaller than it are compacted: a folder is compacted once it holds two of them or more, old enough."},

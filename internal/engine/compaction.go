@@ -88,10 +88,15 @@ func (s *Sink) compactionTemporary(id int64) string {
 // name (pipeline.FileName), so that no batch writes over it, nor a file of
 // another compaction.
 func compactedFileName(shard string, id int64, seq int, ext string) string {
+	return fmt.Sprintf("%s%05d.%s", compactedFilePrefix(shard, id), seq, ext)
+}
+
+// compactedFilePrefix is how the names of compaction id's files begin.
+func compactedFilePrefix(shard string, id int64) string {
 	if shard != "" {
-		return fmt.Sprintf("compact-%s-%08d-%05d.%s", shard, id, seq, ext)
+		return fmt.Sprintf("compact-%s-%08d-", shard, id)
 	}
-	return fmt.Sprintf("compact-%08d-%05d.%s", id, seq, ext)
+	return fmt.Sprintf("compact-%08d-", id)
 }
 
 func encodeCompactionManifest(m *CompactionManifest) []byte {
@@ -251,10 +256,10 @@ type CompactionPolicy struct {
 // or, older than the history, when the sink never had another), that hold
 // a small data file; and plans them when
 // some partition folder holds two small files of theirs or more. A
-// destination with a table is not compacted here (its table is). st is the
-// sink's checkpoint.
+// destination with a table is compacted when its table can commit a
+// compaction (TableCompactor). st is the sink's checkpoint.
 func PlanCompaction(ctx context.Context, sink *Sink, st *state.Sink, d Destination, p CompactionPolicy, now time.Time) (*state.Compaction, error) {
-	if d.Table != nil || p.TargetSize <= 0 || st == nil {
+	if _, ok := d.Table.(TableCompactor); d.Table != nil && !ok || p.TargetSize <= 0 || st == nil {
 		return nil, nil
 	}
 	current := map[int64]bool{} // batches written with the current layout
@@ -328,7 +333,9 @@ func isDataFile(p string) bool { return !strings.HasPrefix(p, MetadataDir+"/") }
 // Compact takes compaction c of sink through the protocol: its intent is
 // logged first, unless the state holds it in flight already (a run that
 // died); then its files are staged, promoted and committed, and the files
-// it replaces deleted. A retry of the same intent writes the same files.
+// it replaces deleted (a table's are left to its snapshots). A retry of the
+// same intent writes the same files. It returns nil, and no error, when
+// the destination's table dropped the compaction.
 func (e *Engine) Compact(ctx context.Context, sink *Sink, c *state.Compaction) (*CompactionManifest, error) {
 	d := sink.destination(c.Destination)
 	if d == nil {
@@ -362,21 +369,27 @@ func (e *Engine) Compact(ctx context.Context, sink *Sink, c *state.Compaction) (
 	m, err := readCompactionManifest(ctx, s, name, c.ID)
 	switch {
 	case errors.Is(err, providers.ErrNotExist):
-		if m, err = e.writeCompaction(ctx, sink, d, c); err != nil {
+		if m, err = e.writeCompaction(ctx, sink, d, c); errors.Is(err, errCompactionDropped) {
+			return nil, e.dropCompaction(ctx, sink, d, c)
+		} else if err != nil {
 			return nil, fmt.Errorf("%s: %w", what, err)
 		}
 	case err != nil:
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 
-	// 4. Delete the replaced files, only now that they are replaced.
+	// 4. Delete the replaced files, only now that they are replaced. A
+	// table's are left in place: the table's snapshots before the
+	// compaction still reference them, until they expire.
 	keep := map[string]bool{}
 	for _, f := range m.Files {
 		keep[f.Path] = true
 	}
-	replaced, err := replacedFiles(ctx, s, name, c.Replaces)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
+	var replaced []FileEntry
+	if _, ok := d.Table.(TableCompactor); !ok {
+		if replaced, err = replacedFiles(ctx, s, name, c.Replaces); err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
 	}
 	for _, f := range replaced {
 		if keep[f.Path] {
@@ -393,16 +406,57 @@ func (e *Engine) Compact(ctx context.Context, sink *Sink, c *state.Compaction) (
 	if err := deletePrefix(ctx, s, sink.compactionTemporary(c.ID)); err != nil {
 		return nil, fmt.Errorf("%s: remove %s: %w", what, sink.compactionTemporary(c.ID), err)
 	}
-	err = e.update(ctx, sink.Name, func(st *state.State) error {
+	if err := e.clearCompaction(ctx, sink, c); err != nil {
+		return nil, fmt.Errorf("%s: clear its intent: %w", what, err)
+	}
+	return m, nil
+}
+
+func (e *Engine) clearCompaction(ctx context.Context, sink *Sink, c *state.Compaction) error {
+	return e.update(ctx, sink.Name, func(st *state.State) error {
 		if ss := st.Sinks[sink.Name]; ss != nil && ss.Compaction != nil && ss.Compaction.ID == c.ID && ss.Compaction.Destination == c.Destination {
 			ss.Compaction = nil
 		}
 		return nil
 	})
+}
+
+// errCompactionDropped is writeCompaction's answer when the destination's
+// table no longer holds every file the compaction replaces.
+var errCompactionDropped = errors.New("a file it replaces is no longer in the table")
+
+// dropCompaction gives c up: no snapshot and no manifest commit it, so its
+// promoted files are in nothing a reader reads, and are removed with its
+// staging folder before its intent is cleared. The next plan plans anew.
+func (e *Engine) dropCompaction(ctx context.Context, sink *Sink, d *Destination, c *state.Compaction) error {
+	what := fmt.Sprintf("drop compaction %d of %s in sink %s", c.ID, d.Name, sink.Name)
+	prefix := compactedFilePrefix(sink.fileShard(), c.ID)
+	var promoted []string
+	err := d.Storage.List(ctx, "", func(info providers.ObjectInfo) error {
+		if !strings.HasPrefix(info.Key, MetadataDir+"/") && !strings.HasPrefix(info.Key, TemporaryDir+"/") && strings.HasPrefix(path.Base(info.Key), prefix) {
+			promoted = append(promoted, info.Key)
+		}
+		return nil
+	})
 	if err != nil {
-		return nil, fmt.Errorf("%s: clear its intent: %w", what, err)
+		return fmt.Errorf("%s: list its files: %w", what, err)
 	}
-	return m, nil
+	for _, key := range promoted {
+		if err := e.fence(sink.Name); err != nil {
+			return err
+		}
+		if err := d.Storage.Delete(ctx, key); err != nil && !errors.Is(err, providers.ErrNotExist) {
+			return fmt.Errorf("%s: delete %s: %w", what, key, err)
+		}
+	}
+	if err := deletePrefix(ctx, d.Storage, sink.compactionTemporary(c.ID)); err != nil {
+		return fmt.Errorf("%s: remove %s: %w", what, sink.compactionTemporary(c.ID), err)
+	}
+	if err := e.clearCompaction(ctx, sink, c); err != nil {
+		return fmt.Errorf("%s: clear its intent: %w", what, err)
+	}
+	e.emit(Compacted{Sink: sink.Name, Destination: d.Name, Compaction: c.ID, Replaced: len(c.Replaces), Dropped: errCompactionDropped.Error()})
+	return nil
 }
 
 // replacedFiles lists the files of the manifests named, in order. The
@@ -537,6 +591,29 @@ func (e *Engine) writeCompaction(ctx context.Context, sink *Sink, d *Destination
 		return f.Path, s.Copy(ctx, tmp+f.Path, f.Path)
 	}); err != nil {
 		return nil, fmt.Errorf("promote: %w", err)
+	}
+	// A destination's table commits the compaction before its manifest
+	// does, as it commits a batch: a destination whose manifest lists the
+	// new files has them in its table too.
+	if tc, ok := d.Table.(TableCompactor); ok {
+		var data []FileEntry
+		for _, f := range old {
+			if isDataFile(f.Path) {
+				data = append(data, f)
+			}
+		}
+		if err := e.fence(sink.Name); err != nil {
+			return nil, err
+		}
+		fault.Point("before-compaction-table-commit")
+		replaced, err := tc.Compact(ctx, sink.Name, c.ID, data, moved)
+		if err != nil {
+			return nil, fmt.Errorf("commit it to %s: %w", d.Table.Describe(), err)
+		}
+		if !replaced {
+			return nil, errCompactionDropped
+		}
+		fault.Point("after-compaction-table-commit")
 	}
 	fault.Point("before-compaction-manifest")
 	if err := e.fence(sink.Name); err != nil {
@@ -836,6 +913,9 @@ func DescribeCompaction(ctx context.Context, sink *Sink, c *state.Compaction, re
 	if d == nil {
 		return pc, fmt.Errorf("compaction %d: the sink has no destination %s", c.ID, c.Destination)
 	}
+	if _, ok := d.Table.(TableCompactor); ok {
+		pc.Table = d.Table.Describe()
+	}
 	files, err := replacedFiles(ctx, d.Storage, sink.storedName(), c.Replaces)
 	if err != nil {
 		return pc, fmt.Errorf("compaction %d of %s: %w", c.ID, d.Name, err)
@@ -912,6 +992,9 @@ func (e *Engine) runCompactions(ctx context.Context, sink *Sink, plan *planner.S
 		m, err := e.Compact(ctx, sink, compactionOf(pc))
 		if err != nil {
 			return err
+		}
+		if m == nil {
+			continue // dropped, and said so
 		}
 		ev := Compacted{Sink: sink.Name, Destination: pc.Destination, Compaction: pc.ID, Replaced: len(pc.Replaces)}
 		for _, f := range m.Files {

@@ -103,7 +103,9 @@ type Moved struct {
 }
 
 // Compacted: a compaction of a destination is committed and the files it
-// replaced are deleted.
+// replaced are deleted (a table's are kept for its older snapshots); or,
+// with Dropped, the destination's table refused it and nothing was
+// committed.
 type Compacted struct {
 	Sink        string
 	Destination string
@@ -111,6 +113,9 @@ type Compacted struct {
 	Replaced    int   // manifests whose files it replaced
 	Files       int   // new data files
 	Bytes       int64 // of the new data files
+	// Dropped says why the compaction was given up, with nothing
+	// committed; "" when it was committed.
+	Dropped string
 }
 
 // AllEvents holds one event of each type, for tests of the views. A test of

@@ -76,6 +76,18 @@ type TableInspector interface {
 	Inspect(ctx context.Context, sink string, store providers.Storage) (*planner.TableObservation, error)
 }
 
+// TableCompactor is a Table that a compaction of its destination commits
+// to: one snapshot that replaces the data files old (paths relative to the
+// destination) by the compaction's new files, and records the compaction,
+// so that a retry after a lost answer or a crash finds it and commits
+// nothing more. When a file of old is no longer live in the table
+// (something else rewrote or removed it), it commits nothing and returns
+// replaced false: the compaction is dropped. The replaced files stay in
+// place for the table's snapshots that still reference them.
+type TableCompactor interface {
+	Compact(ctx context.Context, sink string, id int64, old, files []FileEntry) (replaced bool, err error)
+}
+
 // TableHistory is a Table that says the last batch of a sink its current
 // snapshot records (found is false when it records none).
 type TableHistory interface {

@@ -6,3 +6,10 @@ func SetHookBeforeCommit(hook func()) (reset func()) {
 	hookBeforeCommit = hook
 	return func() { hookBeforeCommit = nil }
 }
+
+// SetHookBeforeReplace sets what runs between a compaction's read of the
+// table and its commit, until reset.
+func SetHookBeforeReplace(hook func()) (reset func()) {
+	hookBeforeReplace = hook
+	return func() { hookBeforeReplace = nil }
+}

@@ -491,9 +491,13 @@ func CompactionText(c planner.Compaction) string {
 		files += len(f.Files)
 		bytes += f.Bytes
 	}
-	what := fmt.Sprintf("compact destination %s (compaction %d): %s of %s (%s) in %s rewritten into files of %s, after the batches; readers that glob the folders read both sets until the old files are deleted",
+	readers := "readers that glob the folders read both sets until the old files are deleted"
+	if c.Table != "" {
+		readers = "committed to " + c.Table + " as one replace snapshot; the old files stay for its older snapshots until they expire, and readers that glob the folders read both sets until then"
+	}
+	what := fmt.Sprintf("compact destination %s (compaction %d): %s of %s (%s) in %s rewritten into files of %s, after the batches; %s",
 		c.Destination, c.ID, Plural(int64(files), "file", "files"), Plural(int64(len(c.Replaces)), "manifest", "manifests"), Bytes(bytes),
-		Plural(int64(len(c.Folders)), "folder", "folders"), Bytes(c.TargetSize))
+		Plural(int64(len(c.Folders)), "folder", "folders"), Bytes(c.TargetSize), readers)
 	if c.Resume {
 		what = "finish what a run that died began: " + what
 	}

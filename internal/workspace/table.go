@@ -34,6 +34,7 @@ var (
 	_ engine.TableInspector = (*icebergTable)(nil)
 	_ engine.TableHistory   = (*icebergTable)(nil)
 	_ engine.TableFolder    = (*icebergTable)(nil)
+	_ engine.TableCompactor = (*icebergTable)(nil)
 )
 
 // table is a destination's table, of any format.
@@ -149,6 +150,25 @@ func (t *icebergTable) Append(ctx context.Context, sink string, batch int64, ran
 		data[i] = iceberg.DataFile{URL: strings.TrimSuffix(t.cfg.Location, "/") + "/" + f.Path, Size: f.Size, Records: f.Records}
 	}
 	return tb.Append(ctx, sink, batch, string(r), data)
+}
+
+// Compact implements engine.TableCompactor: one replace snapshot.
+func (t *icebergTable) Compact(ctx context.Context, sink string, id int64, old, files []engine.FileEntry) (bool, error) {
+	tb, err := t.table()
+	if err != nil {
+		return false, err
+	}
+	root := strings.TrimSuffix(t.cfg.Location, "/") + "/"
+	urls := make([]string, len(old))
+	for i, f := range old {
+		urls[i] = root + f.Path
+	}
+	data := make([]iceberg.DataFile, len(files))
+	for i, f := range files {
+		data[i] = iceberg.DataFile{URL: root + f.Path, Size: f.Size, Records: f.Records}
+	}
+	got, err := tb.Compact(ctx, sink, id, urls, data)
+	return got == iceberg.Replaced, err
 }
 
 // Close closes the catalog connection, if one was made.
