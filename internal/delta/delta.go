@@ -17,9 +17,12 @@
 // and the next version is tried.
 //
 // Every few versions a checkpoint follows (checkpoint.go), written with a
-// nested Parquet writer of its own (nested.go); checkpoints are not read:
-// streamctl replays the log from version 0, and a table whose log starts
-// after a checkpoint is refused.
+// nested Parquet writer of its own (nested.go). The log is read from the
+// checkpoint _last_checkpoint names (readcheckpoint.go; classic or
+// multi-part) and the versions after it, so that reading a long-lived
+// table costs the versions since its last checkpoint, not its history; a
+// checkpoint that cannot be read is passed over with a warning, and the
+// log replayed from version 0. V2 checkpoints are refused.
 package delta
 
 import (
@@ -73,6 +76,9 @@ type Config struct {
 	// written (the batch's version is committed all the same). It is
 	// called with the log locked, and must not call it.
 	CheckpointFailed func(error)
+	// Warn, if set, hears of a checkpoint passed over when the log is
+	// read; it is called with the log locked, and must not call it.
+	Warn func(string)
 }
 
 // File is a data file of a batch, as the destination holds it.
@@ -166,15 +172,18 @@ type Log struct {
 	cfg   Config
 	now   func() time.Time
 
-	mu       sync.Mutex
-	version  int64 // the last version read; -1 before the table exists
-	loaded   bool
-	protocol *Protocol
-	meta     *MetaData
-	txns     map[string]Txn
-	files    map[string]*Add    // the current snapshot's, by encoded path
-	removed  map[string]*Remove // tombstones, by encoded path
-	batches  map[string][]BatchVersion
+	mu      sync.Mutex
+	version int64 // the last version read; -1 before the table exists
+	// checkpointVersion is the checkpoint the snapshot was read from; -1
+	// when the log was replayed from version 0.
+	checkpointVersion int64
+	loaded            bool
+	protocol          *Protocol
+	meta              *MetaData
+	txns              map[string]Txn
+	files             map[string]*Add    // the current snapshot's, by encoded path
+	removed           map[string]*Remove // tombstones, by encoded path
+	batches           map[string][]BatchVersion
 }
 
 // BatchVersion is a version that records a sink's batch in its commitInfo.
@@ -186,7 +195,7 @@ type BatchVersion struct {
 
 // New is the log of the table in store's root; it reads nothing yet.
 func New(store providers.Storage, cfg Config) *Log {
-	return &Log{store: store, cfg: cfg, now: time.Now, version: -1}
+	return &Log{store: store, cfg: cfg, now: time.Now, version: -1, checkpointVersion: -1}
 }
 
 // SetStorage replaces the storage the log goes through (a wrapper of the
@@ -370,7 +379,43 @@ func (l *Log) Inspect(ctx context.Context, appID string) (*Inspection, error) {
 		in.Changes, in.Problems = diff.Changes, append(in.Problems, diff.Problems...)
 	}
 	in.Batches = slices.Clone(l.batches[appID])
+	if t, ok := l.txns[appID]; ok && l.checkpointVersion >= 0 && (len(in.Batches) == 0 || in.Batches[len(in.Batches)-1].Batch < t.Version) {
+		// The sink's last batch is in the checkpoint, which keeps its
+		// txn and not the commitInfo with its ranges: plan needs them
+		// when the state is behind, so its version is looked for.
+		b, err := l.findBatch(ctx, appID, t.Version)
+		if err != nil {
+			return nil, err
+		}
+		in.Batches = append([]BatchVersion{b}, in.Batches...)
+	}
 	return in, nil
+}
+
+// findBatch reads the versions back from the checkpoint's to the one
+// recording appID's batch, which the checkpoint holds the txn of. One
+// that is not found (cleaned up, or written by another writer without
+// streamctl's commitInfo) is the checkpoint's version without ranges.
+func (l *Log) findBatch(ctx context.Context, appID string, batch int64) (BatchVersion, error) {
+	for v := l.checkpointVersion; v >= 0; v-- {
+		data, _, err := providers.ReadAll(ctx, l.store, VersionKey(v))
+		if errors.Is(err, providers.ErrNotExist) {
+			break
+		}
+		if err != nil {
+			return BatchVersion{}, fmt.Errorf("read Delta version %d: %w", v, err)
+		}
+		actions, err := Decode(data)
+		if err != nil {
+			return BatchVersion{}, fmt.Errorf("read Delta version %d (%s): %w", v, VersionKey(v), err)
+		}
+		for _, a := range actions {
+			if b, ok := batchInfo(a); ok && b.Sink == appID && b.Batch == batch {
+				return BatchVersion{Version: v, Batch: b.Batch, Ranges: b.Ranges}, nil
+			}
+		}
+	}
+	return BatchVersion{Version: l.checkpointVersion, Batch: batch}, nil
 }
 
 // Committed reports whether the log holds appID's txn with a version of
@@ -507,14 +552,10 @@ func (l *Log) Append(ctx context.Context, appID string, batch int64, ranges json
 // (if not nil) with each one's actions.
 func (l *Log) refresh(ctx context.Context, seen func(v int64, actions []Action)) error {
 	if !l.loaded {
-		if err := l.checkStart(ctx); err != nil {
+		if err := l.load(ctx); err != nil {
 			return err
 		}
 		l.loaded = true
-		l.txns = map[string]Txn{}
-		l.files = map[string]*Add{}
-		l.removed = map[string]*Remove{}
-		l.batches = map[string][]BatchVersion{}
 	}
 	for {
 		v := l.version + 1
@@ -536,15 +577,77 @@ func (l *Log) refresh(ctx context.Context, seen func(v int64, actions []Action))
 	}
 }
 
-// checkStart refuses a log that does not start at version 0: its start was
-// cleaned up behind a checkpoint, which streamctl does not read yet, or lost.
-func (l *Log) checkStart(ctx context.Context) error {
-	first, checkpoint := "", false
+// load reads the snapshot the log's last checkpoint holds, so that only
+// the versions after it are read, not the whole history. A checkpoint that
+// is missing, does not read, or is ahead of the log is passed over with a
+// warning, and the log replayed from version 0.
+func (l *Log) load(ctx context.Context) error {
+	l.reset()
+	err := l.readCheckpoint(ctx)
+	if err == nil {
+		err = l.checkpointInLog(ctx)
+	}
+	var v2 *v2CheckpointError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &v2):
+		return err
+	case !errors.Is(err, errNoCheckpoint):
+		l.warn(fmt.Sprintf("%v; streamctl replays the Delta log from version 0 instead, and the next checkpoint replaces it", err))
+	}
+	l.reset()
+	return l.checkStart(ctx, err)
+}
+
+// checkpointInLog refuses a checkpoint of a version after the log's last
+// (a log restored from an older copy, with a newer _last_checkpoint):
+// committing after it would leave a gap of versions. Its own version's
+// entry may have been cleaned up by another writer, the one before it not
+// both.
+func (l *Log) checkpointInLog(ctx context.Context) error {
+	v := l.version
+	for _, at := range []int64{v, v - 1} {
+		if at < 0 {
+			break
+		}
+		_, err := l.store.Stat(ctx, VersionKey(at))
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, providers.ErrNotExist) {
+			return fmt.Errorf("check the checkpoint's version %d in the log: %w", v, err)
+		}
+	}
+	if _, err := l.store.Stat(ctx, VersionKey(v+1)); err == nil {
+		return nil // versions up to v cleaned up behind the checkpoint
+	}
+	return fmt.Errorf("%s names version %d, and the log holds neither %s nor the version before or after it", LastCheckpointKey, v, VersionKey(v))
+}
+
+// reset empties the snapshot, before anything is read.
+func (l *Log) reset() {
+	l.version, l.checkpointVersion = -1, -1
+	l.protocol, l.meta = nil, nil
+	l.txns = map[string]Txn{}
+	l.files = map[string]*Add{}
+	l.removed = map[string]*Remove{}
+	l.batches = map[string][]BatchVersion{}
+}
+
+func (l *Log) warn(msg string) {
+	if l.cfg.Warn != nil {
+		l.cfg.Warn(msg)
+	}
+}
+
+// checkStart refuses a log that does not start at version 0, when it is
+// to be replayed from there: its start was cleaned up behind a checkpoint
+// that cannot be read (why), or lost.
+func (l *Log) checkStart(ctx context.Context, why error) error {
+	first := ""
 	err := l.store.List(ctx, LogDir+"/", func(info providers.ObjectInfo) error {
 		name := strings.TrimPrefix(info.Key, LogDir+"/")
-		if strings.Contains(name, ".checkpoint") || name == "_last_checkpoint" {
-			checkpoint = true
-		}
 		if first == "" && strings.HasSuffix(name, ".json") && len(name) == 25 {
 			first = info.Key
 		}
@@ -556,8 +659,8 @@ func (l *Log) checkStart(ctx context.Context) error {
 	switch {
 	case first == "" || first == VersionKey(0):
 		return nil
-	case checkpoint:
-		return fmt.Errorf("the Delta log starts at %s after a checkpoint, and streamctl does not read checkpoints yet: write this sink to another table", first)
+	case !errors.Is(why, errNoCheckpoint):
+		return fmt.Errorf("the Delta log starts at %s, after a checkpoint, and the checkpoint cannot be read (%v): restore the checkpoint, or write this sink to another table", first, why)
 	default:
 		// Without version 0 the table has no protocol nor metadata to
 		// read, and creating one would give it a second history.
@@ -582,16 +685,27 @@ func (l *Log) apply(v int64, actions []Action) {
 		case a.Remove != nil:
 			delete(l.files, a.Remove.Path)
 			l.removed[a.Remove.Path] = a.Remove
-		case a.CommitInfo != nil && a.CommitInfo[CommitInfoKey] != nil:
-			// Another writer's commitInfo is none of streamctl's business:
-			// one that does not read as a batch is skipped.
-			raw, err := json.Marshal(a.CommitInfo[CommitInfoKey])
-			var b BatchInfo
-			if err == nil && json.Unmarshal(raw, &b) == nil && b.Sink != "" {
+		case a.CommitInfo != nil:
+			if b, ok := batchInfo(a); ok {
 				l.batches[b.Sink] = append(l.batches[b.Sink], BatchVersion{Version: v, Batch: b.Batch, Ranges: b.Ranges})
 			}
 		}
 	}
+}
+
+// batchInfo reads the batch a commitInfo records. Another writer's
+// commitInfo is none of streamctl's business: one that does not read as a
+// batch is skipped.
+func batchInfo(a Action) (BatchInfo, bool) {
+	if a.CommitInfo == nil || a.CommitInfo[CommitInfoKey] == nil {
+		return BatchInfo{}, false
+	}
+	raw, err := json.Marshal(a.CommitInfo[CommitInfoKey])
+	var b BatchInfo
+	if err != nil || json.Unmarshal(raw, &b) != nil || b.Sink == "" {
+		return BatchInfo{}, false
+	}
+	return b, true
 }
 
 // encode writes actions as a log entry: one JSON object a line.

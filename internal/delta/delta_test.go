@@ -221,7 +221,8 @@ func TestEncodePath(t *testing.T) {
 }
 
 // TestOpenRefusesALogWithoutVersionZero: a log whose start was cleaned up
-// behind a checkpoint (not read yet), or lost, is refused, and no second
+// behind a checkpoint that cannot be read (here: missing), or lost, is
+// refused, and no second
 // version 0 is written into it.
 func TestOpenRefusesALogWithoutVersionZero(t *testing.T) {
 	ctx := context.Background()

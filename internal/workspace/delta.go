@@ -60,6 +60,11 @@ func newDeltaTable(s *config.Sink, checkpointInterval int64, store providers.Sto
 			defer t.mu.Unlock()
 			// Called with the log locked: nothing here may call the log.
 			t.warnings = append(t.warnings, fmt.Sprintf("%v; the batch is committed, and readers replay the log's versions since the previous checkpoint instead, until the next one", err))
+		},
+		Warn: func(msg string) {
+			t.mu.Lock()
+			defer t.mu.Unlock()
+			t.warnings = append(t.warnings, msg)
 		}})
 	return t, nil
 }
@@ -91,7 +96,7 @@ func (t *deltaTable) Append(ctx context.Context, sink string, batch int64, range
 }
 
 // TakeWarnings implements engine.TableWarner: the checkpoints that could
-// not be written since the last call.
+// not be written or read since the last call.
 func (t *deltaTable) TakeWarnings() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -131,7 +136,8 @@ func (t *deltaTable) Inspect(ctx context.Context, sink string, _ providers.Stora
 	if err != nil {
 		return nil, err
 	}
-	o := &planner.TableObservation{Name: t.Describe(), Format: planner.TableDelta, Exists: in.Exists, Changes: in.Changes, Problems: in.Problems}
+	o := &planner.TableObservation{Name: t.Describe(), Format: planner.TableDelta, Exists: in.Exists, Changes: in.Changes, Problems: in.Problems,
+		Warnings: t.TakeWarnings()}
 	if !in.Exists {
 		o.Create = createText(t.columns, t.parts)
 		return o, nil
