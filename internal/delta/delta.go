@@ -34,6 +34,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	mrand "math/rand/v2"
 	"net/url"
 	"slices"
 	"strconv"
@@ -506,9 +507,25 @@ func (l *Log) Append(ctx context.Context, appID string, batch int64, ranges json
 	if err != nil {
 		return err
 	}
-	for range maxAttempts {
+	for attempt := 1; attempt <= maxAttempts; attempt++ {
 		if t, ok := l.txns[appID]; ok && t.Version >= batch {
 			return nil
+		}
+		if attempt > 1 {
+			// The shards of a sink commit to its one table at once: a
+			// jittered wait spreads the ones that lost a version, so that
+			// they do not race again for the next one in step.
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(conflictWait(attempt - 1)):
+			}
+			if err := l.refresh(ctx, nil); err != nil {
+				return err
+			}
+			if t, ok := l.txns[appID]; ok && t.Version >= batch {
+				return nil
+			}
 		}
 		next := l.version + 1
 		_, err := l.store.PutIfAbsent(ctx, VersionKey(next), entry)
@@ -522,14 +539,20 @@ func (l *Log) Append(ctx context.Context, appID string, batch int64, ranges json
 		if !errors.Is(err, providers.ErrExist) {
 			return fmt.Errorf("write Delta version %d: %w", next, err)
 		}
-		// Another writer took the version: read what it committed.
+		// Another writer took the version: read what it committed, as the
+		// protocol's conflict rules say for a blind append. Our txn there
+		// means the batch is in (a retry whose first answer was lost);
+		// another append, another shard's or another sink's, does not
+		// conflict; a protocol or metaData change does when the batch's
+		// files no longer fit the table.
 		var conflict error
+		changed := int64(-1)
 		err = l.refresh(ctx, func(v int64, actions []Action) {
 			for _, a := range actions {
 				switch {
 				case conflict != nil:
 				case a.Protocol != nil || a.MetaData != nil:
-					conflict = fmt.Errorf("version %d, written by another writer while batch %d was committed, changes the table's protocol or metadata: run streamctl plan, then apply again", v, batch)
+					changed = v
 				case a.Txn != nil && a.Txn.AppID == appID && a.Txn.Version < batch:
 					conflict = fmt.Errorf("version %d holds batch %d of %s from another writer while batch %d was committed: stop every other streamctl writing this sink", v, a.Txn.Version, appID, batch)
 				}
@@ -538,14 +561,45 @@ func (l *Log) Append(ctx context.Context, appID string, batch int64, ranges json
 		if err != nil {
 			return err
 		}
+		if t, ok := l.txns[appID]; ok && t.Version >= batch {
+			return nil
+		}
 		if conflict != nil {
-			if t, ok := l.txns[appID]; ok && t.Version >= batch {
-				return nil
-			}
 			return conflict
+		}
+		if changed >= 0 {
+			if err := l.stillFits(changed, batch); err != nil {
+				return err
+			}
 		}
 	}
 	return fmt.Errorf("commit batch %d to the Delta table: %d versions in a row were taken by other writers; apply again later", batch, maxAttempts)
+}
+
+// stillFits checks the batch's files against the protocol and metaData
+// another writer committed at version v while the batch was committed:
+// the table must still take what the sink writes, its columns included.
+func (l *Log) stillFits(v, batch int64) error {
+	why := ""
+	if problems := l.tableProblems(); len(problems) > 0 {
+		why = problems[0]
+	} else if diff, err := l.schemaDiff(); err != nil {
+		why = err.Error()
+	} else if len(diff.Problems)+len(diff.Changes) > 0 {
+		why = "its schema lacks or changed the sink's columns: " + strings.Join(append(diff.Problems, diff.Changes...), "; ")
+	}
+	if why == "" {
+		return nil
+	}
+	return fmt.Errorf("version %d, written by another writer while batch %d was committed, changes the table's protocol or metadata so that the batch no longer fits (%s); the batch is not in the table: run streamctl plan, then apply again", v, batch, why)
+}
+
+// conflictWait is how long a commit that lost its version to another
+// writer waits before the next try: growing with the attempts, capped,
+// and jittered so that racing writers spread out.
+func conflictWait(attempt int) time.Duration {
+	wait := min(time.Duration(attempt*attempt)*10*time.Millisecond, time.Second)
+	return wait/2 + mrand.N(wait)
 }
 
 // refresh reads the log entries after the last version read, calling seen
