@@ -16,8 +16,9 @@
 // protocol or metaData change, or another writer of the same appId, does)
 // and the next version is tried.
 //
-// Every few versions a checkpoint follows (checkpoint.go), written with a
-// nested Parquet writer of its own (nested.go). The log is read from the
+// Every few versions a checkpoint follows (checkpoint.go), written by the
+// project's Parquet writer, whose nested columns express the protocol's
+// checkpoint schema. The log is read from the
 // checkpoint _last_checkpoint names (readcheckpoint.go; classic or
 // multi-part) and the versions after it, so that reading a long-lived
 // table costs the versions since its last checkpoint, not its history; a

@@ -14,6 +14,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/streamctl/streamctl/internal/delta"
+	"github.com/streamctl/streamctl/internal/delta/deltacheck"
 	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/providers/mem"
 )
@@ -389,5 +390,37 @@ func TestV2CheckpointRefused(t *testing.T) {
 				t.Errorf("a version was written")
 			}
 		})
+	}
+}
+
+// TestCheckpointFromACheckpoint: each batch committed by a new writer, which
+// reads the log from the last checkpoint, and writes the next checkpoint
+// from what it read: null and escaped partition values, sizes, stats and
+// txns come through, as the replay of the whole log finds them.
+func TestCheckpointFromACheckpoint(t *testing.T) {
+	ctx := context.Background()
+	store := mem.New("t")
+	for b := int64(1); b <= 6; b++ {
+		l := delta.New(store, delta.Config{Columns: columns, PartitionBy: []string{"country"}, CheckpointInterval: 2,
+			CheckpointFailed: func(err error) { t.Errorf("checkpoint: %v", err) }, Warn: func(w string) { t.Errorf("warning %q", w) }})
+		if err := l.Open(ctx); err != nil {
+			t.Fatal(err)
+		}
+		files := putFiles(t, store, b, fmt.Sprintf("country=__HIVE_DEFAULT_PARTITION__/orders-%d-0.parquet", b), fmt.Sprintf("country=a%%3Ab/orders-%d-1.parquet", b))
+		if err := l.Append(ctx, "orders", b, nil, files); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tb := replay(t, store) // compares the checkpoint of version 6 with the log
+	if tb.Checkpoint != 6 || len(tb.Files) != 12 || tb.Txns["orders"] != 6 {
+		t.Errorf("checkpoint %d, %d files, txns %v", tb.Checkpoint, len(tb.Files), tb.Txns)
+	}
+	cp, _, err := deltacheck.ReadCheckpoint(ctx, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := cp.Files["country=__HIVE_DEFAULT_PARTITION__/orders-1-0.parquet"]
+	if v, ok := f.PartitionValues["country"]; !ok || v != nil || f.Records != 10 {
+		t.Errorf("the null partition's file in the checkpoint: %+v", f)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 
 	"github.com/parquet-go/parquet-go"
@@ -22,11 +23,11 @@ type checkpointRow struct {
 		Version int64  `parquet:"version"`
 	} `parquet:"txn,optional"`
 	Add *struct {
-		Path            string            `parquet:"path"`
-		PartitionValues map[string]string `parquet:"partitionValues"`
-		Size            int64             `parquet:"size"`
-		DataChange      bool              `parquet:"dataChange"`
-		Stats           *string           `parquet:"stats,optional"`
+		Path            string             `parquet:"path"`
+		PartitionValues map[string]*string `parquet:"partitionValues"`
+		Size            int64              `parquet:"size"`
+		DataChange      bool               `parquet:"dataChange"`
+		Stats           *string            `parquet:"stats,optional"`
 	} `parquet:"add,optional"`
 	Remove *struct {
 		Path string `parquet:"path"`
@@ -136,9 +137,7 @@ func ReadCheckpoint(ctx context.Context, store providers.Storage) (cp *Checkpoin
 				fail("two adds of %s", k)
 			}
 			f := File{Key: k, Size: r.Add.Size, Records: -1, PartitionValues: map[string]*string{}}
-			for c, v := range r.Add.PartitionValues {
-				f.PartitionValues[c] = &v
-			}
+			maps.Copy(f.PartitionValues, r.Add.PartitionValues)
 			if r.Add.Stats != nil {
 				var st struct {
 					NumRecords int64 `json:"numRecords"`
