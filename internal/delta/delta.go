@@ -655,29 +655,21 @@ func (l *Log) load(ctx context.Context) error {
 	return l.checkStart(ctx, err)
 }
 
-// checkpointInLog refuses a checkpoint of a version after the log's last
-// (a log restored from an older copy, with a newer _last_checkpoint):
-// committing after it would leave a gap of versions. Its own version's
-// entry may have been cleaned up by another writer, the one before it not
-// both.
+// checkpointInLog refuses a checkpoint whose version's log entry is
+// missing: the log was restored from an older copy, with a newer
+// _last_checkpoint, or its last versions were deleted. Reading from the
+// checkpoint would hide that (plan finds the table behind the state from
+// the log), and committing after it would leave a gap of versions. Log
+// cleanup removes the versions before a checkpoint, never its own.
 func (l *Log) checkpointInLog(ctx context.Context) error {
-	v := l.version
-	for _, at := range []int64{v, v - 1} {
-		if at < 0 {
-			break
-		}
-		_, err := l.store.Stat(ctx, VersionKey(at))
-		if err == nil {
-			return nil
-		}
-		if !errors.Is(err, providers.ErrNotExist) {
-			return fmt.Errorf("check the checkpoint's version %d in the log: %w", v, err)
-		}
+	_, err := l.store.Stat(ctx, VersionKey(l.version))
+	switch {
+	case errors.Is(err, providers.ErrNotExist):
+		return fmt.Errorf("%s names version %d, and the log has no %s (deleted, or the log restored from an older copy)", LastCheckpointKey, l.version, VersionKey(l.version))
+	case err != nil:
+		return fmt.Errorf("check the checkpoint's version %d in the log: %w", l.version, err)
 	}
-	if _, err := l.store.Stat(ctx, VersionKey(v+1)); err == nil {
-		return nil // versions up to v cleaned up behind the checkpoint
-	}
-	return fmt.Errorf("%s names version %d, and the log holds neither %s nor the version before or after it", LastCheckpointKey, v, VersionKey(v))
+	return nil
 }
 
 // reset empties the snapshot, before anything is read.

@@ -171,7 +171,7 @@ func TestUnreadableCheckpointReplaysTheLog(t *testing.T) {
 			if err := providers.Put(ctx, store, delta.CheckpointKey(40), data); err != nil {
 				t.Fatal(err)
 			}
-		}, "names version 40, and the log holds neither _delta_log/00000000000000000040.json"},
+		}, "names version 40, and the log has no _delta_log/00000000000000000040.json"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			store := mem.New("t")
