@@ -361,8 +361,13 @@ type Inspection struct {
 
 // Inspect reads the log for plan, and writes nothing: a missing table is
 // not created, and no schema change is committed. appID is the sink whose
-// batches are listed.
-func (l *Log) Inspect(ctx context.Context, appID string) (*Inspection, error) {
+// batches are listed: those from batch from on (the state's batch in
+// flight, else its next), which plan adopts when the table has them ahead
+// of the state, and the sink's last, which tells plan whether the table is
+// behind. A log read from its checkpoint holds the commitInfo of the
+// versions after it only: the versions before are read back from it as far
+// as those batches need, not further.
+func (l *Log) Inspect(ctx context.Context, appID string, from int64) (*Inspection, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if err := l.refresh(ctx, nil); err != nil {
@@ -381,43 +386,58 @@ func (l *Log) Inspect(ctx context.Context, appID string) (*Inspection, error) {
 		in.Changes, in.Problems = diff.Changes, append(in.Problems, diff.Problems...)
 	}
 	in.Batches = slices.Clone(l.batches[appID])
-	if t, ok := l.txns[appID]; ok && l.checkpointVersion >= 0 && (len(in.Batches) == 0 || in.Batches[len(in.Batches)-1].Batch < t.Version) {
-		// The sink's last batch is in the checkpoint, which keeps its
-		// txn and not the commitInfo with its ranges: plan needs them
-		// when the state is behind, so its version is looked for.
-		b, err := l.findBatch(ctx, appID, t.Version)
+	if t, ok := l.txns[appID]; ok && l.checkpointVersion >= 0 && (len(in.Batches) == 0 || in.Batches[0].Batch > from) {
+		older, err := l.batchesBefore(ctx, appID, from, len(in.Batches) > 0)
 		if err != nil {
 			return nil, err
 		}
-		in.Batches = append([]BatchVersion{b}, in.Batches...)
+		if len(older) == 0 && len(in.Batches) == 0 {
+			// Not found (cleaned up, or written by another writer without
+			// streamctl's commitInfo): the checkpoint's txn, without ranges.
+			older = []BatchVersion{{Version: l.checkpointVersion, Batch: t.Version}}
+		}
+		in.Batches = append(older, in.Batches...)
 	}
 	return in, nil
 }
 
-// findBatch reads the versions back from the checkpoint's to the one
-// recording appID's batch, which the checkpoint holds the txn of. One
-// that is not found (cleaned up, or written by another writer without
-// streamctl's commitInfo) is the checkpoint's version without ranges.
-func (l *Log) findBatch(ctx context.Context, appID string, batch int64) (BatchVersion, error) {
+// batchesBefore reads the versions back from the checkpoint's, and lists
+// appID's batches from batch from on, oldest first, and its last one when
+// haveLast is false, whatever its number: a sink's batches follow one
+// another in the log, so the first one found below from ends the reading.
+func (l *Log) batchesBefore(ctx context.Context, appID string, from int64, haveLast bool) ([]BatchVersion, error) {
+	var found []BatchVersion // newest first
 	for v := l.checkpointVersion; v >= 0; v-- {
 		data, _, err := providers.ReadAll(ctx, l.store, VersionKey(v))
 		if errors.Is(err, providers.ErrNotExist) {
 			break
 		}
 		if err != nil {
-			return BatchVersion{}, fmt.Errorf("read Delta version %d: %w", v, err)
+			return nil, fmt.Errorf("read Delta version %d: %w", v, err)
 		}
 		actions, err := Decode(data)
 		if err != nil {
-			return BatchVersion{}, fmt.Errorf("read Delta version %d (%s): %w", v, VersionKey(v), err)
+			return nil, fmt.Errorf("read Delta version %d (%s): %w", v, VersionKey(v), err)
 		}
+		done := false
 		for _, a := range actions {
-			if b, ok := batchInfo(a); ok && b.Sink == appID && b.Batch == batch {
-				return BatchVersion{Version: v, Batch: b.Batch, Ranges: b.Ranges}, nil
+			b, ok := batchInfo(a)
+			if !ok || b.Sink != appID {
+				continue
 			}
+			if b.Batch < from && (haveLast || len(found) > 0) {
+				done = true
+				break
+			}
+			found = append(found, BatchVersion{Version: v, Batch: b.Batch, Ranges: b.Ranges})
+			done = b.Batch < from
+		}
+		if done {
+			break
 		}
 	}
-	return BatchVersion{Version: l.checkpointVersion, Batch: batch}, nil
+	slices.Reverse(found)
+	return found, nil
 }
 
 // Committed reports whether the log holds appID's txn with a version of

@@ -398,7 +398,7 @@ func TestRacingSchemaChangesCommitOnce(t *testing.T) {
 	first := delta.New(store, delta.Config{Columns: withNote})
 	second := delta.New(store, delta.Config{Columns: withNote})
 	// The second has read the log before the first changes it.
-	if _, err := second.Inspect(ctx, "orders"); err != nil {
+	if _, err := second.Inspect(ctx, "orders", 0); err != nil {
 		t.Fatal(err)
 	}
 	if err := first.Open(ctx); err != nil {
@@ -418,7 +418,7 @@ func TestRacingSchemaChangesCommitOnce(t *testing.T) {
 func TestInspectWritesNothing(t *testing.T) {
 	ctx := context.Background()
 	store := mem.New("t")
-	in, err := delta.New(store, delta.Config{Columns: columns}).Inspect(ctx, "orders")
+	in, err := delta.New(store, delta.Config{Columns: columns}).Inspect(ctx, "orders", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -444,7 +444,7 @@ func TestInspectWritesNothing(t *testing.T) {
 	if err := l.Append(ctx, "orders", 1, json.RawMessage(`[{"partition":"0","start":5,"end":9}]`), putFiles(t, store, 1, "orders-1-0.parquet")); err != nil {
 		t.Fatal(err)
 	}
-	in, err = delta.New(store, delta.Config{Columns: withNote}).Inspect(ctx, "orders")
+	in, err = delta.New(store, delta.Config{Columns: withNote}).Inspect(ctx, "orders", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

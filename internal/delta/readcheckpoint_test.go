@@ -89,7 +89,7 @@ func TestPlanReadsFromTheLastCheckpoint(t *testing.T) {
 		counted := &countingReads{Storage: store}
 		var warnings []string
 		l := delta.New(counted, delta.Config{Columns: columns, Warn: func(w string) { warnings = append(warnings, w) }})
-		in, err := l.Inspect(ctx, "orders")
+		in, err := l.Inspect(ctx, "orders", 1001+after)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -379,7 +379,7 @@ func TestV2CheckpointRefused(t *testing.T) {
 			store := mem.New("t")
 			spoil(store)
 			l := delta.New(store, delta.Config{Columns: columns, PartitionBy: []string{"country"}})
-			_, err := l.Inspect(ctx, "orders")
+			_, err := l.Inspect(ctx, "orders", 0)
 			if err == nil || !strings.Contains(err.Error(), "requires the table feature v2Checkpoint") {
 				t.Errorf("inspect: %v", err)
 			}
@@ -422,5 +422,42 @@ func TestCheckpointFromACheckpoint(t *testing.T) {
 	f := cp.Files["country=__HIVE_DEFAULT_PARTITION__/orders-1-0.parquet"]
 	if v, ok := f.PartitionValues["country"]; !ok || v != nil || f.Records != 10 {
 		t.Errorf("the null partition's file in the checkpoint: %+v", f)
+	}
+}
+
+// TestInspectReadsBackToTheStatesBatch: batches of the sink before the
+// checkpoint that the state has not committed (a state restored from an
+// older copy) are read back from the checkpoint, with their ranges, as far
+// as the state's next batch and no further.
+func TestInspectReadsBackToTheStatesBatch(t *testing.T) {
+	ctx := context.Background()
+	store := mem.New("t")
+	longTable(t, store, 25) // checkpoint at 20
+	counted := &countingReads{Storage: store}
+	in, err := delta.New(counted, delta.Config{Columns: columns}).Inspect(ctx, "orders", 17)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, b := range in.Batches {
+		got = append(got, fmt.Sprintf("%d@%d%s", b.Batch, b.Version, b.Ranges))
+	}
+	var want []string
+	for b := 17; b <= 25; b++ {
+		want = append(want, fmt.Sprintf(`%d@%d[{"end":%d,"partition":"0","start":%d}]`, b, b, b*10+10, b*10))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("batches\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// Versions 21-26 forward (26 missing), 20 back to 16, where batch 16
+	// ends the reading.
+	var versions []string
+	for _, r := range counted.reads {
+		if strings.HasSuffix(r, ".json") && strings.HasPrefix(r, "get ") {
+			versions = append(versions, strings.TrimSuffix(strings.TrimPrefix(r, "get _delta_log/000000000000000000"), ".json"))
+		}
+	}
+	if got := strings.Join(versions, " "); got != "21 22 23 24 25 26 20 19 18 17 16" {
+		t.Errorf("read the versions %s", got)
 	}
 }

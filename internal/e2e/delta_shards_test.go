@@ -3,7 +3,9 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -135,4 +137,44 @@ func checkShardedDeltaTable(t *testing.T, dir string, store providers.Storage) {
 		t.Errorf("the log commits %d shard-batches, the manifests hold %d", len(seen), len(batches))
 	}
 	checkDeltaFiles(t, dir, store, tb, int64(want))
+}
+
+// TestDeltaShardsTableAhead: shard 0, killed after the log committed its
+// batch 1 (with a checkpoint every 2 versions, the version the checkpoint
+// is of) and its state's previous version restored, has its batch ahead in
+// the table: plan, reading the log from the checkpoint and back from it to
+// the shard's batch, adopts it in that shard's part, and in no other
+// shard's; apply finishes with one version per shard-batch.
+func TestDeltaShardsTableAhead(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, shardedDeltaConfig(deltaConfig))
+	// One shard at a time: shard 0's batches come first.
+	if r := run(t, dir, []string{"STREAMCTL_FAULT=after-table-commit:2"}, "apply", "-auto-approve", "-no-color", "-parallelism=1"); !r.killed {
+		t.Fatalf("the fault was not reached: %s", r)
+	}
+	if log := strings.Join(deltaLog(t, dir), " "); !strings.Contains(log, "_last_checkpoint") {
+		t.Fatalf("no checkpoint after shard 0's batch 1: %s", log)
+	}
+	st := filepath.Join(dir, ".streamctl", "state.json")
+	data, err := os.ReadFile(st + ".backup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(st, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
+	shard0 := r.stdout[strings.Index(r.stdout, `# sink "orders/shard-0"`)+1:]
+	if i := strings.Index(shard0, "# sink"); i >= 0 {
+		shard0 = shard0[:i]
+	}
+	if !regexp.MustCompile(`~ Delta table \S+ already holds batch 1: its snapshot is kept, and the batch is not appended again`).MatchString(shard0) {
+		t.Errorf("plan: no adoption of shard 0's batch 1 in its part:\n%s\nof\n%s", shard0, r.stdout)
+	}
+	if n, in0 := strings.Count(r.stdout, "already holds batch"), strings.Count(shard0, "already holds batch"); n != in0 {
+		t.Errorf("plan: %d batches already in the table, %d of them shard 0's, want only shard 0's:\n%s", n, in0, r.stdout)
+	}
+	mustRun(t, dir, 0, nil, applyAllShards...)
+	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+	checkShardedDeltaTable(t, dir, local.New(filepath.Join(dir, "out", "table")))
 }

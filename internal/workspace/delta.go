@@ -29,13 +29,14 @@ type deltaTable struct {
 }
 
 var (
-	_ engine.Table          = (*deltaTable)(nil)
-	_ engine.TableHistory   = (*deltaTable)(nil)
-	_ engine.TableReader    = (*deltaTable)(nil)
-	_ engine.TableFolder    = (*deltaTable)(nil)
-	_ engine.TableInspector = (*deltaTable)(nil)
-	_ engine.TableFooters   = (*deltaTable)(nil)
-	_ engine.TableWarner    = (*deltaTable)(nil)
+	_ engine.Table              = (*deltaTable)(nil)
+	_ engine.TableHistory       = (*deltaTable)(nil)
+	_ engine.TableReader        = (*deltaTable)(nil)
+	_ engine.TableFolder        = (*deltaTable)(nil)
+	_ engine.TableInspector     = (*deltaTable)(nil)
+	_ engine.TableInspectorFrom = (*deltaTable)(nil)
+	_ engine.TableFooters       = (*deltaTable)(nil)
+	_ engine.TableWarner        = (*deltaTable)(nil)
 )
 
 // newDeltaTable describes the Delta table of sink s in store; it reads
@@ -131,8 +132,15 @@ func (t *deltaTable) Close() {}
 // leaves no file behind: the table has no orphans of its own, only the data
 // files of crashed batches, which plan finds in the destination's folder.
 // store is the destination's storage, which the log reads already.
-func (t *deltaTable) Inspect(ctx context.Context, sink string, _ providers.Storage) (*planner.TableObservation, error) {
-	in, err := t.log.Inspect(ctx, sink)
+func (t *deltaTable) Inspect(ctx context.Context, sink string, store providers.Storage) (*planner.TableObservation, error) {
+	return t.InspectFrom(ctx, sink, 0, store)
+}
+
+// InspectFrom implements engine.TableInspectorFrom: the log is read from
+// its last checkpoint, and back from it only as far as the sink's batches
+// from batch from on.
+func (t *deltaTable) InspectFrom(ctx context.Context, sink string, from int64, _ providers.Storage) (*planner.TableObservation, error) {
+	in, err := t.log.Inspect(ctx, sink, from)
 	if err != nil {
 		return nil, err
 	}
