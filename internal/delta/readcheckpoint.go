@@ -44,7 +44,8 @@ var errNoCheckpoint = errors.New("no _last_checkpoint")
 // files are there, hold _last_checkpoint's number of actions, one protocol
 // and one metaData. It returns errNoCheckpoint without _last_checkpoint,
 // and the reason otherwise, for the caller to replay the log instead; a
-// table whose protocol needs V2 checkpoints is refused (errV2Checkpoint).
+// table whose protocol needs V2 checkpoints is refused (a
+// *v2CheckpointError): streamctl neither reads nor writes them.
 func (l *Log) readCheckpoint(ctx context.Context) error {
 	data, _, err := providers.ReadAll(ctx, l.store, LastCheckpointKey)
 	if errors.Is(err, providers.ErrNotExist) {

@@ -60,11 +60,12 @@ func TestDeltaShardsCrashAtEveryFaultPoint(t *testing.T) {
 	}
 }
 
-// TestDeltaShardsOnS3: the 8 shards commit to one Delta table in S3
-// (versitygw), killed at the fault points where shards race for versions.
+// TestDeltaShardsOnS3CrashAtEveryFaultPoint: the same with the table in S3
+// (versitygw): the shards race for each version with conditional creates
+// (If-None-Match).
 func TestDeltaShardsOnS3CrashAtEveryFaultPoint(t *testing.T) {
 	srv := testenv.S3(t)
-	for i, fp := range []string{"before-table-commit:23", "after-table-commit:17", "delta-checkpoint:7"} {
+	for i, fp := range shardedDeltaFaultPoints {
 		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
 			t.Parallel()
 			bucket := bucketName("delta-shards-", i, "-", fp)
@@ -74,6 +75,41 @@ func TestDeltaShardsOnS3CrashAtEveryFaultPoint(t *testing.T) {
 			dir := writeConfig(t, shardedDeltaConfig(remoteDeltaConfig(t, dest)))
 			crashShardedTable(t, dir, fp, srv.Env())
 			checkShardedDeltaTable(t, dir, s3Storage(t, srv, bucket, "lake/orders"))
+		})
+	}
+}
+
+// TestDeltaShardsOnAzureCrashAtEveryFaultPoint: the same with the table in
+// Azure Blob Storage (Azurite): conditional creates with If-None-Match: *.
+func TestDeltaShardsOnAzureCrashAtEveryFaultPoint(t *testing.T) {
+	az := testenv.Azurite(t)
+	for i, fp := range shardedDeltaFaultPoints {
+		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
+			t.Parallel()
+			container := bucketName("delta-shards-", i, "-", fp)
+			az.CreateContainer(t, container)
+			dest := azDestination(az, "table", container, "lake/orders", deltaTableBlock)
+			dir := writeConfig(t, shardedDeltaConfig(remoteDeltaConfig(t, dest)))
+			crashShardedTable(t, dir, fp, az.Env())
+			checkShardedDeltaTable(t, dir, azStorage(t, az, container, "lake/orders"))
+		})
+	}
+}
+
+// TestDeltaShardsOnGCSCrashAtEveryFaultPoint: the same with the table in
+// Google Cloud Storage (fake-gcs-server): conditional creates with
+// ifGenerationMatch=0.
+func TestDeltaShardsOnGCSCrashAtEveryFaultPoint(t *testing.T) {
+	srv := testenv.GCS(t)
+	for i, fp := range shardedDeltaFaultPoints {
+		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
+			t.Parallel()
+			bucket := bucketName("delta-shards-", i, "-", fp)
+			srv.CreateBucket(t, bucket)
+			dest := strings.Replace(gcsDestination(srv.Endpoint, "table", bucket, "lake/orders"), "  }\n", deltaTableBlock+"\n  }\n", 1)
+			dir := writeConfig(t, shardedDeltaConfig(remoteDeltaConfig(t, dest)))
+			crashShardedTable(t, dir, fp, srv.Env())
+			checkShardedDeltaTable(t, dir, gcsStorage(t, srv, bucket, "lake/orders"))
 		})
 	}
 }
