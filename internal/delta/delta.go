@@ -7,23 +7,25 @@
 // (the sink's columns as a Spark StructType, its identity partitions). Each
 // batch is one later version with its files' add actions and a txn action
 // {appId: the sink, version: the batch}: the protocol's transaction
-// identifiers, which make the append idempotent. A version is written
-// create-only (PutIfAbsent), never renamed into place, so that exactly one
-// of racing writers gets it. A writer that loses a version reads it: its own
-// txn there means the batch is in (a lost answer, a retry after a crash);
-// otherwise the winner's actions are checked as the protocol's conflict
-// rules say for a blind append (another append does not conflict; a
-// protocol or metaData change, or another writer of the same appId, does)
-// and the next version is tried.
+// identifiers, which make the append idempotent. A sharded sink's shards
+// are writers of their own, each its appId (orders/shard-3). A version is
+// written create-only (PutIfAbsent), never renamed into place, so that
+// exactly one of racing writers gets it. A writer that loses a version
+// reads it: its own txn there means the batch is in (a lost answer, a
+// retry after a crash); otherwise the winner's actions are checked as the
+// protocol's conflict rules say for a blind append (another append does
+// not conflict; another writer of the same appId does, and so does a
+// protocol or metaData change after which the batch no longer fits the
+// table), and the next version is tried after a jittered wait.
 //
 // Every few versions a checkpoint follows (checkpoint.go), written by the
 // project's Parquet writer, whose nested columns express the protocol's
-// checkpoint schema. The log is read from the
-// checkpoint _last_checkpoint names (readcheckpoint.go; classic or
-// multi-part) and the versions after it, so that reading a long-lived
-// table costs the versions since its last checkpoint, not its history; a
-// checkpoint that cannot be read is passed over with a warning, and the
-// log replayed from version 0. V2 checkpoints are refused.
+// checkpoint schema. The log is read from the checkpoint _last_checkpoint
+// names (readcheckpoint.go; classic or multi-part) and the versions after
+// it, so that reading a long-lived table costs the versions since its last
+// checkpoint, not its history; a checkpoint that cannot be read is passed
+// over with a warning, and the log replayed from version 0. V2 checkpoints
+// are refused.
 package delta
 
 import (
