@@ -54,6 +54,9 @@ type TableObservation struct {
 	// Orphans are metadata files of failed commits, relative to the
 	// destination.
 	Orphans []string
+	// Warnings are what reading the table passed over (a Delta checkpoint
+	// that does not read), for plan to show.
+	Warnings []string
 }
 
 // Table formats.
@@ -177,6 +180,9 @@ func planTables(in SinkInput, st *state.Sink, p *SinkPlan) error {
 			continue
 		}
 		t := obs.Table
+		for _, w := range t.Warnings {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("destination %q: %s", d, w))
+		}
 		tp := TablePlan{Destination: d, Table: t.Name}
 		ds := st.Destinations[d]
 		last := int64(-1) // the last batch the state committed into d

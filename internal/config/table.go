@@ -220,11 +220,6 @@ func (l *loader) checkDeltaTable(t *Table, s *Sink, where string) {
 		l.errorf(&t.DeclRange, "Table needs Parquet", "%s: a Delta table holds Parquet files, and the sink writes %s. Set format = \"parquet\" (with its columns) on the sink.", where, s.Format)
 		return
 	}
-	if s.Shards > 1 {
-		// Each shard would commit to the one log under its own appId: the
-		// log takes it, but it is neither built nor crash-tested here.
-		l.errorf(&t.DeclRange, "Table on a sharded sink", "%s: a sink with shards = %d cannot write a Delta table yet. Use shards = 1 for the sink with the table, or write its shards to a Hive-folder destination.", where, s.Shards)
-	}
 	for _, expr := range s.PartitionBy {
 		f, err := partition.Parse(expr)
 		if err != nil {

@@ -1,14 +1,17 @@
 package delta
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/streamctl/streamctl/internal/fault"
+	"github.com/streamctl/streamctl/internal/format"
 	"github.com/streamctl/streamctl/providers"
 )
 
@@ -31,25 +34,30 @@ type LastCheckpoint struct {
 	NumOfAddFiles int64 `json:"numOfAddFiles"`
 }
 
-// checkpointSchema is the protocol's checkpoint schema for the actions a
+// checkpointColumns is the protocol's checkpoint schema for the actions a
 // checkpoint holds (the table's protocol, metaData, each application's
 // latest txn, the snapshot's add actions and the remove tombstones): a
 // struct column an action, each row one action with the other columns
-// null.
-func checkpointSchema() []*node {
-	return []*node{
-		group("txn", leaf("appId", nodeString), leaf("version", nodeLong), leaf("lastUpdated", nodeLong)),
-		group("add", leaf("path", nodeString), leaf("partitionValues", nodeMap), leaf("size", nodeLong),
-			leaf("modificationTime", nodeLong), leaf("dataChange", nodeBool), leaf("stats", nodeString), leaf("tags", nodeMap)),
-		group("remove", leaf("path", nodeString), leaf("deletionTimestamp", nodeLong), leaf("dataChange", nodeBool),
-			leaf("extendedFileMetadata", nodeBool), leaf("partitionValues", nodeMap), leaf("size", nodeLong), leaf("tags", nodeMap)),
-		group("metaData", leaf("id", nodeString), leaf("name", nodeString), leaf("description", nodeString),
-			group("format", leaf("provider", nodeString), leaf("options", nodeMap)),
-			leaf("schemaString", nodeString), leaf("partitionColumns", nodeList), leaf("configuration", nodeMap), leaf("createdTime", nodeLong)),
-		group("protocol", leaf("minReaderVersion", nodeInt), leaf("minWriterVersion", nodeInt),
-			leaf("readerFeatures", nodeList), leaf("writerFeatures", nodeList)),
-	}
+// null. They are written by the project's Parquet writer, each row the
+// action's JSON as the log has it: the column names are the actions' and
+// their fields'.
+var checkpointColumns = []format.Column{
+	{Name: "txn", Type: "struct<appId:string,version:int64,lastUpdated:int64>"},
+	{Name: "add", Type: "struct<path:string,partitionValues:map<string,string>,size:int64,modificationTime:int64,dataChange:bool,stats:string,tags:map<string,string>>"},
+	{Name: "remove", Type: "struct<path:string,deletionTimestamp:int64,dataChange:bool,extendedFileMetadata:bool,partitionValues:map<string,string>,size:int64,tags:map<string,string>>"},
+	{Name: "metaData", Type: "struct<id:string,name:string,description:string,format:struct<provider:string,options:map<string,string>>,schemaString:string,partitionColumns:list<string>,configuration:map<string,string>,createdTime:int64>"},
+	{Name: "protocol", Type: "struct<minReaderVersion:int32,minWriterVersion:int32,readerFeatures:list<string>,writerFeatures:list<string>>"},
 }
+
+// checkpointFormat is the checkpoints' Parquet format: snappy, which every
+// Delta reader takes (Spark's own checkpoints use it).
+var checkpointFormat = sync.OnceValues(func() (*format.Format, error) {
+	schema, err := format.NewSchema(checkpointColumns)
+	if err != nil {
+		return nil, err
+	}
+	return format.NewFormat(schema, format.Options{Format: format.Parquet, Compression: "snappy"})
+})
 
 // checkpointInterval is how many versions apart the log's checkpoints are.
 func (l *Log) checkpointInterval() int64 {
@@ -96,60 +104,52 @@ func (l *Log) maybeCheckpoint(ctx context.Context, v int64) error {
 
 // checkpoint encodes the snapshot at version v as a checkpoint file.
 func (l *Log) checkpoint(v int64) ([]byte, LastCheckpoint, error) {
-	w := newNestedWriter(checkpointSchema()...)
-	w.add(map[string]any{"protocol": map[string]any{
-		"minReaderVersion": int32(l.protocol.MinReaderVersion), "minWriterVersion": int32(l.protocol.MinWriterVersion),
-		"readerFeatures": nilIfEmpty(l.protocol.ReaderFeatures), "writerFeatures": nilIfEmpty(l.protocol.WriterFeatures),
-	}})
-	m := l.meta
-	meta := map[string]any{
-		"id": m.ID, "format": map[string]any{"provider": m.Format.Provider, "options": stringMap(m.Format.Options)},
-		"schemaString": m.SchemaString, "partitionColumns": nonNil(m.PartitionColumns), "configuration": stringMap(m.Configuration),
-	}
-	if m.CreatedTime != nil {
-		meta["createdTime"] = *m.CreatedTime
-	}
-	w.add(map[string]any{"metaData": meta})
+	actions := []Action{{Protocol: l.protocol}, {MetaData: l.meta}}
 	for _, app := range sortedKeysOf(l.txns) {
 		t := l.txns[app]
-		txn := map[string]any{"appId": t.AppID, "version": t.Version}
-		if t.LastUpdated != nil {
-			txn["lastUpdated"] = *t.LastUpdated
-		}
-		w.add(map[string]any{"txn": txn})
+		actions = append(actions, Action{Txn: &t})
 	}
 	for _, p := range sortedKeysOf(l.files) {
-		a := l.files[p]
-		add := map[string]any{"path": a.Path, "partitionValues": partitionMap(a.PartitionValues), "size": a.Size,
-			// In a checkpoint an add changes no data: it is the state.
-			"modificationTime": a.ModificationTime, "dataChange": false}
-		if a.Stats != "" {
-			add["stats"] = a.Stats
-		}
-		w.add(map[string]any{"add": add})
+		a := *l.files[p]
+		// In a checkpoint an add changes no data: it is the state.
+		a.DataChange = false
+		a.PartitionValues = partitionMap(a.PartitionValues)
+		actions = append(actions, Action{Add: &a})
 	}
 	for _, p := range sortedKeysOf(l.removed) {
-		r := l.removed[p]
-		rm := map[string]any{"path": r.Path, "dataChange": false}
-		if r.DeletionTimestamp != nil {
-			rm["deletionTimestamp"] = *r.DeletionTimestamp
-		}
-		if r.ExtendedFileMetadata != nil {
-			rm["extendedFileMetadata"] = *r.ExtendedFileMetadata
-		}
-		if r.PartitionValues != nil {
-			rm["partitionValues"] = partitionMap(r.PartitionValues)
-		}
-		if r.Size != nil {
-			rm["size"] = *r.Size
-		}
-		w.add(map[string]any{"remove": rm})
+		r := *l.removed[p]
+		r.DataChange = false
+		actions = append(actions, Action{Remove: &r})
 	}
-	data, err := w.write()
+	f, err := checkpointFormat()
 	if err != nil {
 		return nil, LastCheckpoint{}, err
 	}
-	return data, LastCheckpoint{Version: v, Size: w.rows, SizeInBytes: int64(len(data)), NumOfAddFiles: int64(len(l.files))}, nil
+	x, err := format.NewExtractor(f.Schema().Fields())
+	if err != nil {
+		return nil, LastCheckpoint{}, err
+	}
+	var buf bytes.Buffer
+	enc := f.NewEncoder(&buf)
+	vals := make([]format.Value, len(checkpointColumns))
+	for _, a := range actions {
+		row, err := json.Marshal(a)
+		if err == nil {
+			err = x.Extract(&providers.Record{Value: row}, vals)
+		}
+		if err == nil {
+			err = enc.Append(row, vals)
+		}
+		if err != nil {
+			enc.Abort()
+			return nil, LastCheckpoint{}, fmt.Errorf("encode the action %s: %w", row, err)
+		}
+	}
+	if err := enc.Close(); err != nil {
+		return nil, LastCheckpoint{}, err
+	}
+	data := buf.Bytes()
+	return data, LastCheckpoint{Version: v, Size: int64(len(actions)), SizeInBytes: int64(len(data)), NumOfAddFiles: int64(len(l.files))}, nil
 }
 
 func sortedKeysOf[V any](m map[string]V) []string {
@@ -159,21 +159,6 @@ func sortedKeysOf[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-func nilIfEmpty(s []string) []string {
-	if len(s) == 0 {
-		return nil
-	}
-	return s
-}
-
-func stringMap(m map[string]string) map[string]*string {
-	out := make(map[string]*string, len(m))
-	for k, v := range m {
-		out[k] = &v
-	}
-	return out
 }
 
 func partitionMap(m map[string]*string) map[string]*string {

@@ -7,19 +7,25 @@
 // (the sink's columns as a Spark StructType, its identity partitions). Each
 // batch is one later version with its files' add actions and a txn action
 // {appId: the sink, version: the batch}: the protocol's transaction
-// identifiers, which make the append idempotent. A version is written
-// create-only (PutIfAbsent), never renamed into place, so that exactly one
-// of racing writers gets it. A writer that loses a version reads it: its own
-// txn there means the batch is in (a lost answer, a retry after a crash);
-// otherwise the winner's actions are checked as the protocol's conflict
-// rules say for a blind append (another append does not conflict; a
-// protocol or metaData change, or another writer of the same appId, does)
-// and the next version is tried.
+// identifiers, which make the append idempotent. A sharded sink's shards
+// are writers of their own, each its appId (orders/shard-3). A version is
+// written create-only (PutIfAbsent), never renamed into place, so that
+// exactly one of racing writers gets it. A writer that loses a version
+// reads it: its own txn there means the batch is in (a lost answer, a
+// retry after a crash); otherwise the winner's actions are checked as the
+// protocol's conflict rules say for a blind append (another append does
+// not conflict; another writer of the same appId does, and so does a
+// protocol or metaData change after which the batch no longer fits the
+// table), and the next version is tried after a jittered wait.
 //
-// Every few versions a checkpoint follows (checkpoint.go), written with a
-// nested Parquet writer of its own (nested.go); checkpoints are not read:
-// streamctl replays the log from version 0, and a table whose log starts
-// after a checkpoint is refused.
+// Every few versions a checkpoint follows (checkpoint.go), written by the
+// project's Parquet writer, whose nested columns express the protocol's
+// checkpoint schema. The log is read from the checkpoint _last_checkpoint
+// names (readcheckpoint.go; classic or multi-part) and the versions after
+// it, so that reading a long-lived table costs the versions since its last
+// checkpoint, not its history; a checkpoint that cannot be read is passed
+// over with a warning, and the log replayed from version 0. V2 checkpoints
+// are refused.
 package delta
 
 import (
@@ -31,6 +37,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	mrand "math/rand/v2"
 	"net/url"
 	"slices"
 	"strconv"
@@ -73,6 +80,9 @@ type Config struct {
 	// written (the batch's version is committed all the same). It is
 	// called with the log locked, and must not call it.
 	CheckpointFailed func(error)
+	// Warn, if set, hears of a checkpoint passed over when the log is
+	// read; it is called with the log locked, and must not call it.
+	Warn func(string)
 }
 
 // File is a data file of a batch, as the destination holds it.
@@ -166,15 +176,18 @@ type Log struct {
 	cfg   Config
 	now   func() time.Time
 
-	mu       sync.Mutex
-	version  int64 // the last version read; -1 before the table exists
-	loaded   bool
-	protocol *Protocol
-	meta     *MetaData
-	txns     map[string]Txn
-	files    map[string]*Add    // the current snapshot's, by encoded path
-	removed  map[string]*Remove // tombstones, by encoded path
-	batches  map[string][]BatchVersion
+	mu      sync.Mutex
+	version int64 // the last version read; -1 before the table exists
+	// checkpointVersion is the checkpoint the snapshot was read from; -1
+	// when the log was replayed from version 0.
+	checkpointVersion int64
+	loaded            bool
+	protocol          *Protocol
+	meta              *MetaData
+	txns              map[string]Txn
+	files             map[string]*Add    // the current snapshot's, by encoded path
+	removed           map[string]*Remove // tombstones, by encoded path
+	batches           map[string][]BatchVersion
 }
 
 // BatchVersion is a version that records a sink's batch in its commitInfo.
@@ -186,7 +199,7 @@ type BatchVersion struct {
 
 // New is the log of the table in store's root; it reads nothing yet.
 func New(store providers.Storage, cfg Config) *Log {
-	return &Log{store: store, cfg: cfg, now: time.Now, version: -1}
+	return &Log{store: store, cfg: cfg, now: time.Now, version: -1, checkpointVersion: -1}
 }
 
 // SetStorage replaces the storage the log goes through (a wrapper of the
@@ -350,8 +363,13 @@ type Inspection struct {
 
 // Inspect reads the log for plan, and writes nothing: a missing table is
 // not created, and no schema change is committed. appID is the sink whose
-// batches are listed.
-func (l *Log) Inspect(ctx context.Context, appID string) (*Inspection, error) {
+// batches are listed: those from batch from on (the state's batch in
+// flight, else its next), which plan adopts when the table has them ahead
+// of the state, and the sink's last, which tells plan whether the table is
+// behind. A log read from its checkpoint holds the commitInfo of the
+// versions after it only: the versions before are read back from it as far
+// as those batches need, not further.
+func (l *Log) Inspect(ctx context.Context, appID string, from int64) (*Inspection, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if err := l.refresh(ctx, nil); err != nil {
@@ -370,7 +388,58 @@ func (l *Log) Inspect(ctx context.Context, appID string) (*Inspection, error) {
 		in.Changes, in.Problems = diff.Changes, append(in.Problems, diff.Problems...)
 	}
 	in.Batches = slices.Clone(l.batches[appID])
+	if t, ok := l.txns[appID]; ok && l.checkpointVersion >= 0 && (len(in.Batches) == 0 || in.Batches[0].Batch > from) {
+		older, err := l.batchesBefore(ctx, appID, from, len(in.Batches) > 0)
+		if err != nil {
+			return nil, err
+		}
+		if len(older) == 0 && len(in.Batches) == 0 {
+			// Not found (cleaned up, or written by another writer without
+			// streamctl's commitInfo): the checkpoint's txn, without ranges.
+			older = []BatchVersion{{Version: l.checkpointVersion, Batch: t.Version}}
+		}
+		in.Batches = append(older, in.Batches...)
+	}
 	return in, nil
+}
+
+// batchesBefore reads the versions back from the checkpoint's, and lists
+// appID's batches from batch from on, oldest first, and its last one when
+// haveLast is false, whatever its number: a sink's batches follow one
+// another in the log, so the first one found below from ends the reading.
+func (l *Log) batchesBefore(ctx context.Context, appID string, from int64, haveLast bool) ([]BatchVersion, error) {
+	var found []BatchVersion // newest first
+	for v := l.checkpointVersion; v >= 0; v-- {
+		data, _, err := providers.ReadAll(ctx, l.store, VersionKey(v))
+		if errors.Is(err, providers.ErrNotExist) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read Delta version %d: %w", v, err)
+		}
+		actions, err := Decode(data)
+		if err != nil {
+			return nil, fmt.Errorf("read Delta version %d (%s): %w", v, VersionKey(v), err)
+		}
+		done := false
+		for _, a := range actions {
+			b, ok := batchInfo(a)
+			if !ok || b.Sink != appID {
+				continue
+			}
+			if b.Batch < from && (haveLast || len(found) > 0) {
+				done = true
+				break
+			}
+			found = append(found, BatchVersion{Version: v, Batch: b.Batch, Ranges: b.Ranges})
+			done = b.Batch < from
+		}
+		if done {
+			break
+		}
+	}
+	slices.Reverse(found)
+	return found, nil
 }
 
 // Committed reports whether the log holds appID's txn with a version of
@@ -461,9 +530,25 @@ func (l *Log) Append(ctx context.Context, appID string, batch int64, ranges json
 	if err != nil {
 		return err
 	}
-	for range maxAttempts {
+	for attempt := 1; attempt <= maxAttempts; attempt++ {
 		if t, ok := l.txns[appID]; ok && t.Version >= batch {
 			return nil
+		}
+		if attempt > 1 {
+			// The shards of a sink commit to its one table at once: a
+			// jittered wait spreads the ones that lost a version, so that
+			// they do not race again for the next one in step.
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(conflictWait(attempt - 1)):
+			}
+			if err := l.refresh(ctx, nil); err != nil {
+				return err
+			}
+			if t, ok := l.txns[appID]; ok && t.Version >= batch {
+				return nil
+			}
 		}
 		next := l.version + 1
 		_, err := l.store.PutIfAbsent(ctx, VersionKey(next), entry)
@@ -477,14 +562,20 @@ func (l *Log) Append(ctx context.Context, appID string, batch int64, ranges json
 		if !errors.Is(err, providers.ErrExist) {
 			return fmt.Errorf("write Delta version %d: %w", next, err)
 		}
-		// Another writer took the version: read what it committed.
+		// Another writer took the version: read what it committed, as the
+		// protocol's conflict rules say for a blind append. Our txn there
+		// means the batch is in (a retry whose first answer was lost);
+		// another append, another shard's or another sink's, does not
+		// conflict; a protocol or metaData change does when the batch's
+		// files no longer fit the table.
 		var conflict error
+		changed := int64(-1)
 		err = l.refresh(ctx, func(v int64, actions []Action) {
 			for _, a := range actions {
 				switch {
 				case conflict != nil:
 				case a.Protocol != nil || a.MetaData != nil:
-					conflict = fmt.Errorf("version %d, written by another writer while batch %d was committed, changes the table's protocol or metadata: run streamctl plan, then apply again", v, batch)
+					changed = v
 				case a.Txn != nil && a.Txn.AppID == appID && a.Txn.Version < batch:
 					conflict = fmt.Errorf("version %d holds batch %d of %s from another writer while batch %d was committed: stop every other streamctl writing this sink", v, a.Txn.Version, appID, batch)
 				}
@@ -493,28 +584,55 @@ func (l *Log) Append(ctx context.Context, appID string, batch int64, ranges json
 		if err != nil {
 			return err
 		}
+		if t, ok := l.txns[appID]; ok && t.Version >= batch {
+			return nil
+		}
 		if conflict != nil {
-			if t, ok := l.txns[appID]; ok && t.Version >= batch {
-				return nil
-			}
 			return conflict
+		}
+		if changed >= 0 {
+			if err := l.stillFits(changed, batch); err != nil {
+				return err
+			}
 		}
 	}
 	return fmt.Errorf("commit batch %d to the Delta table: %d versions in a row were taken by other writers; apply again later", batch, maxAttempts)
+}
+
+// stillFits checks the batch's files against the protocol and metaData
+// another writer committed at version v while the batch was committed:
+// the table must still take what the sink writes, its columns included.
+func (l *Log) stillFits(v, batch int64) error {
+	why := ""
+	if problems := l.tableProblems(); len(problems) > 0 {
+		why = problems[0]
+	} else if diff, err := l.schemaDiff(); err != nil {
+		why = err.Error()
+	} else if len(diff.Problems)+len(diff.Changes) > 0 {
+		why = "its schema lacks or changed the sink's columns: " + strings.Join(append(diff.Problems, diff.Changes...), "; ")
+	}
+	if why == "" {
+		return nil
+	}
+	return fmt.Errorf("version %d, written by another writer while batch %d was committed, changes the table's protocol or metadata so that the batch no longer fits (%s); the batch is not in the table: run streamctl plan, then apply again", v, batch, why)
+}
+
+// conflictWait is how long a commit that lost its version to another
+// writer waits before the next try: growing with the attempts, capped,
+// and jittered so that racing writers spread out.
+func conflictWait(attempt int) time.Duration {
+	wait := min(time.Duration(attempt*attempt)*10*time.Millisecond, time.Second)
+	return wait/2 + mrand.N(wait)
 }
 
 // refresh reads the log entries after the last version read, calling seen
 // (if not nil) with each one's actions.
 func (l *Log) refresh(ctx context.Context, seen func(v int64, actions []Action)) error {
 	if !l.loaded {
-		if err := l.checkStart(ctx); err != nil {
+		if err := l.load(ctx); err != nil {
 			return err
 		}
 		l.loaded = true
-		l.txns = map[string]Txn{}
-		l.files = map[string]*Add{}
-		l.removed = map[string]*Remove{}
-		l.batches = map[string][]BatchVersion{}
 	}
 	for {
 		v := l.version + 1
@@ -536,15 +654,69 @@ func (l *Log) refresh(ctx context.Context, seen func(v int64, actions []Action))
 	}
 }
 
-// checkStart refuses a log that does not start at version 0: its start was
-// cleaned up behind a checkpoint, which streamctl does not read yet, or lost.
-func (l *Log) checkStart(ctx context.Context) error {
-	first, checkpoint := "", false
+// load reads the snapshot the log's last checkpoint holds, so that only
+// the versions after it are read, not the whole history. A checkpoint that
+// is missing, does not read, or is ahead of the log is passed over with a
+// warning, and the log replayed from version 0.
+func (l *Log) load(ctx context.Context) error {
+	l.reset()
+	err := l.readCheckpoint(ctx)
+	if err == nil {
+		err = l.checkpointInLog(ctx)
+	}
+	var v2 *v2CheckpointError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &v2):
+		return err
+	case !errors.Is(err, errNoCheckpoint):
+		l.warn(fmt.Sprintf("%v; streamctl replays the Delta log from version 0 instead, and the next checkpoint replaces it", err))
+	}
+	l.reset()
+	return l.checkStart(ctx, err)
+}
+
+// checkpointInLog refuses a checkpoint whose version's log entry is
+// missing: the log was restored from an older copy, with a newer
+// _last_checkpoint, or its last versions were deleted. Reading from the
+// checkpoint would hide that (plan finds the table behind the state from
+// the log), and committing after it would leave a gap of versions. Log
+// cleanup removes the versions before a checkpoint, never its own.
+func (l *Log) checkpointInLog(ctx context.Context) error {
+	_, err := l.store.Stat(ctx, VersionKey(l.version))
+	switch {
+	case errors.Is(err, providers.ErrNotExist):
+		return fmt.Errorf("%s names version %d, and the log has no %s (deleted, or the log restored from an older copy)", LastCheckpointKey, l.version, VersionKey(l.version))
+	case err != nil:
+		return fmt.Errorf("check the checkpoint's version %d in the log: %w", l.version, err)
+	}
+	return nil
+}
+
+// reset empties the snapshot, before anything is read.
+func (l *Log) reset() {
+	l.version, l.checkpointVersion = -1, -1
+	l.protocol, l.meta = nil, nil
+	l.txns = map[string]Txn{}
+	l.files = map[string]*Add{}
+	l.removed = map[string]*Remove{}
+	l.batches = map[string][]BatchVersion{}
+}
+
+func (l *Log) warn(msg string) {
+	if l.cfg.Warn != nil {
+		l.cfg.Warn(msg)
+	}
+}
+
+// checkStart refuses a log that does not start at version 0, when it is
+// to be replayed from there: its start was cleaned up behind a checkpoint
+// that cannot be read (why), or lost.
+func (l *Log) checkStart(ctx context.Context, why error) error {
+	first := ""
 	err := l.store.List(ctx, LogDir+"/", func(info providers.ObjectInfo) error {
 		name := strings.TrimPrefix(info.Key, LogDir+"/")
-		if strings.Contains(name, ".checkpoint") || name == "_last_checkpoint" {
-			checkpoint = true
-		}
 		if first == "" && strings.HasSuffix(name, ".json") && len(name) == 25 {
 			first = info.Key
 		}
@@ -556,8 +728,8 @@ func (l *Log) checkStart(ctx context.Context) error {
 	switch {
 	case first == "" || first == VersionKey(0):
 		return nil
-	case checkpoint:
-		return fmt.Errorf("the Delta log starts at %s after a checkpoint, and streamctl does not read checkpoints yet: write this sink to another table", first)
+	case !errors.Is(why, errNoCheckpoint):
+		return fmt.Errorf("the Delta log starts at %s, after a checkpoint, and the checkpoint cannot be read (%v): restore the checkpoint, or write this sink to another table", first, why)
 	default:
 		// Without version 0 the table has no protocol nor metadata to
 		// read, and creating one would give it a second history.
@@ -582,16 +754,27 @@ func (l *Log) apply(v int64, actions []Action) {
 		case a.Remove != nil:
 			delete(l.files, a.Remove.Path)
 			l.removed[a.Remove.Path] = a.Remove
-		case a.CommitInfo != nil && a.CommitInfo[CommitInfoKey] != nil:
-			// Another writer's commitInfo is none of streamctl's business:
-			// one that does not read as a batch is skipped.
-			raw, err := json.Marshal(a.CommitInfo[CommitInfoKey])
-			var b BatchInfo
-			if err == nil && json.Unmarshal(raw, &b) == nil && b.Sink != "" {
+		case a.CommitInfo != nil:
+			if b, ok := batchInfo(a); ok {
 				l.batches[b.Sink] = append(l.batches[b.Sink], BatchVersion{Version: v, Batch: b.Batch, Ranges: b.Ranges})
 			}
 		}
 	}
+}
+
+// batchInfo reads the batch a commitInfo records. Another writer's
+// commitInfo is none of streamctl's business: one that does not read as a
+// batch is skipped.
+func batchInfo(a Action) (BatchInfo, bool) {
+	if a.CommitInfo == nil || a.CommitInfo[CommitInfoKey] == nil {
+		return BatchInfo{}, false
+	}
+	raw, err := json.Marshal(a.CommitInfo[CommitInfoKey])
+	var b BatchInfo
+	if err != nil || json.Unmarshal(raw, &b) != nil || b.Sink == "" {
+		return BatchInfo{}, false
+	}
+	return b, true
 }
 
 // encode writes actions as a log entry: one JSON object a line.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/streamctl/streamctl/internal/delta"
@@ -221,7 +222,8 @@ func TestEncodePath(t *testing.T) {
 }
 
 // TestOpenRefusesALogWithoutVersionZero: a log whose start was cleaned up
-// behind a checkpoint (not read yet), or lost, is refused, and no second
+// behind a checkpoint that cannot be read (here: missing), or lost, is
+// refused, and no second
 // version 0 is written into it.
 func TestOpenRefusesALogWithoutVersionZero(t *testing.T) {
 	ctx := context.Background()
@@ -396,7 +398,7 @@ func TestRacingSchemaChangesCommitOnce(t *testing.T) {
 	first := delta.New(store, delta.Config{Columns: withNote})
 	second := delta.New(store, delta.Config{Columns: withNote})
 	// The second has read the log before the first changes it.
-	if _, err := second.Inspect(ctx, "orders"); err != nil {
+	if _, err := second.Inspect(ctx, "orders", 0); err != nil {
 		t.Fatal(err)
 	}
 	if err := first.Open(ctx); err != nil {
@@ -416,7 +418,7 @@ func TestRacingSchemaChangesCommitOnce(t *testing.T) {
 func TestInspectWritesNothing(t *testing.T) {
 	ctx := context.Background()
 	store := mem.New("t")
-	in, err := delta.New(store, delta.Config{Columns: columns}).Inspect(ctx, "orders")
+	in, err := delta.New(store, delta.Config{Columns: columns}).Inspect(ctx, "orders", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -442,7 +444,7 @@ func TestInspectWritesNothing(t *testing.T) {
 	if err := l.Append(ctx, "orders", 1, json.RawMessage(`[{"partition":"0","start":5,"end":9}]`), putFiles(t, store, 1, "orders-1-0.parquet")); err != nil {
 		t.Fatal(err)
 	}
-	in, err = delta.New(store, delta.Config{Columns: withNote}).Inspect(ctx, "orders")
+	in, err = delta.New(store, delta.Config{Columns: withNote}).Inspect(ctx, "orders", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -458,5 +460,100 @@ func TestInspectWritesNothing(t *testing.T) {
 	}
 	if _, err := store.Stat(ctx, delta.VersionKey(5)); !errors.Is(err, providers.ErrNotExist) {
 		t.Errorf("inspect committed the schema change: %v", err)
+	}
+}
+
+// TestConcurrentCompatibleMetadataChange: another writer's metaData that
+// leaves the sink's columns and partitioning as they are (here: it sets a
+// table property) does not conflict with a blind append, which commits at
+// the next version.
+func TestConcurrentCompatibleMetadataChange(t *testing.T) {
+	ctx := context.Background()
+	store := mem.New("t")
+	l := open(t, store)
+	schema, err := delta.SchemaString(columns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, _ := json.Marshal(map[string]any{"metaData": map[string]any{"id": "x", "format": map[string]any{"provider": "parquet", "options": map[string]string{}},
+		"schemaString": schema, "partitionColumns": []string{}, "configuration": map[string]string{"delta.logRetentionDuration": "interval 60 days"}}})
+	if _, err := store.PutIfAbsent(ctx, delta.VersionKey(1), append(meta, '\n')); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Append(ctx, "orders", 1, nil, putFiles(t, store, 1, "orders-1-0.parquet")); err != nil {
+		t.Fatalf("append over a compatible metadata change: %v", err)
+	}
+	if got := versionsOf(replay(t, store)); got != "0:{} 1:{} 2:{orders:1}" {
+		t.Errorf("versions %s", got)
+	}
+}
+
+// TestShardsCommitToOneLog: eight shards of a sink, each its own writer
+// with appId orders/shard-N, append ten batches each to one table at once;
+// every batch is one version, none lost or doubled, and each retried batch
+// is recognised by its txn.
+func TestShardsCommitToOneLog(t *testing.T) {
+	ctx := context.Background()
+	store := mem.New("t")
+	const shards, batches = 8, 10
+	logs := make([]*delta.Log, shards)
+	for i := range logs {
+		logs[i] = delta.New(store, delta.Config{Columns: columns, CheckpointInterval: 7,
+			CheckpointFailed: func(err error) { t.Errorf("checkpoint: %v", err) }})
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, shards)
+	for i, l := range logs {
+		wg.Go(func() {
+			if err := l.Open(ctx); err != nil {
+				errs <- err
+				return
+			}
+			app := fmt.Sprintf("orders/shard-%d", i)
+			for b := int64(0); b < batches; b++ {
+				key := fmt.Sprintf("shard-%d/orders-%d-0.parquet", i, b)
+				if err := providers.Put(ctx, store, key, []byte(key)); err != nil {
+					errs <- err
+					return
+				}
+				files := []delta.File{{Key: key, Size: int64(len(key)), Records: 1}}
+				if err := l.Append(ctx, app, b, nil, files); err != nil {
+					errs <- fmt.Errorf("%s batch %d: %w", app, b, err)
+					return
+				}
+				// A retry of the same batch (its answer lost) commits nothing.
+				if err := l.Append(ctx, app, b, nil, files); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	tb := replay(t, store)
+	if len(tb.Versions) != 1+shards*batches || len(tb.Files) != shards*batches {
+		t.Errorf("%d versions and %d files, want %d and %d", len(tb.Versions), len(tb.Files), 1+shards*batches, shards*batches)
+	}
+	seen := map[string]bool{}
+	for _, v := range tb.Versions[1:] {
+		if len(v.Txns) != 1 || v.Added != 1 {
+			t.Errorf("version %d: txns %v, %d adds", v.Number, v.Txns, v.Added)
+		}
+		for app, b := range v.Txns {
+			k := fmt.Sprintf("%s@%d", app, b)
+			if seen[k] {
+				t.Errorf("batch %s committed twice", k)
+			}
+			seen[k] = true
+		}
+	}
+	for i := range shards {
+		if got := tb.Txns[fmt.Sprintf("orders/shard-%d", i)]; got != batches-1 {
+			t.Errorf("shard %d's txn at %d", i, got)
+		}
 	}
 }

@@ -240,3 +240,34 @@ func TestDeltaTableBehind(t *testing.T) {
 	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
 	checkDeltaTable(t, dir, deltaTableStore(dir), "orders", 6000)
 }
+
+// TestDeltaPlanUnreadableCheckpoint: a checkpoint that does not read (cut
+// short) is passed over: plan warns, naming it, and replays the log from
+// version 0; apply goes on, its next checkpoint replaces the broken one,
+// and the table holds every record once.
+func TestDeltaPlanUnreadableCheckpoint(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, deltaConfig)
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	cp := filepath.Join(dir, "out", "table", filepath.FromSlash(delta.CheckpointKey(4)))
+	data, err := os.ReadFile(cp)
+	if err != nil {
+		t.Fatalf("the checkpoint of version 4: %v (log: %q)", err, deltaLog(t, dir))
+	}
+	if err := os.WriteFile(cp, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hcl := strings.Replace(deltaConfig, "default = 2000", "default = 3000", 1)
+	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(hcl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
+	for _, want := range []string{"read _delta_log/00000000000000000004.checkpoint.parquet", "streamctl replays the Delta log from version 0 instead"} {
+		if !strings.Contains(r.stdout+r.stderr, want) {
+			t.Errorf("plan over a broken checkpoint: no %q in\n%s", want, r)
+		}
+	}
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+	checkDeltaTable(t, dir, deltaTableStore(dir), "orders", 9000)
+}

@@ -88,6 +88,14 @@ type TableCompactor interface {
 	Compact(ctx context.Context, sink string, id int64, old, files []FileEntry) (replaced bool, err error)
 }
 
+// TableInspectorFrom is a TableInspector whose older history costs reads
+// (a Delta log read from its last checkpoint): from is the sink's oldest
+// batch plan needs listed, the state's batch in flight, else its next;
+// the sink's last batch is listed whatever its number.
+type TableInspectorFrom interface {
+	InspectFrom(ctx context.Context, sink string, from int64, store providers.Storage) (*planner.TableObservation, error)
+}
+
 // TableHistory is a Table that says the last batch of a sink its current
 // snapshot records (found is false when it records none).
 type TableHistory interface {
@@ -103,11 +111,6 @@ func observeTable(ctx context.Context, sink *Sink, d Destination, st *state.Sink
 	if !ok {
 		return nil
 	}
-	t, err := ti.Inspect(ctx, sink.storedName(), d.Storage)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", d.Table.Describe(), err)
-	}
-	obs.Table = t
 	var next int64
 	inFlight := int64(-1)
 	if st != nil {
@@ -116,6 +119,21 @@ func observeTable(ctx context.Context, sink *Sink, d Destination, st *state.Sink
 			inFlight = st.InFlight.ID
 		}
 	}
+	var t *planner.TableObservation
+	var err error
+	if tf, ok := d.Table.(TableInspectorFrom); ok {
+		from := next
+		if inFlight >= 0 {
+			from = min(from, inFlight)
+		}
+		t, err = tf.InspectFrom(ctx, sink.storedName(), from, d.Storage)
+	} else {
+		t, err = ti.Inspect(ctx, sink.storedName(), d.Storage)
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", d.Table.Describe(), err)
+	}
+	obs.Table = t
 	err = d.Storage.List(ctx, "", func(info providers.ObjectInfo) error {
 		if strings.HasPrefix(info.Key, MetadataDir+"/") || strings.HasPrefix(info.Key, TemporaryDir+"/") {
 			return nil

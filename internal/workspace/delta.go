@@ -29,13 +29,14 @@ type deltaTable struct {
 }
 
 var (
-	_ engine.Table          = (*deltaTable)(nil)
-	_ engine.TableHistory   = (*deltaTable)(nil)
-	_ engine.TableReader    = (*deltaTable)(nil)
-	_ engine.TableFolder    = (*deltaTable)(nil)
-	_ engine.TableInspector = (*deltaTable)(nil)
-	_ engine.TableFooters   = (*deltaTable)(nil)
-	_ engine.TableWarner    = (*deltaTable)(nil)
+	_ engine.Table              = (*deltaTable)(nil)
+	_ engine.TableHistory       = (*deltaTable)(nil)
+	_ engine.TableReader        = (*deltaTable)(nil)
+	_ engine.TableFolder        = (*deltaTable)(nil)
+	_ engine.TableInspector     = (*deltaTable)(nil)
+	_ engine.TableInspectorFrom = (*deltaTable)(nil)
+	_ engine.TableFooters       = (*deltaTable)(nil)
+	_ engine.TableWarner        = (*deltaTable)(nil)
 )
 
 // newDeltaTable describes the Delta table of sink s in store; it reads
@@ -60,6 +61,11 @@ func newDeltaTable(s *config.Sink, checkpointInterval int64, store providers.Sto
 			defer t.mu.Unlock()
 			// Called with the log locked: nothing here may call the log.
 			t.warnings = append(t.warnings, fmt.Sprintf("%v; the batch is committed, and readers replay the log's versions since the previous checkpoint instead, until the next one", err))
+		},
+		Warn: func(msg string) {
+			t.mu.Lock()
+			defer t.mu.Unlock()
+			t.warnings = append(t.warnings, msg)
 		}})
 	return t, nil
 }
@@ -91,7 +97,7 @@ func (t *deltaTable) Append(ctx context.Context, sink string, batch int64, range
 }
 
 // TakeWarnings implements engine.TableWarner: the checkpoints that could
-// not be written since the last call.
+// not be written or read since the last call.
 func (t *deltaTable) TakeWarnings() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -126,12 +132,20 @@ func (t *deltaTable) Close() {}
 // leaves no file behind: the table has no orphans of its own, only the data
 // files of crashed batches, which plan finds in the destination's folder.
 // store is the destination's storage, which the log reads already.
-func (t *deltaTable) Inspect(ctx context.Context, sink string, _ providers.Storage) (*planner.TableObservation, error) {
-	in, err := t.log.Inspect(ctx, sink)
+func (t *deltaTable) Inspect(ctx context.Context, sink string, store providers.Storage) (*planner.TableObservation, error) {
+	return t.InspectFrom(ctx, sink, 0, store)
+}
+
+// InspectFrom implements engine.TableInspectorFrom: the log is read from
+// its last checkpoint, and back from it only as far as the sink's batches
+// from batch from on.
+func (t *deltaTable) InspectFrom(ctx context.Context, sink string, from int64, _ providers.Storage) (*planner.TableObservation, error) {
+	in, err := t.log.Inspect(ctx, sink, from)
 	if err != nil {
 		return nil, err
 	}
-	o := &planner.TableObservation{Name: t.Describe(), Format: planner.TableDelta, Exists: in.Exists, Changes: in.Changes, Problems: in.Problems}
+	o := &planner.TableObservation{Name: t.Describe(), Format: planner.TableDelta, Exists: in.Exists, Changes: in.Changes, Problems: in.Problems,
+		Warnings: t.TakeWarnings()}
 	if !in.Exists {
 		o.Create = createText(t.columns, t.parts)
 		return o, nil

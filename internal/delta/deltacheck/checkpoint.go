@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 
 	"github.com/parquet-go/parquet-go"
@@ -22,11 +23,11 @@ type checkpointRow struct {
 		Version int64  `parquet:"version"`
 	} `parquet:"txn,optional"`
 	Add *struct {
-		Path            string            `parquet:"path"`
-		PartitionValues map[string]string `parquet:"partitionValues"`
-		Size            int64             `parquet:"size"`
-		DataChange      bool              `parquet:"dataChange"`
-		Stats           *string           `parquet:"stats,optional"`
+		Path            string             `parquet:"path"`
+		PartitionValues map[string]*string `parquet:"partitionValues"`
+		Size            int64              `parquet:"size"`
+		DataChange      bool               `parquet:"dataChange"`
+		Stats           *string            `parquet:"stats,optional"`
 	} `parquet:"add,optional"`
 	Remove *struct {
 		Path string `parquet:"path"`
@@ -68,18 +69,32 @@ func ReadCheckpoint(ctx context.Context, store providers.Storage) (cp *Checkpoin
 	var last struct {
 		Version *int64 `json:"version"`
 		Size    *int64 `json:"size"`
+		Parts   *int   `json:"parts"`
 	}
 	if err := json.Unmarshal(data, &last); err != nil || last.Version == nil || last.Size == nil {
 		return nil, true, fmt.Errorf("_last_checkpoint %q needs version and size", data)
 	}
+	// A checkpoint in parts is <v>.checkpoint.<part>.<parts>.parquet, each
+	// number of 10 digits, its rows the parts' in order.
 	key := fmt.Sprintf("_delta_log/%020d.checkpoint.parquet", *last.Version)
-	file, _, err := providers.ReadAll(ctx, store, key)
-	if err != nil {
-		return nil, true, fmt.Errorf("_last_checkpoint names version %d: %w", *last.Version, err)
+	keys := []string{key}
+	if last.Parts != nil {
+		keys = nil
+		for p := 1; p <= *last.Parts; p++ {
+			keys = append(keys, fmt.Sprintf("_delta_log/%020d.checkpoint.%010d.%010d.parquet", *last.Version, p, *last.Parts))
+		}
 	}
-	rows, err := parquet.Read[checkpointRow](bytes.NewReader(file), int64(len(file)))
-	if err != nil {
-		return nil, true, fmt.Errorf("read %s: %w", key, err)
+	var rows []checkpointRow
+	for _, k := range keys {
+		file, _, err := providers.ReadAll(ctx, store, k)
+		if err != nil {
+			return nil, true, fmt.Errorf("_last_checkpoint names version %d: %w", *last.Version, err)
+		}
+		part, err := parquet.Read[checkpointRow](bytes.NewReader(file), int64(len(file)))
+		if err != nil {
+			return nil, true, fmt.Errorf("read %s: %w", k, err)
+		}
+		rows = append(rows, part...)
 	}
 	var problems []error
 	fail := func(format string, args ...any) { problems = append(problems, fmt.Errorf(key+": "+format, args...)) }
@@ -122,9 +137,7 @@ func ReadCheckpoint(ctx context.Context, store providers.Storage) (cp *Checkpoin
 				fail("two adds of %s", k)
 			}
 			f := File{Key: k, Size: r.Add.Size, Records: -1, PartitionValues: map[string]*string{}}
-			for c, v := range r.Add.PartitionValues {
-				f.PartitionValues[c] = &v
-			}
+			maps.Copy(f.PartitionValues, r.Add.PartitionValues)
 			if r.Add.Stats != nil {
 				var st struct {
 					NumRecords int64 `json:"numRecords"`

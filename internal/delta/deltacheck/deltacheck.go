@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"net/url"
 	"regexp"
@@ -40,6 +41,9 @@ type Version struct {
 	Added   int      // add actions
 	Records int64    // numRecords the adds count
 	Actions []string // the action names, in order
+
+	adds    []File   // for the replay from the checkpoint
+	removes []string // decoded keys
 }
 
 // Table is the replayed table.
@@ -208,6 +212,7 @@ func Replay(ctx context.Context, store providers.Storage) (*Table, error) {
 					}
 					seenPaths[f.Key] = true
 					files[f.Key] = f
+					ver.adds = append(ver.adds, f)
 					ver.Added++
 					ver.Records += max(f.Records, 0)
 				case "remove":
@@ -220,6 +225,7 @@ func Replay(ctx context.Context, store providers.Storage) (*Table, error) {
 						fail("%s: remove needs dataChange", where)
 					}
 					delete(files, k)
+					ver.removes = append(ver.removes, k)
 				case "commitInfo", "cdc", "domainMetadata", "checkpointMetadata", "sidecar":
 				default:
 					fail("%s: unknown action %q", where, name)
@@ -238,6 +244,9 @@ func Replay(ctx context.Context, store providers.Storage) (*Table, error) {
 		}
 	}
 	t.PartitionColumns = partitionColumns
+	if cp != nil && cp.Version < int64(len(versions)) {
+		compareFromCheckpoint(cp, t.Versions, files, t.Txns, fail)
+	}
 	for _, f := range files {
 		t.Files = append(t.Files, f)
 	}
@@ -507,6 +516,35 @@ func compareCheckpoint(cp *Checkpoint, files map[string]File, txns map[string]in
 	}
 	if strings.Join(cp.PartitionColumns, ",") != strings.Join(partitionColumns, ",") {
 		fail("%s is partitioned by %q, the log by %q", where, cp.PartitionColumns, partitionColumns)
+	}
+}
+
+// compareFromCheckpoint replays the log as a reader does, from the
+// checkpoint and the versions after it, and checks that it finds the
+// snapshot the whole log replays to: the same files and latest txns.
+func compareFromCheckpoint(cp *Checkpoint, versions []Version, files map[string]File, txns map[string]int64, fail func(string, ...any)) {
+	fromCheckpoint := maps.Clone(cp.Files)
+	latest := maps.Clone(cp.Txns)
+	for _, v := range versions[cp.Version+1:] {
+		for _, f := range v.adds {
+			fromCheckpoint[f.Key] = f
+		}
+		for _, k := range v.removes {
+			delete(fromCheckpoint, k)
+		}
+		maps.Copy(latest, v.Txns)
+	}
+	where := fmt.Sprintf("the replay from the checkpoint of version %d", cp.Version)
+	if got, want := slices.Sorted(maps.Keys(fromCheckpoint)), slices.Sorted(maps.Keys(files)); !slices.Equal(got, want) {
+		fail("%s finds %d files, the whole log's replay %d: %q, want %q", where, len(got), len(want), got, want)
+	}
+	for k, f := range files {
+		if c, ok := fromCheckpoint[k]; ok && (c.Size != f.Size || c.Records != f.Records) {
+			fail("%s has %s with %d bytes and %d records, the whole log %d and %d", where, k, c.Size, c.Records, f.Size, f.Records)
+		}
+	}
+	if fmt.Sprint(latest) != fmt.Sprint(txns) {
+		fail("%s finds the txns %v, the whole log %v", where, latest, txns)
 	}
 }
 
