@@ -466,3 +466,44 @@ func TestEmbeddedConfigExtraction(t *testing.T) {
 		t.Errorf("yamlConfigs env: %s", env)
 	}
 }
+
+// TestExamplesInstallStreamctlAsItBuilds: go install PKG@VERSION refuses a
+// module whose go.mod replaces other modules, and streamctl's does
+// (third_party/). An example or a page that installs streamctl that way
+// fails at its first step, before any streamctl command runs.
+func TestExamplesInstallStreamctlAsItBuilds(t *testing.T) {
+	gomod, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^replace\s`).Match(gomod) {
+		t.Log("go.mod replaces no module: go install works, nothing to check")
+		return
+	}
+	goInstall := regexp.MustCompile(`go install github\.com/streamctl/streamctl(/[\w/.-]*)?@`)
+	checked := 0
+	for _, root := range []string{"../../examples", "../../website/content"} {
+		err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			checked++
+			for i, line := range strings.Split(string(data), "\n") {
+				if goInstall.MatchString(line) {
+					t.Errorf("%s:%d installs streamctl with go install, which refuses a module with replace directives: build a released tag (make build) or take a release archive, as the README says\n\t%s", path, i+1, strings.TrimSpace(line))
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("checked %d files of examples/ and website/content/", checked)
+	}
+}
