@@ -171,6 +171,27 @@ func TestSummaryCountsMovesAndTarget(t *testing.T) {
 	mustContain(t, "the targeted Markdown plan", readFile(t, filepath.Join(dir, "plan.md")), "> [!WARNING]", "-target or -exclude is in effect")
 }
 
+// TestApplyReportsMovesAndLayoutChanges: the apply of a rename renders the
+// engine's moved event, as a line and as JSON's sink_moved, and the apply's
+// summary counts the move, as it counts a layout change: neither is "0
+// batches" and nothing else.
+func TestApplyReportsMovesAndLayoutChanges(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, driftConfig("", "a"))
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	moved := renamed(driftConfig("", "a"), "orders_v2") + "moved {\n  from = sink.orders\n  to   = sink.orders_v2\n}\n"
+	setConfig(t, dir, moved)
+	js := mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-json")
+	mustContain(t, "the JSON apply of a rename", js.stdout,
+		`"@message":"sink.orders_v2: moved from sink.orders","@module":"streamctl.ui"`, `"type":"sink_moved"`,
+		"(0 records/s); 1 sink moved.\",\"@module\":\"streamctl.ui\"", `"type":"apply_summary"`)
+
+	setConfig(t, dir, strings.Replace(moved, "  batch {", "  format = \"csv\"\n  column \"id\" {\n    type = \"int64\"\n  }\n  batch {", 1))
+	applied := mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	mustContain(t, "the apply of a format change", applied.stdout, "Apply complete! 0 batches, 0 records, 0 files, 0 B written in ", "(0 records/s); 1 layout change.\n")
+	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+}
+
 // TestLayoutChangeWithAChangeOfShards: a change of output settings made
 // with a change of the number of shards is planned too: the checkpoints
 // the change derives carry the settings of those they replace.
