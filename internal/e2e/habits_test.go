@@ -153,6 +153,7 @@ sink "orders" {
 `)
 	// A fork's pull request has no secrets: validate passes without them.
 	r := mustRun(t, dir, 0, nil, "validate", "-no-color")
+	mustContain(t, "validate without the secret", r.stdout, "Success! The configuration is valid: 1 source, 1 sink.")
 	if !strings.Contains(r.stdout+r.stderr, "Version constraint not checked") {
 		t.Errorf("a development build under required_version: want a warning\n%s", r)
 	}
