@@ -507,3 +507,69 @@ func TestExamplesInstallStreamctlAsItBuilds(t *testing.T) {
 		t.Fatalf("checked %d files of examples/ and website/content/", checked)
 	}
 }
+
+// TestExamplesRunInTheirImage: the Containerfile's default image has no
+// shell (FROM scratch), so a container of the examples that runs a shell
+// script must use the image of its worker target, which adds /bin/sh; one
+// that runs streamctl itself uses the default image. A script in the
+// default image fails with "exec /bin/sh: no such file or directory".
+func TestExamplesRunInTheirImage(t *testing.T) {
+	containerfile, err := os.ReadFile("../../Containerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	worker := regexp.MustCompile(`(?ms)^FROM \S+ AS worker\n(.*?)(^FROM |\z)`).FindSubmatch(containerfile)
+	if worker == nil || !regexp.MustCompile(`(?m)^COPY .* /bin/sh$`).Match(worker[1]) {
+		t.Fatalf("the Containerfile has no worker stage that adds /bin/sh")
+	}
+	files, _ := filepath.Glob("../../examples/*/*.yaml")
+	containers := 0
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := yaml.NewDecoder(strings.NewReader(string(data)))
+		for {
+			var doc yaml.Node
+			if err := dec.Decode(&doc); err != nil {
+				if err.Error() == "EOF" {
+					break
+				}
+				t.Fatalf("%s: %v", path, err)
+			}
+			var walk func(n *yaml.Node)
+			walk = func(n *yaml.Node) {
+				if n.Kind == yaml.MappingNode {
+					var image, command string
+					for i := 0; i+1 < len(n.Content); i += 2 {
+						switch k, v := n.Content[i].Value, n.Content[i+1]; {
+						case k == "image":
+							image = v.Value
+						case k == "command" && v.Kind == yaml.SequenceNode && len(v.Content) > 0:
+							command = filepath.Base(v.Content[0].Value)
+						}
+					}
+					if image != "" {
+						containers++
+						shell := command == "sh" || command == "bash"
+						inWorker := strings.Contains(image, "/streamctl-worker:")
+						if shell && !inWorker {
+							t.Errorf("%s: a container runs a %s script in image %s, which has no shell: use the worker image (Containerfile --target worker)", path, command, image)
+						}
+						if !shell && inWorker {
+							t.Errorf("%s: a container runs %q in the worker image %s: it needs no shell, use the default image", path, command, image)
+						}
+					}
+				}
+				for _, c := range n.Content {
+					walk(c)
+				}
+			}
+			walk(&doc)
+		}
+	}
+	if containers < 3 {
+		t.Fatalf("found %d containers in %v", containers, files)
+	}
+}
