@@ -573,3 +573,98 @@ func TestExamplesRunInTheirImage(t *testing.T) {
 		t.Fatalf("found %d containers in %v", containers, files)
 	}
 }
+
+// TestExamplesCanWriteTheirHostFolders: streamctl's image runs as the
+// Containerfile's USER, not root, and a hostPath folder the kubelet makes
+// (or the node's exporter setup made) belongs to root, mode 0755. A
+// container of the examples that writes into one (the metrics file, by a
+// rename) needs an init container that gives the folder to that user first,
+// or every run fails at its end with "write -metrics-file: permission
+// denied".
+func TestExamplesCanWriteTheirHostFolders(t *testing.T) {
+	containerfile, err := os.ReadFile("../../Containerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := regexp.MustCompile(`(?m)^USER (\d+)`).FindSubmatch(containerfile)
+	if user == nil {
+		t.Fatalf("the Containerfile names no numeric USER")
+	}
+	uid := string(user[1])
+	type mount struct {
+		Name      string `yaml:"name"`
+		MountPath string `yaml:"mountPath"`
+		ReadOnly  bool   `yaml:"readOnly"`
+	}
+	type container struct {
+		Image        string   `yaml:"image"`
+		Command      []string `yaml:"command"`
+		VolumeMounts []mount  `yaml:"volumeMounts"`
+	}
+	type podSpec struct {
+		InitContainers []container `yaml:"initContainers"`
+		Containers     []container `yaml:"containers"`
+		Volumes        []struct {
+			Name     string    `yaml:"name"`
+			HostPath *struct{} `yaml:"hostPath"`
+		} `yaml:"volumes"`
+	}
+	files, _ := filepath.Glob("../../examples/*/*.yaml")
+	written := 0
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := yaml.NewDecoder(strings.NewReader(string(data)))
+		for {
+			var doc struct {
+				Spec struct {
+					JobTemplate struct {
+						Spec struct {
+							Template struct {
+								Spec podSpec `yaml:"spec"`
+							} `yaml:"template"`
+						} `yaml:"spec"`
+					} `yaml:"jobTemplate"`
+				} `yaml:"spec"`
+			}
+			if err := dec.Decode(&doc); err != nil {
+				if err.Error() == "EOF" {
+					break
+				}
+				t.Fatalf("%s: %v", path, err)
+			}
+			pod := doc.Spec.JobTemplate.Spec.Template.Spec
+			host := map[string]bool{}
+			for _, v := range pod.Volumes {
+				host[v.Name] = v.HostPath != nil
+			}
+			for _, c := range pod.Containers {
+				if !strings.Contains(c.Image, "/streamctl") {
+					continue
+				}
+				for _, m := range c.VolumeMounts {
+					if !host[m.Name] || m.ReadOnly {
+						continue
+					}
+					written++
+					given := false
+					for _, ic := range pod.InitContainers {
+						for _, im := range ic.VolumeMounts {
+							if im.Name == m.Name && strings.Join(ic.Command, " ") == "chown "+uid+" "+im.MountPath {
+								given = true
+							}
+						}
+					}
+					if !given {
+						t.Errorf("%s: streamctl (user %s) writes into hostPath volume %q, which belongs to root: no init container runs chown %s on it", path, uid, m.Name, uid)
+					}
+				}
+			}
+		}
+	}
+	if written < 2 {
+		t.Fatalf("found %d writable hostPath mounts of streamctl containers in %v", written, files)
+	}
+}
