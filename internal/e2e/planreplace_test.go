@@ -51,11 +51,16 @@ func TestPlanReplaceRewritesAChangedBatch(t *testing.T) {
 	// plan alone does not see it: the manifests are intact.
 	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
 
-	plan := mustRun(t, dir, 2, nil, "plan", "-replace=sink.orders[batch 1]", "-replace=sink.orders[batch 2]", "-out=replace.tfplan", "-detailed-exitcode", "-no-color")
+	plan := mustRun(t, dir, 2, nil, "plan", "-replace=sink.orders[batch 1]", "-replace=sink.orders[batch 2]", "-out=replace.tfplan", "-detailed-exitcode", "-no-color", "-markdown-out=replace.md", "-json-out=replace.jsonl")
 	mustContain(t, "the plan with -replace", plan.stdout,
 		"-/+ replace batch 1 in a, b (-replace): 500 records written again from the source, into the files its manifest lists",
 		"-/+ replace batch 2 in a, b (-replace)",
 		"Plan: 2 batches, 1,000 records to 2 destinations.")
+	// The sink's own line counts what the summary counts.
+	mustContain(t, "the Markdown plan with -replace", readFile(t, filepath.Join(dir, "replace.md")),
+		"<summary>sink <code>orders</code>: 2 batches, 1,000 records</summary>", "-/+ replace batch 1 in a, b (-replace)")
+	mustContain(t, "the JSON plan with -replace", readFile(t, filepath.Join(dir, "replace.jsonl")),
+		`"@message":"sink \"orders\": 2 batches, 1,000 records"`, `"type":"repair_batch"`, `"replace":true`)
 	mustRun(t, dir, 0, nil, "apply", "-no-color", "replace.tfplan")
 	if got := readFile(t, changed); got != original {
 		t.Errorf("batch 1's file was not written back as it was committed")
