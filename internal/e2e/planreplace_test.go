@@ -47,7 +47,7 @@ func TestPlanReplaceRewritesAChangedBatch(t *testing.T) {
 
 	found := mustRun(t, dir, 2, nil, "verify", "-no-color")
 	hint := "streamctl plan -replace='sink.orders[batch 1]' -replace='sink.orders[batch 2]' -out=replace.tfplan"
-	mustContain(t, "verify's findings", found.stdout, "orders.a batch 1: changed", "orders.b batch 2: missing", hint, "streamctl apply replace.tfplan")
+	mustContain(t, "verify's findings", found.stdout, "Verified 8 manifests and 8 files: 2 findings.", "orders.a batch 1: changed", "orders.b batch 2: missing", hint, "streamctl apply replace.tfplan")
 	// plan alone does not see it: the manifests are intact.
 	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
 
@@ -65,7 +65,8 @@ func TestPlanReplaceRewritesAChangedBatch(t *testing.T) {
 	if got := readFile(t, changed); got != original {
 		t.Errorf("batch 1's file was not written back as it was committed")
 	}
-	mustRun(t, dir, 0, nil, "verify", "-no-color")
+	clean := mustRun(t, dir, 0, nil, "verify", "-no-color")
+	mustContain(t, "verify after the replacement", clean.stdout, "Verified 8 manifests and 8 files: 0 findings.")
 	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
 	assertExactlyOnce(t, dest(dir, "a"), expectedIDs(2, 1000))
 	assertExactlyOnce(t, dest(dir, "b"), expectedIDs(2, 1000))
@@ -120,4 +121,19 @@ func TestPlanReplaceRefusesOtherFiles(t *testing.T) {
 	if got := readFile(t, manifest); got != edited {
 		t.Errorf("the refused replacement changed the manifest")
 	}
+}
+
+// TestVerifyCountsInWords: verify's last line says "1 manifest", "1 file",
+// "1 finding" as the plan says "1 batch".
+func TestVerifyCountsInWords(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, driftConfig("", "a"))
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color", "-var=records=100")
+	clean := mustRun(t, dir, 0, nil, "verify", "-no-color")
+	mustContain(t, "verify of one batch", clean.stdout, "Verified 1 manifest and 1 file: 0 findings.")
+	if err := os.WriteFile(batchFile(t, dir, "a", 0), []byte(`{"id":-1}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	found := mustRun(t, dir, 2, nil, "verify", "-no-color")
+	mustContain(t, "verify of one changed batch", found.stdout, "Verified 1 manifest and 1 file: 1 finding.", "streamctl plan -replace='sink.orders[batch 0]'")
 }
