@@ -11,6 +11,7 @@ import (
 	"github.com/streamctl/streamctl/internal/workspace"
 	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/providers/logged"
+	"github.com/streamctl/streamctl/state"
 )
 
 // Environment variables of the debug log, as TF_LOG and TF_LOG_PATH are
@@ -75,6 +76,16 @@ func (m *Meta) openWorkspace(ctx context.Context, cfg *config.Config) (*workspac
 		ws.WrapStorages(wrap)
 	}
 	return ws, nil
+}
+
+// stateBackend opens cfg's state backend, a remote state's store logging
+// its requests when STREAMCTL_LOG=debug, as the destinations' do.
+func (m *Meta) stateBackend(ctx context.Context, cfg *config.Config) (state.Backend, error) {
+	log, err := m.storeLog()
+	if err != nil {
+		return nil, err
+	}
+	return workspace.StateBackendWrapped(ctx, cfg, kinds(), storeWrapper(log))
 }
 
 // storeWrapper logs each store request to log; nil without a log.
