@@ -16,7 +16,7 @@ import (
 
 // Environment variables of the debug log, as TF_LOG and TF_LOG_PATH are
 // Terraform's: STREAMCTL_LOG=debug logs each request made to a destination's
-// store (method, key, result, duration), to stderr or to the file
+// store or a remote state's (method, key, result, duration), to stderr or to the file
 // STREAMCTL_LOG_PATH names (appended to).
 const (
 	envLog     = "STREAMCTL_LOG"
