@@ -325,7 +325,7 @@ func (c *ApplyCommand) run(v applyView, s *workspace.Session, p *planner.Plan, a
 	if res.Locked != nil {
 		return lockFailed(v, res.Locked)
 	}
-	v.complete(summary, workspace.Deferred(p), p.MaxBatches)
+	v.complete(summary, render.ChangesBesideBatches(p, true), workspace.Deferred(p), p.MaxBatches)
 	return ExitOK
 }
 

@@ -11,11 +11,12 @@ import (
 	"github.com/streamctl/streamctl/internal/workspace"
 	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/providers/logged"
+	"github.com/streamctl/streamctl/state"
 )
 
 // Environment variables of the debug log, as TF_LOG and TF_LOG_PATH are
 // Terraform's: STREAMCTL_LOG=debug logs each request made to a destination's
-// store (method, key, result, duration), to stderr or to the file
+// store or a remote state's (method, key, result, duration), to stderr or to the file
 // STREAMCTL_LOG_PATH names (appended to).
 const (
 	envLog     = "STREAMCTL_LOG"
@@ -75,6 +76,16 @@ func (m *Meta) openWorkspace(ctx context.Context, cfg *config.Config) (*workspac
 		ws.WrapStorages(wrap)
 	}
 	return ws, nil
+}
+
+// stateBackend opens cfg's state backend, a remote state's store logging
+// its requests when STREAMCTL_LOG=debug, as the destinations' do.
+func (m *Meta) stateBackend(ctx context.Context, cfg *config.Config) (state.Backend, error) {
+	log, err := m.storeLog()
+	if err != nil {
+		return nil, err
+	}
+	return workspace.StateBackendWrapped(ctx, cfg, kinds(), storeWrapper(log))
 }
 
 // storeWrapper logs each store request to log; nil without a log.

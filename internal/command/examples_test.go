@@ -466,3 +466,205 @@ func TestEmbeddedConfigExtraction(t *testing.T) {
 		t.Errorf("yamlConfigs env: %s", env)
 	}
 }
+
+// TestExamplesInstallStreamctlAsItBuilds: go install PKG@VERSION refuses a
+// module whose go.mod replaces other modules, and streamctl's does
+// (third_party/). An example or a page that installs streamctl that way
+// fails at its first step, before any streamctl command runs.
+func TestExamplesInstallStreamctlAsItBuilds(t *testing.T) {
+	gomod, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^replace\s`).Match(gomod) {
+		t.Log("go.mod replaces no module: go install works, nothing to check")
+		return
+	}
+	goInstall := regexp.MustCompile(`go install github\.com/streamctl/streamctl(/[\w/.-]*)?@`)
+	checked := 0
+	for _, root := range []string{"../../examples", "../../website/content"} {
+		err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			checked++
+			for i, line := range strings.Split(string(data), "\n") {
+				if goInstall.MatchString(line) {
+					t.Errorf("%s:%d installs streamctl with go install, which refuses a module with replace directives: build a released tag (make build) or take a release archive, as the README says\n\t%s", path, i+1, strings.TrimSpace(line))
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("checked %d files of examples/ and website/content/", checked)
+	}
+}
+
+// TestExamplesRunInTheirImage: the Containerfile's default image has no
+// shell (FROM scratch), so a container of the examples that runs a shell
+// script must use the image of its worker target, which adds /bin/sh; one
+// that runs streamctl itself uses the default image. A script in the
+// default image fails with "exec /bin/sh: no such file or directory".
+func TestExamplesRunInTheirImage(t *testing.T) {
+	containerfile, err := os.ReadFile("../../Containerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	worker := regexp.MustCompile(`(?ms)^FROM \S+ AS worker\n(.*?)(^FROM |\z)`).FindSubmatch(containerfile)
+	if worker == nil || !regexp.MustCompile(`(?m)^COPY .* /bin/sh$`).Match(worker[1]) {
+		t.Fatalf("the Containerfile has no worker stage that adds /bin/sh")
+	}
+	files, _ := filepath.Glob("../../examples/*/*.yaml")
+	containers := 0
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := yaml.NewDecoder(strings.NewReader(string(data)))
+		for {
+			var doc yaml.Node
+			if err := dec.Decode(&doc); err != nil {
+				if err.Error() == "EOF" {
+					break
+				}
+				t.Fatalf("%s: %v", path, err)
+			}
+			var walk func(n *yaml.Node)
+			walk = func(n *yaml.Node) {
+				if n.Kind == yaml.MappingNode {
+					var image, command string
+					for i := 0; i+1 < len(n.Content); i += 2 {
+						switch k, v := n.Content[i].Value, n.Content[i+1]; {
+						case k == "image":
+							image = v.Value
+						case k == "command" && v.Kind == yaml.SequenceNode && len(v.Content) > 0:
+							command = filepath.Base(v.Content[0].Value)
+						}
+					}
+					if image != "" {
+						containers++
+						shell := command == "sh" || command == "bash"
+						inWorker := strings.Contains(image, "/streamctl-worker:")
+						if shell && !inWorker {
+							t.Errorf("%s: a container runs a %s script in image %s, which has no shell: use the worker image (Containerfile --target worker)", path, command, image)
+						}
+						if !shell && inWorker {
+							t.Errorf("%s: a container runs %q in the worker image %s: it needs no shell, use the default image", path, command, image)
+						}
+					}
+				}
+				for _, c := range n.Content {
+					walk(c)
+				}
+			}
+			walk(&doc)
+		}
+	}
+	if containers < 3 {
+		t.Fatalf("found %d containers in %v", containers, files)
+	}
+}
+
+// TestExamplesCanWriteTheirHostFolders: streamctl's image runs as the
+// Containerfile's USER, not root, and a hostPath folder the kubelet makes
+// (or the node's exporter setup made) belongs to root, mode 0755. A
+// container of the examples that writes into one (the metrics file, by a
+// rename) needs an init container that gives the folder to that user first,
+// or every run fails at its end with "write -metrics-file: permission
+// denied".
+func TestExamplesCanWriteTheirHostFolders(t *testing.T) {
+	containerfile, err := os.ReadFile("../../Containerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := regexp.MustCompile(`(?m)^USER (\d+)`).FindSubmatch(containerfile)
+	if user == nil {
+		t.Fatalf("the Containerfile names no numeric USER")
+	}
+	uid := string(user[1])
+	type mount struct {
+		Name      string `yaml:"name"`
+		MountPath string `yaml:"mountPath"`
+		ReadOnly  bool   `yaml:"readOnly"`
+	}
+	type container struct {
+		Image        string   `yaml:"image"`
+		Command      []string `yaml:"command"`
+		VolumeMounts []mount  `yaml:"volumeMounts"`
+	}
+	type podSpec struct {
+		InitContainers []container `yaml:"initContainers"`
+		Containers     []container `yaml:"containers"`
+		Volumes        []struct {
+			Name     string    `yaml:"name"`
+			HostPath *struct{} `yaml:"hostPath"`
+		} `yaml:"volumes"`
+	}
+	files, _ := filepath.Glob("../../examples/*/*.yaml")
+	written := 0
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := yaml.NewDecoder(strings.NewReader(string(data)))
+		for {
+			var doc struct {
+				Spec struct {
+					JobTemplate struct {
+						Spec struct {
+							Template struct {
+								Spec podSpec `yaml:"spec"`
+							} `yaml:"template"`
+						} `yaml:"spec"`
+					} `yaml:"jobTemplate"`
+				} `yaml:"spec"`
+			}
+			if err := dec.Decode(&doc); err != nil {
+				if err.Error() == "EOF" {
+					break
+				}
+				t.Fatalf("%s: %v", path, err)
+			}
+			pod := doc.Spec.JobTemplate.Spec.Template.Spec
+			host := map[string]bool{}
+			for _, v := range pod.Volumes {
+				host[v.Name] = v.HostPath != nil
+			}
+			for _, c := range pod.Containers {
+				if !strings.Contains(c.Image, "/streamctl") {
+					continue
+				}
+				for _, m := range c.VolumeMounts {
+					if !host[m.Name] || m.ReadOnly {
+						continue
+					}
+					written++
+					given := false
+					for _, ic := range pod.InitContainers {
+						for _, im := range ic.VolumeMounts {
+							if im.Name == m.Name && strings.Join(ic.Command, " ") == "chown "+uid+" "+im.MountPath {
+								given = true
+							}
+						}
+					}
+					if !given {
+						t.Errorf("%s: streamctl (user %s) writes into hostPath volume %q, which belongs to root: no init container runs chown %s on it", path, uid, m.Name, uid)
+					}
+				}
+			}
+		}
+	}
+	if written < 2 {
+		t.Fatalf("found %d writable hostPath mounts of streamctl containers in %v", written, files)
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/streamctl/streamctl/internal/workspace"
 	"github.com/streamctl/streamctl/state"
 )
 
@@ -86,7 +85,7 @@ func (c *LockCommand) Run(args []string) int {
 		return ExitError
 	}
 	ctx := context.Background()
-	backend, err := workspace.StateBackend(ctx, cfg, kinds())
+	backend, err := c.stateBackend(ctx, cfg)
 	if err != nil {
 		return failf(v, "%v", err)
 	}
@@ -173,7 +172,7 @@ func (c *ForceUnlockCommand) Run(args []string) int {
 		return ExitError
 	}
 	ctx := context.Background()
-	backend, err := workspace.StateBackend(ctx, cfg, kinds())
+	backend, err := c.stateBackend(ctx, cfg)
 	if err != nil {
 		return c.errorf("%v", err)
 	}

@@ -169,7 +169,7 @@ func (c *PlanCommand) Run(args []string) int {
 	} else {
 		v.warn("The state lock is not looked at", "-lock=false: if an apply is running, this plan may show batches it is committing, and a plan saved with -out is then refused as stale.")
 	}
-	mgr, err := readState(ctx, cfg)
+	mgr, err := c.readState(ctx, cfg)
 	if err != nil {
 		return failf(v, "%v", err)
 	}
@@ -221,7 +221,7 @@ func (c *PlanCommand) Run(args []string) int {
 // does: the plan is then made from the state as last committed. It takes no
 // lock. ok is false when it failed, with the exit code.
 func (c *PlanCommand) awaitApplies(ctx context.Context, cfg *config.Config, v ui, timeout time.Duration) (code int, ok bool) {
-	backend, err := workspace.StateBackend(ctx, cfg, kinds())
+	backend, err := c.stateBackend(ctx, cfg)
 	if err != nil {
 		return failf(v, "%v", err), false
 	}

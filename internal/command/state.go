@@ -43,7 +43,7 @@ func (m *Meta) loadState(f *configFlags) (*config.Config, *state.Manager, bool) 
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	mgr, err := readState(ctx, cfg)
+	mgr, err := m.readState(ctx, cfg)
 	if err != nil {
 		m.errorf("%v", err)
 		return nil, nil, false
@@ -53,8 +53,8 @@ func (m *Meta) loadState(f *configFlags) (*config.Config, *state.Manager, bool) 
 
 // readState reads the state cfg points at, without the lock: what plan,
 // status and the state commands that only read it see.
-func readState(ctx context.Context, cfg *config.Config) (*state.Manager, error) {
-	backend, err := workspace.StateBackend(ctx, cfg, kinds())
+func (m *Meta) readState(ctx context.Context, cfg *config.Config) (*state.Manager, error) {
+	backend, err := m.stateBackend(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -226,7 +226,7 @@ func (c *StateRmCommand) Run(args []string) int {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	backend, err := workspace.StateBackend(ctx, cfg, kinds())
+	backend, err := c.stateBackend(ctx, cfg)
 	if err != nil {
 		return failf(v, "%v", err)
 	}
@@ -322,7 +322,7 @@ func (c *StatePullCommand) Run(args []string) int {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	backend, err := workspace.StateBackend(ctx, cfg, kinds())
+	backend, err := c.stateBackend(ctx, cfg)
 	if err != nil {
 		return c.errorf("%v", err)
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/streamctl/streamctl/internal/config"
 	"github.com/streamctl/streamctl/internal/engine"
-	"github.com/streamctl/streamctl/internal/workspace"
 )
 
 // StateMvCommand renames a sink in the state and in its destinations: what a
@@ -82,7 +81,7 @@ func (c *StateMvCommand) Run(args []string) int {
 
 	ctx, stop := signalContext()
 	defer stop()
-	backend, err := workspace.StateBackend(ctx, cfg, kinds())
+	backend, err := c.stateBackend(ctx, cfg)
 	if err != nil {
 		return failf(v, "%v", err)
 	}

@@ -102,7 +102,7 @@ func (c *StatusCommand) Run(args []string) int {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	mgr, err := readState(ctx, cfg)
+	mgr, err := c.readState(ctx, cfg)
 	if err != nil {
 		return failf(v, "%v", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/streamctl/streamctl/internal/engine"
@@ -29,7 +30,9 @@ type applyView interface {
 	failed(sum render.ApplySummary, errs []error)
 	// complete reports the totals of a successful apply, and the batches
 	// -max-batches left for later (deferred, with maxBatches the limit).
-	complete(sum render.ApplySummary, deferred, maxBatches int64)
+	// changes are the plan's changes besides batches (moves, layout
+	// changes, …), as render.ChangesBesideBatches names them.
+	complete(sum render.ApplySummary, changes []string, deferred, maxBatches int64)
 }
 
 func (m *Meta) newApplyView(asJSON, noColor bool) applyView {
@@ -52,9 +55,16 @@ func failedLine(s render.ApplySummary) string {
 		render.Plural(s.Batches, "batch", "batches"), render.Plural(s.Records, "record", "records"), render.Plural(s.Files, "file", "files"), render.Bytes(s.Bytes), s.ElapsedSeconds)
 }
 
-func completeLine(s render.ApplySummary) string {
-	return fmt.Sprintf("Apply complete! %s, %s, %s, %s written in %.2fs (%s records/s).",
+// completeLine is the apply's last line. The changes that write no batch
+// come after the totals, so that scripts reading "Apply complete! N
+// batches" still do.
+func completeLine(s render.ApplySummary, changes []string) string {
+	line := fmt.Sprintf("Apply complete! %s, %s, %s, %s written in %.2fs (%s records/s)",
 		render.Plural(s.Batches, "batch", "batches"), render.Plural(s.Records, "record", "records"), render.Plural(s.Files, "file", "files"), render.Bytes(s.Bytes), s.ElapsedSeconds, render.Count(int64(s.RecordsPerSecond)))
+	if len(changes) > 0 {
+		line += "; " + strings.Join(changes, ", ")
+	}
+	return line + "."
 }
 
 func deferredMessage(deferred, maxBatches int64) string {
@@ -125,11 +135,11 @@ func (v *applyHuman) failed(sum render.ApplySummary, errs []error) {
 	fmt.Fprintf(v.m.Stdout, "\n%s\n", failedLine(sum))
 }
 
-func (v *applyHuman) complete(sum render.ApplySummary, deferred, maxBatches int64) {
+func (v *applyHuman) complete(sum render.ApplySummary, changes []string, deferred, maxBatches int64) {
 	if deferred > 0 {
 		fmt.Fprintf(v.m.Stdout, "\n%s\n", deferredMessage(deferred, maxBatches))
 	}
-	fmt.Fprintf(v.m.Stdout, "\n%s\n", completeLine(sum))
+	fmt.Fprintf(v.m.Stdout, "\n%s\n", completeLine(sum, changes))
 }
 
 // applyJSON writes the plan, a message per event and batch_progress
@@ -196,11 +206,11 @@ func (v *applyJSON) failed(sum render.ApplySummary, errs []error) {
 	v.json.Apply(sum, failedLine(sum))
 }
 
-func (v *applyJSON) complete(sum render.ApplySummary, deferred, maxBatches int64) {
+func (v *applyJSON) complete(sum render.ApplySummary, changes []string, deferred, maxBatches int64) {
 	if deferred > 0 {
 		v.json.Info(deferredMessage(deferred, maxBatches))
 	}
-	v.json.Apply(sum, completeLine(sum))
+	v.json.Apply(sum, completeLine(sum, changes))
 }
 
 // cleanupOf is the cleanup an engine event reports.

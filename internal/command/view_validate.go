@@ -1,6 +1,10 @@
 package command
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/streamctl/streamctl/internal/render"
+)
 
 // validateView is what validate reports after the diagnostics: the verdict.
 type validateView interface {
@@ -20,7 +24,7 @@ type validateHuman struct{ *humanUI }
 
 func (v *validateHuman) validated(sum validateSummary) {
 	if sum.Valid {
-		fmt.Fprintf(v.m.Stdout, "Success! The configuration is valid: %d sources, %d sinks.\n", sum.Sources, sum.Sinks)
+		fmt.Fprintf(v.m.Stdout, "Success! The configuration is valid: %s, %s.\n", render.Plural(int64(sum.Sources), "source", "sources"), render.Plural(int64(sum.Sinks), "sink", "sinks"))
 	}
 }
 

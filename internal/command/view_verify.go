@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/streamctl/streamctl/internal/engine"
+	"github.com/streamctl/streamctl/internal/render"
 )
 
 // verifyView is what verify reports: the findings and what was checked.
@@ -36,7 +37,7 @@ func (v *verifyHuman) verified(r engine.Verification, sharded map[string]bool) {
 		}
 		fmt.Fprintf(v.m.Stdout, "%s: %s %s: %s\n", where, f.Problem, f.Path, f.Detail)
 	}
-	fmt.Fprintf(v.m.Stdout, "Verified %d manifests and %d files: %d findings.\n", r.Manifests, r.Files, len(r.Findings))
+	fmt.Fprintf(v.m.Stdout, "Verified %s and %s: %s.\n", render.Plural(int64(r.Manifests), "manifest", "manifests"), render.Plural(int64(r.Files), "file", "files"), render.Plural(int64(len(r.Findings)), "finding", "findings"))
 	if hint := replaceHint(r.Findings, sharded); hint != "" {
 		fmt.Fprintf(v.m.Stdout, "\n%s\n", hint)
 	}

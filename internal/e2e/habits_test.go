@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -153,6 +154,7 @@ sink "orders" {
 `)
 	// A fork's pull request has no secrets: validate passes without them.
 	r := mustRun(t, dir, 0, nil, "validate", "-no-color")
+	mustContain(t, "validate without the secret", r.stdout, "Success! The configuration is valid: 1 source, 1 sink.")
 	if !strings.Contains(r.stdout+r.stderr, "Version constraint not checked") {
 		t.Errorf("a development build under required_version: want a warning\n%s", r)
 	}
@@ -219,7 +221,19 @@ func TestPlanWaitsForARunningApplyOnS3(t *testing.T) {
 	if err := u.Unlock(); err != nil {
 		t.Fatal(err)
 	}
-	if r := mustRun(t, dir, 2, srv.Env(), "plan", "-no-color", "-detailed-exitcode"); strings.Contains(r.stdout+r.stderr, "Warning") {
+	// The debug log shows the state backend's requests too: the state and
+	// its locks are in a store like the destinations'.
+	debug := append(srv.Env(), "STREAMCTL_LOG=debug")
+	r = mustRun(t, dir, 2, debug, "plan", "-no-color", "-detailed-exitcode")
+	if strings.Contains(r.stdout+r.stderr, "Warning") {
 		t.Errorf("plan over free locks warned:\n%s", r)
+	}
+	stateRequest := regexp.MustCompile(`\[DEBUG\] store s3://` + bucket + `\S*: [A-Z-]+ ` + regexp.QuoteMeta(remoteStateKey))
+	if !stateRequest.MatchString(r.stderr) {
+		t.Errorf("STREAMCTL_LOG=debug: plan does not log its requests for the state %s:\n%s", remoteStateKey, r.stderr)
+	}
+	r = mustRun(t, dir, 0, debug, "apply", "-no-color", "-auto-approve")
+	if !stateRequest.MatchString(r.stderr) {
+		t.Errorf("STREAMCTL_LOG=debug: apply does not log its requests for the state %s:\n%s", remoteStateKey, r.stderr)
 	}
 }

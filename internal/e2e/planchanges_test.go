@@ -114,6 +114,34 @@ func TestPlanShowsLayoutChange(t *testing.T) {
 	}
 }
 
+// TestPlanShowsPartitioningChange: partition_by added to a sink is a
+// layout change like a format's: shown with what it means, then applied to
+// the new batches only, which land in partition folders beside the old
+// files.
+func TestPlanShowsPartitioningChange(t *testing.T) {
+	t.Parallel()
+	partitionColumn := "  column \"partition\" {\n    type = \"int32\"\n  }\n"
+	dir := writeConfig(t, layoutConfig("jsonl", partitionColumn))
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+
+	setConfig(t, dir, layoutConfig("jsonl", partitionColumn+"  partition_by = [\"partition\"]\n"))
+	plan := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color", "-markdown-out=plan.md")
+	mustContain(t, "the plan of a partitioning change", plan.stdout,
+		"~ update output settings in place: the committed batches, up to batch 1, stay as they were written; batches from 2 on are written with the new settings",
+		`+ partition_by = ["partition"]`,
+		"Plan: 0 batches, 0 records to 0 destinations, 1 layout change.")
+	mustContain(t, "the Markdown plan of a partitioning change", readFile(t, filepath.Join(dir, "plan.md")), `+    partition_by = ["partition"]`)
+	applied := mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color", "-var", "records=150")
+	mustContain(t, "the apply of a partitioning change", applied.stdout, "Apply complete! 1 batch, 100 records", "; 1 layout change.")
+	top, _ := filepath.Glob(filepath.Join(dir, "out", "lake", "part-*.jsonl"))
+	folders, _ := filepath.Glob(filepath.Join(dir, "out", "lake", "partition=*", "part-*.jsonl"))
+	if len(top) != 2 || len(folders) != 2 {
+		t.Errorf("the lake holds %d files at its top and %d in partition folders, want the 2 batches before the change at the top and batch 2 in partition=0 and partition=1:\n%v\n%v", len(top), len(folders), top, folders)
+	}
+	assertExactlyOnce(t, dest(dir, "lake"), expectedIDs(2, 150))
+	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color", "-var", "records=150")
+}
+
 // TestLayoutChangeRefusedWhereABatchMustBeWrittenAgain: a batch in flight
 // and a committed batch a destination lost must be written as they first
 // were; another layout is refused with the way out, and nothing is written.
@@ -169,6 +197,27 @@ func TestSummaryCountsMovesAndTarget(t *testing.T) {
 	mustContain(t, "the targeted JSON plan", readFile(t, filepath.Join(dir, "targeted.jsonl")), `"@message":"Warning: Only some sinks are planned"`)
 	mustContain(t, "the plan of one batch", one.stdout, "Plan: 1 batch, 500 records to 1 destination, 1 sink moved.")
 	mustContain(t, "the targeted Markdown plan", readFile(t, filepath.Join(dir, "plan.md")), "> [!WARNING]", "-target or -exclude is in effect")
+}
+
+// TestApplyReportsMovesAndLayoutChanges: the apply of a rename renders the
+// engine's moved event, as a line and as JSON's sink_moved, and the apply's
+// summary counts the move, as it counts a layout change: neither is "0
+// batches" and nothing else.
+func TestApplyReportsMovesAndLayoutChanges(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, driftConfig("", "a"))
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	moved := renamed(driftConfig("", "a"), "orders_v2") + "moved {\n  from = sink.orders\n  to   = sink.orders_v2\n}\n"
+	setConfig(t, dir, moved)
+	js := mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-json")
+	mustContain(t, "the JSON apply of a rename", js.stdout,
+		`"@message":"sink.orders_v2: moved from sink.orders","@module":"streamctl.ui"`, `"type":"sink_moved"`,
+		"(0 records/s); 1 sink moved.\",\"@module\":\"streamctl.ui\"", `"type":"apply_summary"`)
+
+	setConfig(t, dir, strings.Replace(moved, "  batch {", "  format = \"csv\"\n  column \"id\" {\n    type = \"int64\"\n  }\n  batch {", 1))
+	applied := mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	mustContain(t, "the apply of a format change", applied.stdout, "Apply complete! 0 batches, 0 records, 0 files, 0 B written in ", "(0 records/s); 1 layout change.\n")
+	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
 }
 
 // TestLayoutChangeWithAChangeOfShards: a change of output settings made

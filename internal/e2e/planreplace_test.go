@@ -47,20 +47,26 @@ func TestPlanReplaceRewritesAChangedBatch(t *testing.T) {
 
 	found := mustRun(t, dir, 2, nil, "verify", "-no-color")
 	hint := "streamctl plan -replace='sink.orders[batch 1]' -replace='sink.orders[batch 2]' -out=replace.tfplan"
-	mustContain(t, "verify's findings", found.stdout, "orders.a batch 1: changed", "orders.b batch 2: missing", hint, "streamctl apply replace.tfplan")
+	mustContain(t, "verify's findings", found.stdout, "Verified 8 manifests and 8 files: 2 findings.", "orders.a batch 1: changed", "orders.b batch 2: missing", hint, "streamctl apply replace.tfplan")
 	// plan alone does not see it: the manifests are intact.
 	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
 
-	plan := mustRun(t, dir, 2, nil, "plan", "-replace=sink.orders[batch 1]", "-replace=sink.orders[batch 2]", "-out=replace.tfplan", "-detailed-exitcode", "-no-color")
+	plan := mustRun(t, dir, 2, nil, "plan", "-replace=sink.orders[batch 1]", "-replace=sink.orders[batch 2]", "-out=replace.tfplan", "-detailed-exitcode", "-no-color", "-markdown-out=replace.md", "-json-out=replace.jsonl")
 	mustContain(t, "the plan with -replace", plan.stdout,
 		"-/+ replace batch 1 in a, b (-replace): 500 records written again from the source, into the files its manifest lists",
 		"-/+ replace batch 2 in a, b (-replace)",
 		"Plan: 2 batches, 1,000 records to 2 destinations.")
+	// The sink's own line counts what the summary counts.
+	mustContain(t, "the Markdown plan with -replace", readFile(t, filepath.Join(dir, "replace.md")),
+		"<summary>sink <code>orders</code>: 2 batches, 1,000 records</summary>", "-/+ replace batch 1 in a, b (-replace)")
+	mustContain(t, "the JSON plan with -replace", readFile(t, filepath.Join(dir, "replace.jsonl")),
+		`"@message":"sink \"orders\": 2 batches, 1,000 records"`, `"type":"repair_batch"`, `"replace":true`)
 	mustRun(t, dir, 0, nil, "apply", "-no-color", "replace.tfplan")
 	if got := readFile(t, changed); got != original {
 		t.Errorf("batch 1's file was not written back as it was committed")
 	}
-	mustRun(t, dir, 0, nil, "verify", "-no-color")
+	clean := mustRun(t, dir, 0, nil, "verify", "-no-color")
+	mustContain(t, "verify after the replacement", clean.stdout, "Verified 8 manifests and 8 files: 0 findings.")
 	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
 	assertExactlyOnce(t, dest(dir, "a"), expectedIDs(2, 1000))
 	assertExactlyOnce(t, dest(dir, "b"), expectedIDs(2, 1000))
@@ -115,4 +121,19 @@ func TestPlanReplaceRefusesOtherFiles(t *testing.T) {
 	if got := readFile(t, manifest); got != edited {
 		t.Errorf("the refused replacement changed the manifest")
 	}
+}
+
+// TestVerifyCountsInWords: verify's last line says "1 manifest", "1 file",
+// "1 finding" as the plan says "1 batch".
+func TestVerifyCountsInWords(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, driftConfig("", "a"))
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color", "-var=records=100")
+	clean := mustRun(t, dir, 0, nil, "verify", "-no-color")
+	mustContain(t, "verify of one batch", clean.stdout, "Verified 1 manifest and 1 file: 0 findings.")
+	if err := os.WriteFile(batchFile(t, dir, "a", 0), []byte(`{"id":-1}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	found := mustRun(t, dir, 2, nil, "verify", "-no-color")
+	mustContain(t, "verify of one changed batch", found.stdout, "Verified 1 manifest and 1 file: 1 finding.", "streamctl plan -replace='sink.orders[batch 0]'")
 }

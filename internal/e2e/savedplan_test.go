@@ -255,3 +255,29 @@ func TestSavedPlanAfterKafkaGrew(t *testing.T) {
 	}
 	assertExactlyOnce(t, disk, want)
 }
+
+// TestStalePlanAdviceCanBeFollowed: a saved plan made stale by another
+// apply is refused with what to do, which works: plan again and apply that
+// file, planning again whenever another run committed in between.
+func TestStalePlanAdviceCanBeFollowed(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, driftConfig("", "a"))
+	mustRun(t, dir, 0, nil, "plan", "-no-color", "-out=tfplan")
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color", "-max-batches=1")
+	r := run(t, dir, nil, "apply", "-no-color", "tfplan")
+	if r.code != 1 {
+		t.Fatalf("apply of a stale plan: %s", r)
+	}
+	mustContain(t, "the refusal of a stale plan", r.stderr,
+		"Error: Saved plan is stale",
+		"Nothing was written. Make a new plan (streamctl plan -out=FILE) and apply that file.",
+		"plan again when the apply finds the plan stale, as examples/ci does.")
+	if strings.Contains(r.stderr, "so that none commits in between") {
+		t.Errorf("the advice promises that planning and applying in one job keeps other runs from committing:\n%s", r.stderr)
+	}
+	// Followed, it works.
+	mustRun(t, dir, 0, nil, "plan", "-no-color", "-out=tfplan")
+	mustRun(t, dir, 0, nil, "apply", "-no-color", "tfplan")
+	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
+	assertExactlyOnce(t, dest(dir, "a"), expectedIDs(2, 1000))
+}

@@ -431,11 +431,17 @@ func sinkSummary(s *planner.SinkPlan) string {
 	if !s.Changes() {
 		return "up to date"
 	}
+	// Counted as the plan's summary counts them (planner.Plan.Totals):
+	// a batch resumed, adopted, repaired or replaced is written too.
 	n := s.New.Batches
 	r := s.New.Records
 	if s.Resume != nil {
 		n++
 		r += s.Resume.Records
+	}
+	for _, b := range append(append([]planner.Batch(nil), s.Adopt...), s.Repairs...) {
+		n++
+		r += b.Records
 	}
 	text := fmt.Sprintf("%s, %s", Plural(n, "batch", "batches"), Plural(r, "record", "records"))
 	if s.MovedFrom != "" {

@@ -344,6 +344,35 @@ func PlanCounts(p *planner.Plan) Counts {
 	return c
 }
 
+// ChangesBesideBatches counts the changes of a plan that write no batch, as
+// the summaries name them: "1 sink moved", "2 layout changes". A rename
+// that writes nothing is still a change to review and to report. applied
+// names them as made ("1 table created") rather than planned.
+func ChangesBesideBatches(p *planner.Plan, applied bool) []string {
+	c := PlanCounts(p)
+	created := []string{"table to create", "tables to create"}
+	if applied {
+		created = []string{"table created", "tables created"}
+	}
+	var parts []string
+	for _, n := range []struct {
+		count     int
+		one, many string
+	}{
+		{c.Moves, "sink moved", "sinks moved"},
+		{c.LayoutChanges, "layout change", "layout changes"},
+		{c.TablesCreated, created[0], created[1]},
+		{c.TableChanges, "table change", "table changes"},
+		{c.RemovedDestinations, "destination removed", "destinations removed"},
+		{c.PartitionsRenamed, "partition renamed", "partitions renamed"},
+	} {
+		if n.count > 0 {
+			parts = append(parts, Plural(int64(n.count), n.one, n.many))
+		}
+	}
+	return parts
+}
+
 // SummaryLine is the plan's last line: "Plan: 1 batch, 200 records to 2
 // destinations, 1 sink moved, 1 layout change." Scripts grep it: change it
 // deliberately.
@@ -353,23 +382,7 @@ func SummaryLine(p *planner.Plan) string {
 	}
 	batches, records, dests := p.Totals()
 	parts := []string{fmt.Sprintf("%s, %s to %s", Plural(batches, "batch", "batches"), Plural(records, "record", "records"), Plural(int64(dests), "destination", "destinations"))}
-	c := PlanCounts(p)
-	for _, n := range []struct {
-		count     int
-		one, many string
-	}{
-		{c.Moves, "sink moved", "sinks moved"},
-		{c.LayoutChanges, "layout change", "layout changes"},
-		{c.TablesCreated, "table to create", "tables to create"},
-		{c.TableChanges, "table change", "table changes"},
-		{c.RemovedDestinations, "destination removed", "destinations removed"},
-		{c.PartitionsRenamed, "partition renamed", "partitions renamed"},
-	} {
-		if n.count > 0 {
-			parts = append(parts, Plural(int64(n.count), n.one, n.many))
-		}
-	}
-	line := "Plan: " + strings.Join(parts, ", ") + "."
+	line := "Plan: " + strings.Join(append(parts, ChangesBesideBatches(p, false)...), ", ") + "."
 	cleanups, copies := 0, 0
 	for _, s := range p.Sinks {
 		for _, c := range s.Cleanups {

@@ -30,9 +30,9 @@ func SavedValues(p *planner.Plan) (config.SavedValues, error) {
 
 // staleAdvice ends every refusal of a stale plan with what to do: where
 // other runs commit (a schedule, workers), a plan saved for later goes stale
-// at their next commit, so the way that works is planning and applying in
-// one step.
-const staleAdvice = "Nothing was written. Make a new plan (streamctl plan -out=FILE), and apply that file; where other runs commit to this state (a schedule, workers), plan and apply in the same job, so that none commits in between, as examples/ci does"
+// at their next commit. Planning and applying in one job makes that rare,
+// not impossible, so the advice that works includes planning again.
+const staleAdvice = "Nothing was written. Make a new plan (streamctl plan -out=FILE) and apply that file. Where other runs commit to this state (a schedule, workers), plan and apply in one job, one right after the other, and plan again when the apply finds the plan stale, as examples/ci does."
 
 // CheckSaved refuses a saved plan that no longer matches the state or the
 // configuration: another state, an apply since, or another configuration.

@@ -49,8 +49,8 @@ type SessionOptions struct {
 	Version string
 	// Now is the engine's clock; nil is time.Now.
 	Now func() time.Time
-	// WrapStorage, when set, wraps every destination's storage (the debug
-	// log of store requests).
+	// WrapStorage, when set, wraps every destination's storage and a
+	// remote state's (the debug log of store requests).
 	WrapStorage func(providers.Storage) providers.Storage
 }
 
@@ -103,7 +103,7 @@ func Begin(ctx context.Context, cfg *config.Config, kinds providers.Kinds, opts 
 	s := &Session{Config: cfg, opts: opts, rep: rep}
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	var err error
-	if s.backend, err = StateBackend(s.ctx, cfg, kinds); err != nil {
+	if s.backend, err = StateBackendWrapped(s.ctx, cfg, kinds, opts.WrapStorage); err != nil {
 		return s, err
 	}
 	if opts.Lock {

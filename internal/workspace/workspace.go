@@ -20,6 +20,13 @@ import (
 
 // StateBackend builds the configured state backend from its kind.
 func StateBackend(ctx context.Context, cfg *config.Config, kinds providers.Kinds) (state.Backend, error) {
+	return StateBackendWrapped(ctx, cfg, kinds, nil)
+}
+
+// StateBackendWrapped is StateBackend with a remote state's store wrapped
+// by wrap (the debug log of store requests), when wrap is not nil. A local
+// state is a file, not a store: it is not wrapped.
+func StateBackendWrapped(ctx context.Context, cfg *config.Config, kinds providers.Kinds, wrap func(providers.Storage) providers.Storage) (state.Backend, error) {
 	k := kinds.Lookup(cfg.State.Type)
 	if k == nil || k.State == nil {
 		return nil, fmt.Errorf("unknown state backend %q", cfg.State.Type)
@@ -30,6 +37,9 @@ func StateBackend(ctx context.Context, cfg *config.Config, kinds providers.Kinds
 	store, err := k.State.Open(ctx, cfg.State.Config)
 	if err != nil {
 		return nil, fmt.Errorf("open the %s state backend: %w", cfg.State.Type, err)
+	}
+	if wrap != nil {
+		store = wrap(store)
 	}
 	return state.NewRemote(store, cfg.State.Key), nil
 }

@@ -1,7 +1,8 @@
 // Package logged wraps a providers.Storage so that every request it serves is
 // written to a debug log: the store, the method, the key, the result and how
-// long it took. streamctl wraps each destination's storage in it when
-// STREAMCTL_LOG=debug, to show what a command asks of a store.
+// long it took. streamctl wraps each destination's storage, and a remote
+// state's, in it when STREAMCTL_LOG=debug, to show what a command asks of a
+// store.
 //
 // A wrapper must not hide or invent a capability: the engine chooses how to
 // stage and promote by a store's Features. The wrapper's Features are the
