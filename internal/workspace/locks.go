@@ -140,6 +140,26 @@ func LockExclusive(ctx context.Context, b state.Backend, sinks []string, op, ver
 	return held, nil
 }
 
+// LockWholeState takes the locks of a command that changes the whole state
+// (state rm, state mv): LockExclusive of sinks and, on a remote state, of
+// every sink the state holds, so that no apply of one of them runs
+// meanwhile. The state is read first, without a lock, to list those. A
+// lock not taken is a *LockError; a state that could not be read is not.
+func LockWholeState(ctx context.Context, b state.Backend, sinks []string, op, version string, timeout time.Duration) (*HeldLocks, error) {
+	if _, ok := b.(state.ShardedBackend); ok {
+		peek, err := state.Load(ctx, b, version)
+		if err != nil {
+			return nil, err
+		}
+		sinks = append(slices.Clone(sinks), peek.State().SinkNames()...)
+	}
+	held, err := LockExclusive(ctx, b, sinks, op, version, timeout)
+	if err != nil {
+		return nil, &LockError{err}
+	}
+	return held, nil
+}
+
 // rootFree waits up to timeout for the run-wide lock of sb to have no live
 // holder, polling as state.Lock retries, and returns the *state.LockedError
 // naming the holder when it still has one.
