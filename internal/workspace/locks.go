@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/streamctl/streamctl/internal/config"
 	"github.com/streamctl/streamctl/internal/crash"
 	"github.com/streamctl/streamctl/planner"
 	"github.com/streamctl/streamctl/state"
@@ -158,6 +160,22 @@ func LockWholeState(ctx context.Context, b state.Backend, sinks []string, op, ve
 		return nil, &LockError{err}
 	}
 	return held, nil
+}
+
+// SinkLockNames lists, in name order, the sinks whose locks a remote state
+// may hold: those cfg declares and those the state holds, when it can be
+// read (lock and force-unlock show and find locks whatever the state says).
+func SinkLockNames(ctx context.Context, cfg *config.Config, b state.Backend, version string) []string {
+	names := map[string]bool{}
+	for _, s := range cfg.Sinks {
+		names[s.Name] = true
+	}
+	if mgr, err := state.Load(ctx, b, version); err == nil {
+		for _, n := range mgr.State().SinkNames() {
+			names[n] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(names))
 }
 
 // rootFree waits up to timeout for the run-wide lock of sb to have no live

@@ -356,6 +356,28 @@ func TestWholeStateLockHoldsEverySinkOfTheState(t *testing.T) {
 	}
 }
 
+// TestSinkLockNamesOfConfigurationAndState: the sinks whose locks lock and
+// force-unlock look at are those the configuration declares and those the
+// state holds, a sink removed from the configuration included.
+func TestSinkLockNamesOfConfigurationAndState(t *testing.T) {
+	f := newFixture(t)
+	cfg := f.remote(mem.New("state"))
+	sb := f.sharded(cfg)
+	onlyA := *cfg
+	onlyA.Sinks = cfg.Sinks[:1]
+	if got := SinkLockNames(context.Background(), &onlyA, sb, "test"); !slices.Equal(got, []string{"a"}) {
+		t.Errorf("before any apply, with sink a declared: %v, want [a]", got)
+	}
+	s := f.begin(cfg, sessionOptions(0), newRecorder())
+	if r := s.Apply(planned(t, s), 2); len(r.Errs) > 0 || r.Locked != nil {
+		t.Fatalf("apply: errors %v, locked %v", r.Errs, r.Locked)
+	}
+	s.Close()
+	if got := SinkLockNames(context.Background(), &onlyA, sb, "test"); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("with sink a declared and a and b in the state: %v, want [a b]", got)
+	}
+}
+
 // Issue 35: a worker with -lock-timeout=60s exited at once with "locked,
 // retry with -lock-timeout" while another process held the run-wide lock.
 func TestSessionWaitsForTheRunWideLockWithinTheTimeout(t *testing.T) {
