@@ -10,8 +10,8 @@
 // with a new kind of capability adds an interface here and a field to
 // Features; it sets the field, every wrapper (providers/faulty,
 // providers/logged) passes it through, wrapping its calls, and the engine
-// or the state reads the field to choose its path. Nothing asserts a
-// Storage's type.
+// or the state reads the field to choose its path (storagetest.Wrapper
+// fails until every wrapper wraps it). Nothing asserts a Storage's type.
 package providers
 
 import (
