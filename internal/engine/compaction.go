@@ -1,14 +1,24 @@
 package engine
 
 import (
+	"bytes"
+	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/streamctl/streamctl/internal/fault"
+	"github.com/streamctl/streamctl/internal/format"
+	"github.com/streamctl/streamctl/internal/pipeline"
 	"github.com/streamctl/streamctl/planner"
 	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/state"
@@ -23,10 +33,294 @@ import (
 // the files of the manifests it names; only then are those files deleted.
 // Readers take the files of the manifests no compaction manifest replaces
 // (liveManifests): the old set or the new, never both, never neither.
-//
-// This file holds the protocol's steps; the manifests and their readers are
-// in compaction_manifest.go, what is due and how a plan shows it in
-// compaction_plan.go, and the rewriting of the files in compaction_rewrite.go.
+
+// CompactionManifestVersion is the format version of compaction manifests.
+const CompactionManifestVersion = 1
+
+// CompactionManifest is a destination's commit record of one compaction.
+type CompactionManifest struct {
+	FormatVersion int    `json:"format_version"`
+	Sink          string `json:"sink"`
+	Destination   string `json:"destination"`
+	Compaction    int64  `json:"compaction"`
+	// FirstBatch and LastBatch bound the batches whose rows its files hold.
+	FirstBatch int64 `json:"first_batch"`
+	LastBatch  int64 `json:"last_batch"`
+	// Replaces names the manifests whose files these replace, as their file
+	// names in the sink's manifest folder ("7.json", "compaction-2.json").
+	Replaces []string `json:"replaces"`
+	// Files are the new files, and the rejects of the replaced manifests,
+	// which are not rewritten.
+	Files   []FileEntry `json:"files"`
+	Records int64       `json:"records"`
+	Bytes   int64       `json:"bytes"`
+	// Layout is the hash of the output settings its files are written with.
+	Layout    string    `json:"layout,omitempty"`
+	Committed time.Time `json:"committed"`
+	Version   string    `json:"streamctl_version"`
+	LockID    string    `json:"lock_id,omitempty"`
+	Lineage   string    `json:"lineage,omitempty"`
+}
+
+const compactionPrefix = "compaction-"
+
+// CompactionName is the file name of compaction id's manifest in the sink's
+// manifest folder.
+func CompactionName(id int64) string { return compactionPrefix + strconv.FormatInt(id, 10) + ".json" }
+
+// BatchManifestName is the file name of batch's manifest in the sink's
+// manifest folder, as a compaction names it (a manifest gathered into an
+// index keeps its name).
+func BatchManifestName(batch int64) string { return strconv.FormatInt(batch, 10) + ".json" }
+
+// CompactionKey is where compaction id of sink commits.
+func CompactionKey(sink string, id int64) string {
+	return path.Join(MetadataDir, sink, CompactionName(id))
+}
+
+// compactionTemporary is where compaction id is staged: beside the sink's
+// batches, under a name no batch has.
+func (s *Sink) compactionTemporary(id int64) string {
+	return s.temporaryRoot() + strings.TrimSuffix(CompactionName(id), ".json") + "/"
+}
+
+// compactedFileName names the seq-th file of compaction id: never a batch's
+// name (pipeline.FileName), so that no batch writes over it, nor a file of
+// another compaction.
+func compactedFileName(shard string, id int64, seq int, ext string) string {
+	if shard != "" {
+		return fmt.Sprintf("compact-%s-%08d-%05d.%s", shard, id, seq, ext)
+	}
+	return fmt.Sprintf("compact-%08d-%05d.%s", id, seq, ext)
+}
+
+func encodeCompactionManifest(m *CompactionManifest) []byte {
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		panic(fmt.Sprintf("encode compaction manifest: %v", err))
+	}
+	return append(data, '\n')
+}
+
+func decodeCompactionManifest(data []byte, sink string, id int64) (*CompactionManifest, error) {
+	var m CompactionManifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, err
+	}
+	if m.FormatVersion < 1 || m.FormatVersion > CompactionManifestVersion {
+		return nil, fmt.Errorf("unsupported compaction manifest format version %d", m.FormatVersion)
+	}
+	if m.Sink != sink || m.Compaction != id {
+		return nil, fmt.Errorf("it says it commits compaction %d of sink %q", m.Compaction, m.Sink)
+	}
+	for i, f := range m.Files {
+		if err := ValidateFilePath(f.Path); err != nil {
+			return nil, tampered(fmt.Sprintf("file %d has the path %s: it %v", i+1, strconv.Quote(f.Path), err))
+		}
+	}
+	for _, r := range m.Replaces {
+		if _, ok := parseManifestName(r); !ok {
+			return nil, tampered(fmt.Sprintf("it replaces %s, which names no manifest", strconv.Quote(r)))
+		}
+	}
+	return &m, nil
+}
+
+// manifestRef is a manifest named by its file name: a batch's or a
+// compaction's.
+type manifestRef struct {
+	batch      int64 // when compaction is 0
+	compaction int64
+}
+
+func parseManifestName(name string) (manifestRef, bool) {
+	if rest, ok := strings.CutPrefix(name, compactionPrefix); ok {
+		n, ok := parseBatchKey(rest, true)
+		return manifestRef{compaction: n}, ok && n > 0
+	}
+	n, ok := parseBatchKey(name, true)
+	return manifestRef{batch: n}, ok
+}
+
+func readCompactionManifest(ctx context.Context, s providers.Storage, sink string, id int64) (*CompactionManifest, error) {
+	data, _, err := providers.ReadAll(ctx, s, CompactionKey(sink, id))
+	if err != nil {
+		return nil, err
+	}
+	m, err := decodeCompactionManifest(data, sink, id)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", CompactionKey(sink, id), err)
+	}
+	return m, nil
+}
+
+// readCompactions returns the compaction manifests of sink in s, by number.
+func readCompactions(ctx context.Context, s providers.Storage, sink string) ([]*CompactionManifest, error) {
+	prefix := MetadataDir + "/" + sink + "/" + compactionPrefix
+	var ids []int64
+	err := s.List(ctx, prefix, func(info providers.ObjectInfo) error {
+		if n, ok := parseBatchKey(info.Key[len(prefix):], true); ok && n > 0 {
+			ids = append(ids, n)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(ids)
+	out := make([]*CompactionManifest, len(ids))
+	err = forEach(len(ids), func(i int) error {
+		m, err := readCompactionManifest(ctx, s, sink, ids[i])
+		out[i] = m
+		return err
+	})
+	return out, err
+}
+
+// LiveManifest is a manifest whose files a reader takes: a batch's that no
+// compaction replaced, or a compaction's that no later one replaced.
+type LiveManifest struct {
+	Name string // its file name: "7.json", "compaction-2.json"
+	// FirstBatch and LastBatch bound the batches whose rows its files hold
+	// (a batch manifest's are its batch).
+	FirstBatch, LastBatch int64
+	Compaction            int64 // 0 for a batch's
+	Files                 []FileEntry
+	Records               int64
+	Layout                string // a compaction's; "" for a batch's
+	Committed             time.Time
+}
+
+// liveManifests reads the manifests of sink in s whose files readers take,
+// in the order of their batches; batches are the batch manifests, replaced
+// or not. A compaction committed while they are read is either wholly seen
+// or not at all: the compaction manifests are listed once, after the batch
+// manifests, and a manifest is never removed (an indexed one stays in its
+// index).
+func liveManifests(ctx context.Context, s providers.Storage, sink string) (live []LiveManifest, batches []*Manifest, err error) {
+	batches, err = ReadManifests(ctx, s, sink, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	compactions, err := readCompactions(ctx, s, sink)
+	if err != nil {
+		return nil, nil, err
+	}
+	return liveOf(batches, compactions), batches, nil
+}
+
+// liveOf is liveManifests of the manifests given.
+func liveOf(batches []*Manifest, compactions []*CompactionManifest) (live []LiveManifest) {
+	replaced := map[string]bool{}
+	for _, c := range compactions {
+		for _, r := range c.Replaces {
+			replaced[r] = true
+		}
+	}
+	for _, m := range batches {
+		if name := BatchManifestName(m.Batch); !replaced[name] {
+			live = append(live, LiveManifest{Name: name, FirstBatch: m.Batch, LastBatch: m.Batch, Files: m.Files, Records: m.Records, Committed: m.Committed})
+		}
+	}
+	for _, c := range compactions {
+		if name := CompactionName(c.Compaction); !replaced[name] {
+			live = append(live, LiveManifest{Name: name, FirstBatch: c.FirstBatch, LastBatch: c.LastBatch, Compaction: c.Compaction,
+				Files: c.Files, Records: c.Records, Layout: c.Layout, Committed: c.Committed})
+		}
+	}
+	slices.SortStableFunc(live, func(a, b LiveManifest) int {
+		return cmp.Or(cmp.Compare(a.FirstBatch, b.FirstBatch), cmp.Compare(a.Compaction, b.Compaction))
+	})
+	return live
+}
+
+// CompactionPolicy is when and how a sink's folder destinations are
+// compacted (the sink's maintenance block).
+type CompactionPolicy struct {
+	// TargetSize is the size a new file ends at; files smaller than it are
+	// small.
+	TargetSize int64
+	// After is how long after its commit a manifest's files may be
+	// rewritten.
+	After time.Duration
+}
+
+// PlanCompaction returns the compaction of destination d of sink due at now,
+// or nil. It takes the live manifests committed After ago or earlier, with
+// the sink's current layout (a batch's as the state's history records it,
+// or, older than the history, when the sink never had another), that hold
+// a small data file; and plans them when
+// some partition folder holds two small files of theirs or more. A
+// destination with a table is not compacted here (its table is). st is the
+// sink's checkpoint.
+func PlanCompaction(ctx context.Context, sink *Sink, st *state.Sink, d Destination, p CompactionPolicy, now time.Time) (*state.Compaction, error) {
+	if d.Table != nil || p.TargetSize <= 0 || st == nil {
+		return nil, nil
+	}
+	current := map[int64]bool{} // batches written with the current layout
+	for _, b := range st.History {
+		if b.Layout == sink.LayoutHash {
+			current[b.ID] = true
+		}
+	}
+	// Batches older than the history were written with the current layout
+	// too when the sink never had another.
+	older := int64(-1)
+	if st.Layout != nil && st.Layout.Hash == sink.LayoutHash && len(st.FormerLayouts) == 0 {
+		older = st.NextBatch
+		if len(st.History) > 0 {
+			older = st.History[0].ID
+		}
+	}
+	compactions, err := readCompactions(ctx, d.Storage, sink.storedName())
+	if err != nil {
+		return nil, fmt.Errorf("read the compactions of %s: %w", d.Name, err)
+	}
+	// The batches up to the last a compaction holds were compacted then, or
+	// could not be (another layout, files large enough), and still cannot:
+	// only those after it are read, not a long-lived sink's every index at
+	// every plan. (A batch repaired into the destination since, whose
+	// manifest was not old enough then, stays as it is.)
+	var from int64
+	for _, c := range compactions {
+		from = max(from, c.LastBatch+1)
+	}
+	batches, err := ReadManifests(ctx, d.Storage, sink.storedName(), from)
+	if err != nil {
+		return nil, fmt.Errorf("read the manifests of %s: %w", d.Name, err)
+	}
+	live := liveOf(batches, compactions)
+	var next int64 = 1
+	if n := len(compactions); n > 0 {
+		next = compactions[n-1].Compaction + 1
+	}
+	c := &state.Compaction{ID: next, Destination: d.Name, TargetSize: p.TargetSize, Layout: sink.LayoutHash}
+	small := map[string]int{} // partition folder → small files of the manifests taken
+	for _, m := range live {
+		if m.Committed.After(now.Add(-p.After)) {
+			continue
+		}
+		if m.Compaction == 0 && !current[m.FirstBatch] && m.FirstBatch >= older || m.Compaction != 0 && m.Layout != sink.LayoutHash {
+			continue
+		}
+		took := false
+		for _, f := range m.Files {
+			if isDataFile(f.Path) && f.Size < p.TargetSize {
+				small[path.Dir(f.Path)]++
+				took = true
+			}
+		}
+		if took {
+			c.Replaces = append(c.Replaces, m.Name)
+		}
+	}
+	for _, n := range small {
+		if n >= 2 {
+			return c, nil
+		}
+	}
+	return nil, nil
+}
 
 // isDataFile reports whether a committed file is data (not a reject).
 func isDataFile(p string) bool { return !strings.HasPrefix(p, MetadataDir+"/") }
@@ -273,6 +567,238 @@ func (e *Engine) writeCompaction(ctx context.Context, sink *Sink, d *Destination
 	return m, nil
 }
 
+// rewriter writes the rows of a folder's files into new files of the
+// target size, in order: by file as given, then by row. CSV and JSONL rows
+// are copied byte for byte; Parquet rows are decoded and encoded again.
+type rewriter struct {
+	sink   *Sink
+	c      *state.Compaction
+	format *format.Format
+	ext    string
+	seq    map[string]int
+}
+
+func newRewriter(sink *Sink, c *state.Compaction) (*rewriter, error) {
+	f, err := pipeline.FileFormat(sink.Layout)
+	if err != nil {
+		return nil, err
+	}
+	return &rewriter{sink: sink, c: c, format: f, ext: f.Ext(), seq: map[string]int{}}, nil
+}
+
+// outFile is a new file being written under the compaction's temporary
+// folder.
+type outFile struct {
+	w       providers.ObjectWriter
+	hash    hash.Hash
+	size    int64
+	records int64
+	entry   FileEntry
+}
+
+func (o *outFile) Write(p []byte) (int, error) {
+	n, err := o.w.Write(p)
+	o.hash.Write(p[:n])
+	o.size += int64(n)
+	return n, err
+}
+
+func (r *rewriter) create(ctx context.Context, s providers.Storage, tmp, dir string) (*outFile, error) {
+	rel := path.Join(dir, compactedFileName(r.sink.fileShard(), r.c.ID, r.seq[dir], r.ext))
+	r.seq[dir]++
+	var (
+		w   providers.ObjectWriter
+		err error
+	)
+	if sc := s.Features().ScratchCreator; sc != nil {
+		w, err = sc.CreateScratch(ctx, tmp+rel)
+	} else {
+		w, err = s.Create(ctx, tmp+rel)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("stage %s: %w", rel, err)
+	}
+	return &outFile{w: w, hash: sha256.New(), entry: FileEntry{Path: rel}}, nil
+}
+
+func (o *outFile) finish() (FileEntry, error) {
+	if err := o.w.Commit(); err != nil {
+		return FileEntry{}, fmt.Errorf("stage %s: %w", o.entry.Path, err)
+	}
+	o.entry.Size, o.entry.Records, o.entry.SHA256 = o.size, o.records, hex.EncodeToString(o.hash.Sum(nil))
+	fault.Point("after-compaction-stage-file")
+	return o.entry, nil
+}
+
+func (r *rewriter) rewriteFolder(ctx context.Context, s providers.Storage, tmp, dir string, files []FileEntry) ([]FileEntry, error) {
+	var (
+		out  []FileEntry
+		cur  *outFile
+		enc  format.Encoder // Parquet's; nil for text
+		head []byte         // the CSV header
+	)
+	target := r.c.TargetSize
+	abort := func() {
+		if enc != nil {
+			enc.Abort()
+		}
+		if cur != nil {
+			_ = cur.w.Abort()
+		}
+	}
+	finish := func() error {
+		if enc != nil {
+			if err := enc.Close(); err != nil {
+				return fmt.Errorf("write %s: %w", cur.entry.Path, err)
+			}
+			enc = nil
+		}
+		f, err := cur.finish()
+		if err != nil {
+			return err
+		}
+		out = append(out, f)
+		cur = nil
+		return nil
+	}
+	// full reports whether the open file has reached the target, as
+	// pipeline's max_file_size decides it.
+	full := func() (bool, error) {
+		if cur == nil {
+			return false, nil
+		}
+		if enc == nil {
+			return cur.size >= target, nil
+		}
+		if enc.Full() {
+			return true, nil
+		}
+		size, guess := enc.Size()
+		if size >= target && guess {
+			if err := enc.Flush(); err != nil {
+				return false, err
+			}
+			size, _ = enc.Size()
+		}
+		return size >= target, nil
+	}
+	open := func() error {
+		if ok, err := full(); err != nil {
+			return err
+		} else if ok {
+			if err := finish(); err != nil {
+				return err
+			}
+		}
+		if cur != nil {
+			return nil
+		}
+		var err error
+		if cur, err = r.create(ctx, s, tmp, dir); err != nil {
+			return err
+		}
+		if r.ext == format.Parquet {
+			enc = r.format.NewEncoder(cur)
+		} else if head != nil {
+			_, err = cur.Write(head)
+		}
+		return err
+	}
+	for _, f := range files {
+		if err := ctxErr(ctx); err != nil {
+			abort()
+			return nil, err
+		}
+		data, _, err := providers.ReadAll(ctx, s, f.Path)
+		if err != nil {
+			abort()
+			return nil, fmt.Errorf("read %s: %w", f.Path, err)
+		}
+		if r.ext == format.Parquet {
+			err = format.ReadParquet(data, r.format.Schema(), func(vals []format.Value) error {
+				if err := open(); err != nil {
+					return err
+				}
+				cur.records++
+				return enc.Append(nil, vals)
+			})
+		} else {
+			err = r.copyLines(data, &head, open, func(line []byte) error {
+				cur.records++
+				_, err := cur.Write(line)
+				return err
+			})
+		}
+		if err != nil {
+			abort()
+			return nil, fmt.Errorf("rewrite %s: %w", f.Path, err)
+		}
+	}
+	if cur != nil {
+		if err := finish(); err != nil {
+			abort()
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// copyLines hands each line of a CSV or JSONL file to write, after open;
+// a CSV file's header is kept once, in head, and written at the top of each
+// new file.
+func (r *rewriter) copyLines(data []byte, head *[]byte, open func() error, write func([]byte) error) error {
+	if r.ext == format.CSV {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			return errors.New("a CSV file without a header line")
+		}
+		if *head == nil {
+			*head = bytes.Clone(data[:i+1])
+		} else if !bytes.Equal(*head, data[:i+1]) {
+			return errors.New("its header differs from the other files'")
+		}
+		data = data[i+1:]
+	}
+	for len(data) > 0 {
+		i := recordEnd(data, r.ext == format.CSV)
+		if i < 0 {
+			return errors.New("its last line has no newline: it was not written whole")
+		}
+		if err := open(); err != nil {
+			return err
+		}
+		if err := write(data[:i+1]); err != nil {
+			return err
+		}
+		data = data[i+1:]
+	}
+	return nil
+}
+
+func ctxErr(ctx context.Context) error { return context.Cause(ctx) }
+
+// recordEnd is the index of the newline that ends the first record of
+// data, or -1. A JSON line holds no newline (JSON escapes them); a CSV field
+// may, quoted, and its quotes inside are doubled, so a newline ends a
+// record where the quotes before it pair up.
+func recordEnd(data []byte, csv bool) int {
+	if !csv {
+		return bytes.IndexByte(data, '\n')
+	}
+	quoted := false
+	for i, b := range data {
+		switch b {
+		case '"':
+			quoted = !quoted
+		case '\n':
+			if !quoted {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
 // Maintain compacts sink's folder destinations under p: first the
 // compaction a run that died left in flight, whatever p says now, then the
 // one PlanCompaction finds due in each destination. It returns the
@@ -302,9 +828,82 @@ func (e *Engine) Maintain(ctx context.Context, sink *Sink, p CompactionPolicy) (
 	return done, nil
 }
 
+// DescribeCompaction is c as a plan shows it: per partition folder, the
+// files rewritten and the new files.
+func DescribeCompaction(ctx context.Context, sink *Sink, c *state.Compaction, resume bool) (planner.Compaction, error) {
+	pc := planner.Compaction{Destination: c.Destination, ID: c.ID, Replaces: c.Replaces, TargetSize: c.TargetSize, Layout: c.Layout, Resume: resume}
+	d := sink.destination(c.Destination)
+	if d == nil {
+		return pc, fmt.Errorf("compaction %d: the sink has no destination %s", c.ID, c.Destination)
+	}
+	files, err := replacedFiles(ctx, d.Storage, sink.storedName(), c.Replaces)
+	if err != nil {
+		return pc, fmt.Errorf("compaction %d of %s: %w", c.ID, d.Name, err)
+	}
+	f, err := pipeline.FileFormat(sink.Layout)
+	if err != nil {
+		return pc, err
+	}
+	at := map[string]int{}
+	for _, fe := range files {
+		if !isDataFile(fe.Path) {
+			continue
+		}
+		dir := path.Dir(fe.Path)
+		i, ok := at[dir]
+		if !ok {
+			i = len(pc.Folders)
+			at[dir] = i
+			pc.Folders = append(pc.Folders, planner.CompactionFolder{Folder: dir,
+				Into: path.Join(dir, compactedFileName(sink.fileShard(), c.ID, 0, f.Ext()))})
+		}
+		pc.Folders[i].Files = append(pc.Folders[i].Files, fe.Path)
+		pc.Folders[i].Bytes += fe.Size
+	}
+	for i := range pc.Folders {
+		pc.Folders[i].Estimate = max(1, (pc.Folders[i].Bytes+c.TargetSize-1)/c.TargetSize)
+	}
+	return pc, nil
+}
+
 // compactionOf is the intent of a planned compaction.
 func compactionOf(pc planner.Compaction) *state.Compaction {
 	return &state.Compaction{ID: pc.ID, Destination: pc.Destination, Replaces: pc.Replaces, TargetSize: pc.TargetSize, Layout: pc.Layout}
+}
+
+// PlanCompactions lists what apply compacts in sink after its batches:
+// the compaction in flight in st, then, with a policy, the one due in each
+// folder destination at now.
+func PlanCompactions(ctx context.Context, sink *Sink, st *state.Sink, p *CompactionPolicy, now time.Time) ([]planner.Compaction, error) {
+	var out []planner.Compaction
+	if st != nil && st.Compaction != nil {
+		pc, err := DescribeCompaction(ctx, sink, st.Compaction, true)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, pc)
+	}
+	if p == nil {
+		return out, nil
+	}
+	for _, d := range sink.Destinations {
+		if st != nil && st.Compaction != nil && st.Compaction.Destination == d.Name {
+			continue // one at a time: the next apply plans the next
+		}
+		c, err := PlanCompaction(ctx, sink, st, d, *p, now)
+		if err != nil || c == nil {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		pc, err := DescribeCompaction(ctx, sink, c, false)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, pc)
+	}
+	return out, nil
 }
 
 // runCompactions runs the plan's compactions, after the sink's batches.
