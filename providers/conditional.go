@@ -9,12 +9,6 @@ import (
 	"sync"
 )
 
-// UncheckedConditions is implemented by a Storage configured to be trusted
-// without ProbeConditionalWrites (skip_conditional_write_check = true).
-type UncheckedConditions interface {
-	ConditionalWritesUnchecked() bool
-}
-
 // ConditionError is a store that does not honour conditional writes: an
 // S3-compatible endpoint that ignores If-None-Match or If-Match (older MinIO,
 // Ceph, some gateways) would let two writers both take a lock or commit a
@@ -31,9 +25,10 @@ func (e *ConditionError) Error() string {
 
 // ProbeConditionalWrites checks, with a few writes to key (removed after),
 // that s refuses a second create-only write and a write with a stale
-// version. It returns a *ConditionError when the store accepts either.
+// version. It returns a *ConditionError when the store accepts either. A
+// store whose Features say ConditionalWritesUnchecked is not probed.
 func ProbeConditionalWrites(ctx context.Context, s Storage, key string) error {
-	if u, ok := s.(UncheckedConditions); ok && u.ConditionalWritesUnchecked() {
+	if s.Features().ConditionalWritesUnchecked {
 		return nil
 	}
 	var nonce [8]byte

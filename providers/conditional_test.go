@@ -3,11 +3,14 @@ package providers_test
 import (
 	"context"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 
 	"github.com/streamctl/streamctl/providers"
+	"github.com/streamctl/streamctl/providers/faulty"
 	"github.com/streamctl/streamctl/providers/local"
+	"github.com/streamctl/streamctl/providers/logged"
 )
 
 // ignoring is a store that ignores the conditions of conditional writes, as
@@ -67,6 +70,40 @@ func TestProbeConditionalWrites(t *testing.T) {
 			})
 			if len(left) > 0 {
 				t.Errorf("the probe left %v", left)
+			}
+		})
+	}
+}
+
+// trusted is a store whose block skips the check of conditional writes.
+type trusted struct{ providers.Storage }
+
+func (s trusted) Features() providers.Features {
+	f := s.Storage.Features()
+	f.ConditionalWritesUnchecked = true
+	return f
+}
+
+// TestProbeSkippedWhereTheStoreSaysSo: a store declaring its conditional
+// writes unchecked (skip_conditional_write_check = true) is not probed,
+// also behind the fault and debug-log wrappers, which pass its Features
+// through; without the declaration, the store that ignores conditions is
+// refused through them too.
+func TestProbeSkippedWhereTheStoreSaysSo(t *testing.T) {
+	wrappers := map[string]func(providers.Storage) providers.Storage{
+		"bare":   func(s providers.Storage) providers.Storage { return s },
+		"faulty": func(s providers.Storage) providers.Storage { return faulty.Wrap(s) },
+		"logged": func(s providers.Storage) providers.Storage { return logged.Wrap(s, logged.NewLog(io.Discard)) },
+	}
+	for name, wrap := range wrappers {
+		t.Run(name, func(t *testing.T) {
+			ignores := ignoring{Storage: local.New(t.TempDir()), ignoreCreate: true}
+			if err := providers.ProbeConditionalWrites(context.Background(), wrap(trusted{ignores}), "_streamctl/.probe"); err != nil {
+				t.Errorf("a store trusted by its block was probed: %v", err)
+			}
+			var ce *providers.ConditionError
+			if err := providers.ProbeConditionalWrites(context.Background(), wrap(ignores), "_streamctl/.probe"); !errors.As(err, &ce) {
+				t.Errorf("a store ignoring If-None-Match, not trusted: got %v, want a ConditionError", err)
 			}
 		})
 	}

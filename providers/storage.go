@@ -6,10 +6,12 @@
 // Adding a store: implement Storage, pass the conformance suite in
 // providers/storagetest, and declare in Features the optional capabilities
 // the store has (each an interface of this package, implemented by the store
-// itself). A store with a new kind of capability adds an interface here and
-// a field to Features; it sets the field, every wrapper (providers/faulty)
-// passes it through, wrapping its calls, and the engine or the state reads
-// the field to choose its path. Nothing asserts a Storage's type.
+// itself) and what it says of itself (ConditionalWritesUnchecked). A store
+// with a new kind of capability adds an interface here and a field to
+// Features; it sets the field, every wrapper (providers/faulty,
+// providers/logged) passes it through, wrapping its calls, and the engine
+// or the state reads the field to choose its path (storagetest.Wrapper
+// fails until every wrapper wraps it). Nothing asserts a Storage's type.
 package providers
 
 import (
@@ -108,7 +110,7 @@ type Storage interface {
 }
 
 // Features is the capability record of a Storage: each optional capability
-// it has, nil where it has none. The engine and the state choose their way
+// it has, nil where it has none, and what it declares of itself. The engine and the state choose their way
 // by it (rename or copy, staged uploads or _temporary/<N>/, ...), never by
 // asserting the Storage's type, which a wrapper would hide.
 type Features struct {
@@ -119,6 +121,10 @@ type Features struct {
 	Stager         Stager
 	// StagedLister is set only with Stager.
 	StagedLister StagedLister
+	// ConditionalWritesUnchecked: the store is trusted to honour
+	// conditional writes without ProbeConditionalWrites, as its block says
+	// (skip_conditional_write_check = true).
+	ConditionalWritesUnchecked bool
 }
 
 // CheckKey refuses what is not a key: empty, absolute, holding a NUL, or with

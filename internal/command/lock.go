@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/streamctl/streamctl/state"
@@ -104,16 +102,7 @@ func (c *LockCommand) Run(args []string) int {
 		}
 	}
 	if sb, ok := backend.(state.ShardedBackend); ok {
-		names := map[string]bool{}
-		for _, s := range cfg.Sinks {
-			names[s.Name] = true
-		}
-		if mgr, err := state.Load(ctx, backend, Version); err == nil {
-			for _, n := range mgr.State().SinkNames() {
-				names[n] = true
-			}
-		}
-		for _, n := range slices.Sorted(maps.Keys(names)) {
+		for _, n := range workspace.SinkLockNames(ctx, cfg, backend, Version) {
 			h, err := sb.SinkLock(n).LockInfo(ctx)
 			if err != nil {
 				return failf(v, "read the lock of sink %q on %s: %v", n, backend.Describe(), err)
@@ -180,17 +169,8 @@ func (c *ForceUnlockCommand) Run(args []string) int {
 	err = backend.ForceUnlock(ctx, id)
 	if sb, ok := backend.(state.ShardedBackend); ok && err != nil {
 		// The ID may be a sink's lock, taken by an apply of that sink.
-		names := map[string]bool{}
-		for _, s := range cfg.Sinks {
-			names[s.Name] = true
-		}
-		if mgr, lerr := state.Load(ctx, backend, Version); lerr == nil {
-			for _, n := range mgr.State().SinkNames() {
-				names[n] = true
-			}
-		}
 		var held []string
-		for _, n := range slices.Sorted(maps.Keys(names)) {
+		for _, n := range workspace.SinkLockNames(ctx, cfg, backend, Version) {
 			l := sb.SinkLock(n)
 			h, herr := l.LockInfo(ctx)
 			if herr != nil || h == nil {

@@ -337,24 +337,20 @@ func (c *StatePullCommand) Run(args []string) int {
 	return ExitOK
 }
 
-// lockedState takes the state lock (unless lock is false) for a state
-// command and reads the state. On a sharded remote state it also takes the
-// lock of every sink the state holds and of sinks, so that no apply of one
-// of them runs meanwhile. On failure it reports and returns a nil manager and
-// the exit code; otherwise release frees the locks.
+// lockedState takes the locks of a state command (unless lock is false:
+// workspace.LockWholeState says which) and reads the state. On failure it
+// reports and returns a nil manager and the exit code; otherwise release
+// frees the locks.
 func (m *Meta) lockedState(ctx context.Context, backend state.Backend, v ui, op string, lock bool, timeout time.Duration, sinks ...string) (mgr *state.Manager, release func(), code int) {
 	release = func() {}
 	if lock {
-		if _, ok := backend.(state.ShardedBackend); ok {
-			peek, err := state.Load(ctx, backend, Version)
-			if err != nil {
-				return nil, nil, m.errorf("%v", err)
-			}
-			sinks = append(sinks, peek.State().SinkNames()...)
-		}
-		held, err := workspace.LockExclusive(ctx, backend, sinks, op, Version, timeout)
-		if err != nil {
-			return nil, nil, lockFailed(v, err)
+		held, err := workspace.LockWholeState(ctx, backend, sinks, op, Version, timeout)
+		var lockErr *workspace.LockError
+		switch {
+		case errors.As(err, &lockErr):
+			return nil, nil, lockFailed(v, lockErr.Err)
+		case err != nil:
+			return nil, nil, m.errorf("%v", err)
 		}
 		tookOverAll(v, held)
 		release = func() {

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/streamctl/streamctl/internal/format"
 )
@@ -80,6 +82,59 @@ func (l Layout) Hash() string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:8])
 }
+
+// Settings renders the settings Hash covers, by the sink's attribute name,
+// as HCL values: the state keeps them beside the hash (state.Layout), so
+// that a plan can show which of them a configuration changed. A column is
+// the attribute `column "NAME"`. As in Hash, a row group size not declared
+// is left out: declaring the default is a change of hash, and names it.
+func (l Layout) Settings() map[string]string {
+	s := map[string]string{"format": hclString(l.Format)}
+	if l.Compression != "" {
+		s["compression"] = hclString(l.Compression)
+	}
+	if l.RouteBy != "" {
+		s["route_by"] = hclString(l.RouteBy)
+	}
+	if l.OnInvalid != "" {
+		s["on_invalid"] = hclString(l.OnInvalid)
+	}
+	if len(l.PartitionBy) > 0 {
+		parts := make([]string, len(l.PartitionBy))
+		for i, p := range l.PartitionBy {
+			parts[i] = hclString(p)
+		}
+		s["partition_by"] = "[" + strings.Join(parts, ", ") + "]"
+	}
+	if l.MaxFileRecords != 0 {
+		s["max_file_records"] = strconv.FormatInt(l.MaxFileRecords, 10)
+	}
+	if l.MaxFileSize != 0 {
+		s["max_file_size"] = strconv.FormatInt(l.MaxFileSize, 10)
+	}
+	if l.RowGroupRecords != 0 && !l.rowGroupDefaulted {
+		s["row_group_records"] = strconv.FormatInt(l.RowGroupRecords, 10)
+	}
+	if len(l.Columns) > 0 {
+		// Their order decides the files' column order: it is a setting too.
+		names := make([]string, len(l.Columns))
+		for i, c := range l.Columns {
+			names[i] = hclString(c.Name)
+			attrs := []string{"type = " + hclString(c.Type)}
+			if c.Nullable != nil {
+				attrs = append(attrs, "nullable = "+strconv.FormatBool(*c.Nullable))
+			}
+			if c.From != "" {
+				attrs = append(attrs, "from = "+hclString(c.From))
+			}
+			s["column "+hclString(c.Name)] = "{ " + strings.Join(attrs, ", ") + " }"
+		}
+		s["columns (order)"] = "[" + strings.Join(names, ", ") + "]"
+	}
+	return s
+}
+
+func hclString(v string) string { return strconv.Quote(v) }
 
 // hashExempt are the Layout fields Hash leaves out, and why.
 var hashExempt = map[string]string{

@@ -73,3 +73,29 @@ func TestLayoutIsBuiltWithItsDefaults(t *testing.T) {
 		}
 	}
 }
+
+// TestLayoutSettingsLeaveOutARowGroupSizeNotDeclared: the settings the state
+// keeps beside the layout hash follow the hash: a row group size the sink
+// does not declare is not among them, so that declaring it, even as the
+// default, is a layout change that names row_group_records.
+func TestLayoutSettingsLeaveOutARowGroupSizeNotDeclared(t *testing.T) {
+	settings := func(body string) (map[string]string, string) {
+		t.Helper()
+		cfg, diags := Load(writeFiles(t, map[string]string{"main.hcl": layoutSink(body)}), all.Kinds(), Inputs{})
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		return cfg.Sinks[0].Layout.Settings(), cfg.Sinks[0].Layout.Hash()
+	}
+	undeclared, undeclaredHash := settings("")
+	if v, ok := undeclared["row_group_records"]; ok {
+		t.Errorf("a sink declaring no row_group_records has the setting %s", v)
+	}
+	declared, declaredHash := settings("  row_group_records = 131072")
+	if got := declared["row_group_records"]; got != "131072" {
+		t.Errorf("a sink declaring row_group_records = 131072 has the setting %q", got)
+	}
+	if undeclaredHash == declaredHash {
+		t.Errorf("declaring the default row group size keeps the hash %s: the plan could not show the change", declaredHash)
+	}
+}

@@ -71,3 +71,34 @@ func TestLayoutHashIsStable(t *testing.T) {
 		}
 	}
 }
+
+// TestLayoutSettingsCoverEveryField: the plan names what changed from
+// Settings, so every field the hash covers must change it too, or a layout
+// change would be planned without saying which setting changed.
+func TestLayoutSettingsCoverEveryField(t *testing.T) {
+	base := Layout{Format: "parquet", Compression: "zstd", RouteBy: "id", OnInvalid: "fail", PartitionBy: []string{"country"},
+		MaxFileRecords: 10, MaxFileSize: 1 << 20, RowGroupRecords: 100, Columns: []format.Column{{Name: "id", Type: "int64"}}}
+	typ := reflect.TypeOf(base)
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		changed := base
+		v := reflect.ValueOf(&changed).Elem().Field(i)
+		if !v.CanSet() {
+			continue // rowGroupDefaulted: TestLayoutSettingsLeaveOutARowGroupSizeNotDeclared
+		}
+		switch v.Kind() {
+		case reflect.String:
+			v.SetString(v.String() + "x")
+		case reflect.Int64, reflect.Int:
+			v.SetInt(v.Int() + 1)
+		case reflect.Slice:
+			v.Set(reflect.MakeSlice(v.Type(), v.Len()+1, v.Len()+1))
+		default:
+			t.Errorf("Layout.%s has kind %s, which this test does not change: extend it", f.Name, v.Kind())
+			continue
+		}
+		if reflect.DeepEqual(changed.Settings(), base.Settings()) {
+			t.Errorf("Layout.%s does not change Layout.Settings: render it there", f.Name)
+		}
+	}
+}

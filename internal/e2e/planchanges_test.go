@@ -251,3 +251,18 @@ func TestLayoutChangeAfterAChangeOfShards(t *testing.T) {
 	plan := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
 	mustContain(t, "the plan of a format change after a change of shards", plan.stdout, `~ format = "jsonl" → "csv"`, "Plan: 0 batches, 0 records to 0 destinations, 1 layout change.")
 }
+
+// TestPlanNamesADeclaredDefaultRowGroupSize: a row group size declared where
+// none was, even the default one, is a layout change whose plan names it;
+// the state does not record a size the sink never declared.
+func TestPlanNamesADeclaredDefaultRowGroupSize(t *testing.T) {
+	t.Parallel()
+	dir := writeConfig(t, layoutConfig("parquet", ""))
+	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	if st := readFile(t, filepath.Join(dir, ".streamctl", "state.json")); strings.Contains(st, "row_group_records") {
+		t.Errorf("the state records a row group size the sink does not declare:\n%s", st)
+	}
+	setConfig(t, dir, layoutConfig("parquet", "  row_group_records = 131072\n"))
+	plan := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
+	mustContain(t, "the plan of a declared row group size", plan.stdout, "+ row_group_records = 131072", "1 layout change.")
+}

@@ -10,7 +10,7 @@ import (
 
 // layoutOf is the sink's output layout as the state records it.
 func layoutOf(sink *Sink) *state.Layout {
-	return &state.Layout{Hash: sink.LayoutHash, Settings: sink.Layout.Settings()}
+	return &state.Layout{Hash: sink.LayoutHash, Settings: sink.LayoutSettings}
 }
 
 // recordLayout writes a layout change the plan shows into the sink's

@@ -40,7 +40,10 @@ type Sink struct {
 	Layout       pipeline.Layout
 	// LayoutHash identifies the output settings; see state.Batch.Layout.
 	LayoutHash string
-	History    int
+	// LayoutSettings are the settings LayoutHash covers, by attribute
+	// name (config.Layout.Settings): the state keeps them beside it.
+	LayoutSettings map[string]string
+	History        int
 	// MovedFrom is the sink's former name while a moved block's rename is
 	// pending: until apply moves them, its manifests are under that name.
 	// It is never set on a shard: a moved block renames a whole sink.

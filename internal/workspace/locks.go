@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/streamctl/streamctl/internal/config"
 	"github.com/streamctl/streamctl/internal/crash"
 	"github.com/streamctl/streamctl/planner"
 	"github.com/streamctl/streamctl/state"
@@ -138,6 +140,42 @@ func LockExclusive(ctx context.Context, b state.Backend, sinks []string, op, ver
 		held.add(name, u, info)
 	}
 	return held, nil
+}
+
+// LockWholeState takes the locks of a command that changes the whole state
+// (state rm, state mv): LockExclusive of sinks and, on a remote state, of
+// every sink the state holds, so that no apply of one of them runs
+// meanwhile. The state is read first, without a lock, to list those. A
+// lock not taken is a *LockError; a state that could not be read is not.
+func LockWholeState(ctx context.Context, b state.Backend, sinks []string, op, version string, timeout time.Duration) (*HeldLocks, error) {
+	if _, ok := b.(state.ShardedBackend); ok {
+		peek, err := state.Load(ctx, b, version)
+		if err != nil {
+			return nil, err
+		}
+		sinks = append(slices.Clone(sinks), peek.State().SinkNames()...)
+	}
+	held, err := LockExclusive(ctx, b, sinks, op, version, timeout)
+	if err != nil {
+		return nil, &LockError{err}
+	}
+	return held, nil
+}
+
+// SinkLockNames lists, in name order, the sinks whose locks a remote state
+// may hold: those cfg declares and those the state holds, when it can be
+// read (lock and force-unlock show and find locks whatever the state says).
+func SinkLockNames(ctx context.Context, cfg *config.Config, b state.Backend, version string) []string {
+	names := map[string]bool{}
+	for _, s := range cfg.Sinks {
+		names[s.Name] = true
+	}
+	if mgr, err := state.Load(ctx, b, version); err == nil {
+		for _, n := range mgr.State().SinkNames() {
+			names[n] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(names))
 }
 
 // rootFree waits up to timeout for the run-wide lock of sb to have no live

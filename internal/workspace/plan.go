@@ -163,7 +163,7 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 				NoBackfill:     noBackfill(cs),
 				Destinations:   names,
 				Layout:         es.LayoutHash,
-				LayoutSettings: es.Layout.Settings(),
+				LayoutSettings: es.LayoutSettings,
 				Columns:        planColumns(es.Layout.Columns),
 				Lineage:        st.Lineage,
 				MovedFrom:      from,

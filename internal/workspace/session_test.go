@@ -310,6 +310,74 @@ func TestExclusiveLockIsRefusedWhileAnApplierHoldsASink(t *testing.T) {
 	}
 }
 
+// TestWholeStateLockHoldsEverySinkOfTheState: a command changing the whole
+// state of a remote state (state rm, state mv) holds the run-wide lock and
+// the lock of every sink the state holds, not only of those it names, so
+// that no applier of any of them runs meanwhile; the locks are free after.
+func TestWholeStateLockHoldsEverySinkOfTheState(t *testing.T) {
+	f := newFixture(t)
+	cfg := f.remote(mem.New("state"))
+	s := f.begin(cfg, sessionOptions(0), newRecorder())
+	if r := s.Apply(planned(t, s), 2); len(r.Errs) > 0 || r.Locked != nil {
+		t.Fatalf("apply: errors %v, locked %v", r.Errs, r.Locked)
+	}
+	s.Close()
+	sb := f.sharded(cfg)
+
+	held, err := LockWholeState(context.Background(), sb, []string{"c"}, "state rm", "test", 0)
+	if err != nil {
+		t.Fatalf("LockWholeState: %v", err)
+	}
+	for _, name := range []string{"a", "b", "c"} {
+		h, err := sb.SinkLock(name).LockInfo(context.Background())
+		if err != nil || h == nil || h.Operation != "state rm" {
+			t.Errorf("the lock of sink %s under state rm: %+v, %v; want held by state rm", name, h, err)
+		}
+	}
+	if h, err := sb.LockInfo(context.Background()); err != nil || h == nil || h.Operation != "state rm" {
+		t.Errorf("the run-wide lock under state rm: %+v, %v; want held by state rm", h, err)
+	}
+	if err := held.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	for key, l := range map[string]state.Locker{"the run-wide lock": sb, "the lock of sink a": sb.SinkLock("a"), "the lock of sink c": sb.SinkLock("c")} {
+		if h, err := l.LockInfo(context.Background()); err != nil || h != nil {
+			t.Errorf("%s after the release: %+v, %v; want it free", key, h, err)
+		}
+	}
+
+	// An applier holding a sink of the state refuses the command, as a lock.
+	hold(t, sb.SinkLock("b"), "apply")
+	_, err = LockWholeState(context.Background(), sb, nil, "state mv", "test", 0)
+	var lockErr *LockError
+	var locked *state.LockedError
+	if !errors.As(err, &lockErr) || !errors.As(err, &locked) || !strings.Contains(locked.Path, `(sink "b")`) {
+		t.Fatalf("LockWholeState with sink b held: %v, want a LockError refused on sink b", err)
+	}
+}
+
+// TestSinkLockNamesOfConfigurationAndState: the sinks whose locks lock and
+// force-unlock look at are those the configuration declares and those the
+// state holds, a sink removed from the configuration included.
+func TestSinkLockNamesOfConfigurationAndState(t *testing.T) {
+	f := newFixture(t)
+	cfg := f.remote(mem.New("state"))
+	sb := f.sharded(cfg)
+	onlyA := *cfg
+	onlyA.Sinks = cfg.Sinks[:1]
+	if got := SinkLockNames(context.Background(), &onlyA, sb, "test"); !slices.Equal(got, []string{"a"}) {
+		t.Errorf("before any apply, with sink a declared: %v, want [a]", got)
+	}
+	s := f.begin(cfg, sessionOptions(0), newRecorder())
+	if r := s.Apply(planned(t, s), 2); len(r.Errs) > 0 || r.Locked != nil {
+		t.Fatalf("apply: errors %v, locked %v", r.Errs, r.Locked)
+	}
+	s.Close()
+	if got := SinkLockNames(context.Background(), &onlyA, sb, "test"); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("with sink a declared and a and b in the state: %v, want [a b]", got)
+	}
+}
+
 // Issue 35: a worker with -lock-timeout=60s exited at once with "locked,
 // retry with -lock-timeout" while another process held the run-wide lock.
 func TestSessionWaitsForTheRunWideLockWithinTheTimeout(t *testing.T) {

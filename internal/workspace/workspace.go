@@ -104,13 +104,14 @@ func Open(ctx context.Context, cfg *config.Config, kinds providers.Kinds) (*Work
 		}
 		decl := cfg.Sources[s.Source]
 		es := &engine.Sink{
-			Name:       s.Name,
-			SourceType: decl.Type,
-			SourceName: decl.Name,
-			Source:     src,
-			Layout:     Layout(s),
-			LayoutHash: s.Layout.Hash(),
-			History:    s.History,
+			Name:           s.Name,
+			SourceType:     decl.Type,
+			SourceName:     decl.Name,
+			Source:         src,
+			Layout:         Layout(s),
+			LayoutHash:     s.Layout.Hash(),
+			LayoutSettings: s.Layout.Settings(),
+			History:        s.History,
 		}
 		if s.Shard != nil {
 			es.Shard = &planner.Shard{Sink: s.Shard.Sink, Index: s.Shard.Index, Count: s.Shard.Count}

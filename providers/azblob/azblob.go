@@ -60,9 +60,6 @@ type Storage struct {
 
 var _ providers.Storage = (*Storage)(nil)
 
-// ConditionalWritesUnchecked implements providers.UncheckedConditions.
-func (s *Storage) ConditionalWritesUnchecked() bool { return s.unchecked }
-
 // Timing of the HTTP client. The n-th retry waits (2^n - 1) × retryDelay, with
 // jitter, at most maxRetryDelay: 0.5, 1.5, 3.5, 7.5 s for the default five
 // attempts. A server that accepts a request and then says nothing for

@@ -10,9 +10,10 @@ import (
 var _ providers.Stager = (*Storage)(nil)
 
 // Features implements providers.Storage: blocks are staged on the final blob
-// (see Stage for why staged uploads are not listed).
+// (see Stage for why staged uploads are not listed), and conditional writes
+// are probed unless the block skips the check.
 func (s *Storage) Features() providers.Features {
-	return providers.Features{Stager: s}
+	return providers.Features{Stager: s, ConditionalWritesUnchecked: s.unchecked}
 }
 
 // Stage implements providers.Stager: blocks staged on the final blob while

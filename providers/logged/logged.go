@@ -95,13 +95,6 @@ func (s *Storage) Features() providers.Features {
 
 func (s *Storage) Describe() string { return s.inner.Describe() }
 
-// ConditionalWritesUnchecked answers as the wrapped store: a store without
-// the method is checked, as false says.
-func (s *Storage) ConditionalWritesUnchecked() bool {
-	u, ok := s.inner.(providers.UncheckedConditions)
-	return ok && u.ConditionalWritesUnchecked()
-}
-
 func (s *Storage) Create(ctx context.Context, key string) (providers.ObjectWriter, error) {
 	start := s.log.now()
 	w, err := s.inner.Create(ctx, key)

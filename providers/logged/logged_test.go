@@ -3,7 +3,7 @@ package logged
 import (
 	"bytes"
 	"context"
-	"reflect"
+	"io"
 	"strings"
 	"testing"
 
@@ -29,26 +29,12 @@ func TestStorageContract(t *testing.T) {
 	}
 }
 
-// capabilities lists the optional interfaces of s.
 // TestForwardsExactlyTheCapabilities: a logged store has exactly the
 // capabilities of the store it wraps, so that the engine takes the same path
 // through it, and each of them is logged.
 func TestForwardsExactlyTheCapabilities(t *testing.T) {
-	stores := map[string]providers.Storage{
-		"mem":         mem.New("x"),
-		"mem-staging": mem.NewStaging("x"),
-		"local":       local.New(t.TempDir()),
-	}
-	for name, s := range stores {
-		var buf bytes.Buffer
-		bare, wrapped := reflect.ValueOf(s.Features()), reflect.ValueOf(Wrap(s, NewLog(&buf)).Features())
-		for i := range bare.NumField() {
-			field := bare.Type().Field(i).Name
-			if has, got := !bare.Field(i).IsNil(), !wrapped.Field(i).IsNil(); has != got {
-				t.Errorf("%s: %s: wrapped has it %v, the store %v", name, field, got, has)
-			}
-		}
-	}
+	storagetest.Wrapper(t, func(s providers.Storage) providers.Storage { return Wrap(s, NewLog(io.Discard)) },
+		mem.New("x"), mem.NewStaging("x"), local.New(t.TempDir()), unchecked{mem.New("x")})
 	// Through the capability, the request is logged.
 	var buf bytes.Buffer
 	s := Wrap(local.New(t.TempDir()), NewLog(&buf))
@@ -93,4 +79,13 @@ func TestLogLines(t *testing.T) {
 			t.Errorf("line %d: %q, want it to contain %q", i+1, lines[i], w)
 		}
 	}
+}
+
+// unchecked is a store whose block skips the check of conditional writes.
+type unchecked struct{ providers.Storage }
+
+func (s unchecked) Features() providers.Features {
+	f := s.Storage.Features()
+	f.ConditionalWritesUnchecked = true
+	return f
 }

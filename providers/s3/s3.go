@@ -63,9 +63,10 @@ var (
 )
 
 // Features implements providers.Storage: multipart uploads are staged and
-// listed, and a prefix is removed with batch deletes.
+// listed, a prefix is removed with batch deletes, and conditional writes
+// are probed unless the block skips the check.
 func (s *Storage) Features() providers.Features {
-	return providers.Features{PrefixDeleter: s, Stager: s, StagedLister: s}
+	return providers.Features{PrefixDeleter: s, Stager: s, StagedLister: s, ConditionalWritesUnchecked: s.cfg.SkipConditionalWriteCheck}
 }
 
 // retryBaseDelay is the first backoff before a retry of a transient error; it
@@ -156,9 +157,6 @@ func newStorage(ctx context.Context, cfg Config, optFns ...func(*s3.Options)) (*
 		waiting:      upload.DefaultBudget(),
 	}, nil
 }
-
-// ConditionalWritesUnchecked implements providers.UncheckedConditions.
-func (s *Storage) ConditionalWritesUnchecked() bool { return s.cfg.SkipConditionalWriteCheck }
 
 // Describe implements providers.Storage: "s3://bucket/prefix".
 func (s *Storage) Describe() string {
