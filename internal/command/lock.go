@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/streamctl/streamctl/internal/workspace"
 	"github.com/streamctl/streamctl/state"
 )
 
