@@ -12,6 +12,7 @@ import (
 
 // hashExempt are the Layout fields the layout hash leaves out, and why.
 var hashExempt = map[string]string{
+	"Schema":       "the columns derived from or checked against the version are hashed; the version alone does not decide the files",
 	"Destinations": "a batch's destinations are logged with it (state.Batch.Destinations) and checked on their own",
 	"Shard":        "a shard's files are named apart and its batches are its own: the shard is its checkpoint's, not an output setting",
 	"Sequential":   "the files are the same on one goroutine or two",
@@ -50,6 +51,9 @@ func (l Layout) Settings() map[string]string {
 	}
 	if l.RowGroupRecords != 0 {
 		s["row_group_records"] = strconv.FormatInt(l.RowGroupRecords, 10)
+	}
+	if l.Schema != "" {
+		s["schema"] = l.Schema
 	}
 	if len(l.Columns) > 0 {
 		// Their order decides the files' column order: it is a setting too.

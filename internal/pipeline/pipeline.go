@@ -43,6 +43,11 @@ type Layout struct {
 	// Columns are the sink's column blocks in order. Without columns, JSONL
 	// passes records through byte for byte; CSV and Parquet need columns.
 	Columns []format.Column
+	// Schema is the schema registry version the columns were derived from
+	// or checked against (`"orders-value" version 2`), "" for none: the
+	// state keeps it with the settings, so that plan checks only the
+	// versions registered since.
+	Schema string
 	// Compression is Parquet's: "zstd" (default), "snappy", "gzip", "none".
 	Compression string
 	// PartitionBy are the partition_by expressions (see package partition).

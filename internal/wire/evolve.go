@@ -187,7 +187,7 @@ func CheckDeclared(cols []format.Column, v Version) error {
 		if err != nil {
 			continue
 		}
-		if !fits(typ, want) {
+		if !fits(typ, want, f.Loose) {
 			return bad(fmt.Sprintf("is %s, which column %q of type %s cannot hold", typ, c.Name, c.Type))
 		}
 	}
@@ -207,27 +207,37 @@ func structField(t *row.Type, name string) *row.Type {
 }
 
 // fits reports whether a column of type col reads every value of a field
-// of type field as the decoded JSON gives it.
-func fits(field, col *row.Type) bool {
+// of type field as the decoded JSON gives it. loose is set for JSON Schema,
+// whose numbers have no width: an integer fits any integer column, a
+// number any numeric one, and a value out of range is an invalid record.
+func fits(field, col *row.Type, loose bool) bool {
 	switch {
-	case col.Kind == row.KindJSON || widens(field, col):
+	case field.Kind == row.KindJSON || col.Kind == row.KindJSON || widens(field, col):
+		// A json field is one the schema does not type (a Protobuf
+		// decimal carries its scale in each value): the records decide.
 		return true
-	case col.Kind == row.KindString:
-		// Enums, dates, timestamps and uuids are JSON strings.
-		return field.Kind == row.KindString || field.Kind == row.KindTimestamp || field.Kind == row.KindDate
-	case col.Kind == row.KindDouble:
-		return field.Kind == row.KindInt32 || field.Kind == row.KindInt64 || field.Kind == row.KindFloat
-	case col.Kind == row.KindDecimal:
-		switch field.Kind {
-		case row.KindInt32:
-			return col.Precision-col.Scale >= 10
-		case row.KindInt64:
-			return col.Precision-col.Scale >= 19
-		case row.KindJSON:
-			// A Protobuf decimal carries its scale in each value: the
-			// column's type decides, and a value it cannot hold is
-			// an invalid record.
+	case field.Kind == row.KindString:
+		// The column parses the text: enums, uuids and times are strings,
+		// and JSON Schema topics carry decimals and timestamps as strings.
+		switch col.Kind {
+		case row.KindString, row.KindTimestamp, row.KindDate, row.KindDecimal:
 			return true
+		}
+		return false
+	case col.Kind == row.KindString:
+		return field.Kind == row.KindTimestamp || field.Kind == row.KindDate
+	case isInt(field) && isInt(col) && loose:
+		return true
+	case col.Kind == row.KindDouble || col.Kind == row.KindFloat && loose:
+		return isInt(field) || field.Kind == row.KindFloat || field.Kind == row.KindDouble && loose
+	case col.Kind == row.KindDecimal:
+		switch {
+		case loose:
+			return isInt(field) || field.Kind == row.KindDouble
+		case field.Kind == row.KindInt32:
+			return col.Precision-col.Scale >= 10
+		case field.Kind == row.KindInt64:
+			return col.Precision-col.Scale >= 19
 		}
 		return false
 	case col.Kind != field.Kind:
@@ -235,10 +245,10 @@ func fits(field, col *row.Type) bool {
 	}
 	switch col.Kind {
 	case row.KindList, row.KindMap:
-		return fits(field.Elem, col.Elem)
+		return fits(field.Elem, col.Elem, loose)
 	case row.KindStruct:
 		for _, cf := range col.Fields {
-			if ft := structField(field, cf.Name); ft != nil && !fits(ft, cf.Type) {
+			if ft := structField(field, cf.Name); ft != nil && !fits(ft, cf.Type, loose) {
 				return false
 			}
 		}
@@ -246,3 +256,5 @@ func fits(field, col *row.Type) bool {
 	}
 	return false
 }
+
+func isInt(t *row.Type) bool { return t.Kind == row.KindInt32 || t.Kind == row.KindInt64 }

@@ -205,3 +205,36 @@ func TestCheckDeclared(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckDeclaredJSONSchema: JSON Schema numbers have no width, and its
+// topics carry decimals and timestamps as strings.
+func TestCheckDeclaredJSONSchema(t *testing.T) {
+	v := jsonVersions(t, `{"type": "object", "properties": {
+		"id": {"type": "integer"}, "amount": {"type": "string"}, "weight": {"type": "number"},
+		"status": {"enum": ["A", "B"]}, "ok": {"type": "boolean"},
+		"lines": {"type": "array", "items": {"type": "object", "properties": {"qty": {"type": "integer"}}}}}}`)[0]
+	for _, tc := range []struct {
+		col  format.Column
+		want string
+	}{
+		{format.Column{Name: "id", Type: "int32"}, ""},
+		{format.Column{Name: "id", Type: "decimal(10,0)"}, ""},
+		{format.Column{Name: "amount", Type: "decimal(12,2)"}, ""},
+		{format.Column{Name: "amount", Type: "timestamp"}, ""},
+		{format.Column{Name: "amount", Type: "int64"}, `field "amount" is string`},
+		{format.Column{Name: "weight", Type: "float"}, ""},
+		{format.Column{Name: "weight", Type: "decimal(8,3)"}, ""},
+		{format.Column{Name: "weight", Type: "int64"}, `field "weight" is double`},
+		{format.Column{Name: "status", Type: "string"}, ""},
+		{format.Column{Name: "ok", Type: "string"}, `field "ok" is bool`},
+		{format.Column{Name: "lines", Type: "list<struct<qty:int32>>"}, ""},
+	} {
+		err := CheckDeclared([]format.Column{tc.col}, v)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s %s refused: %v", tc.col.Name, tc.col.Type, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s %s: got %v, want %q", tc.col.Name, tc.col.Type, err, tc.want)
+		}
+	}
+}

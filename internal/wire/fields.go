@@ -17,6 +17,9 @@ type Field struct {
 	Type     string
 	Nullable bool
 	Default  bool
+	// Loose is set for a JSON Schema field, whose integers and numbers
+	// have no declared width (see CheckDeclared).
+	Loose bool
 }
 
 // AvroFields are the fields of an Avro record schema as columns, in schema
@@ -199,7 +202,7 @@ func JSONSchemaFields(text string) ([]Field, error) {
 		typ, nullable := jsonSchemaType(kv.value, 0)
 		_, hasDefault := kv.value.(*object)
 		hasDefault = hasDefault && kv.value.(*object).get("default") != nil
-		out = append(out, Field{Name: kv.key, Type: typ, Nullable: nullable || !required[kv.key], Default: hasDefault})
+		out = append(out, Field{Name: kv.key, Type: typ, Nullable: nullable || !required[kv.key], Default: hasDefault, Loose: true})
 	}
 	return out, nil
 }
