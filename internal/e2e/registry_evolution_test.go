@@ -214,3 +214,78 @@ func TestRegistryIncompatibleVersionRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestRegistryFromSchemaPinned: a batch in flight is finished with the
+// columns it was started with, though a version adding a column was
+// registered since, and the next apply writes the rest with the new
+// column; a saved plan writes the columns it shows, though another version
+// was registered after it was made.
+func TestRegistryFromSchemaPinned(t *testing.T) {
+	t.Parallel()
+	broker := testenv.Kafka(t)
+	reg := testenv.StartSchemaRegistry(t)
+	topic := kafkaTopic(t, broker, 2)
+	subject := topic + "-value"
+	schemas := testenv.AvroOrderSchemas(subject)
+	records := testenv.AvroOrderRecords(func(i int) int32 { return int32(i % 2) })
+	testenv.ProduceWithRegistry(t, broker, reg, topic, schemas[:1], records[:testenv.EvolvedFrom])
+	dir := writeConfig(t, fromSchemaConf(broker.Addr, topic, reg.URL, ""))
+	columnsOf := func(file string) string {
+		rows := duckdb(t, dir, fmt.Sprintf(`SELECT string_agg(column_name, ',') FROM (DESCRIBE SELECT * FROM read_parquet('%s'))`, file))
+		return fmt.Sprint(rows[0][0])
+	}
+	const v1Columns = "id,status,amount,at,day,customer,lines,tags"
+
+	// Killed with batch 1 (version 1 columns) staged, not committed.
+	if r := run(t, dir, []string{"STREAMCTL_FAULT=after-stage:1"}, "apply", "-auto-approve", "-no-color"); !r.killed {
+		t.Fatalf("the fault after-stage:1 was not reached: %s", r)
+	}
+	testenv.ProduceWithRegistry(t, broker, reg, topic, schemas, records[testenv.EvolvedFrom:])
+	r := mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
+	if want := fmt.Sprintf("the batch in flight is finished with the columns of subject %s version 1 it was started with", subject); !strings.Contains(r.stdout+r.stderr, want) {
+		t.Errorf("the resuming apply does not say %q:\n%s", want, r)
+	}
+	files := parquetFiles(t, dir, "out/disk")
+	if len(files) != 1 || columnsOf(files[0]) != v1Columns {
+		t.Fatalf("after the resume the destination holds %v, want one file of version 1's columns", files)
+	}
+	applyAndSettle(t, dir, nil)
+	files = parquetFiles(t, dir, "out/disk")
+	rows := duckdb(t, dir, `SELECT count(*), count(DISTINCT id) FROM read_parquet('out/disk/**/*.parquet', union_by_name = true)`)
+	if len(files) != 2 || fmt.Sprint(rows[0]) != fmt.Sprint([]any{testenv.OrderCount, testenv.OrderCount}) {
+		t.Fatalf("after the next apply: files %v, rows and ids %v; want 2 files and every order once", files, rows[0])
+	}
+
+	// A saved plan made with version 2 is applied after version 3 (adding
+	// the optional note) is registered: it writes version 2's columns.
+	more := make([]testenv.RegistryRecord, 0, 2)
+	for _, rec := range records[testenv.EvolvedFrom : testenv.EvolvedFrom+2] {
+		value := map[string]any{}
+		for k, v := range rec.Value.(map[string]any) {
+			value[k] = v
+		}
+		value["id"] = value["id"].(int64) + 100
+		rec.Value = value
+		more = append(more, rec)
+	}
+	testenv.ProduceWithRegistry(t, broker, reg, topic, schemas, more)
+	mustRun(t, dir, 0, nil, "plan", "-out=tfplan", "-no-color")
+	v3 := schemas[1]
+	v3.Schema = strings.Replace(v3.Schema, `{"name": "coupon"`, `{"name": "note", "type": ["null", "string"], "default": null},
+    {"name": "coupon"`, 1)
+	testenv.ProduceWithRegistry(t, broker, reg, topic, []testenv.RegistrySchema{v3}, nil)
+	mustRun(t, dir, 0, nil, "apply", "-no-color", "tfplan")
+	var added []string
+	for _, f := range parquetFiles(t, dir, "out/disk") {
+		if f != files[0] && f != files[1] {
+			added = append(added, f)
+		}
+	}
+	if len(added) != 1 || columnsOf(added[0]) != v1Columns+",coupon" {
+		t.Errorf("the saved plan wrote %v, want one file of version 2's columns", added)
+	}
+	r = mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
+	if !strings.Contains(r.stdout, `+ column "note" = { type = "string" }`) {
+		t.Errorf("the plan after version 3 does not add the note column:\n%s", r.stdout)
+	}
+}

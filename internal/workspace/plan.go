@@ -121,7 +121,8 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 				// Planned as apply leaves it once the change is made.
 				sinkState = withFormerLayout(change.derived[es.Name], st, change.former)
 			}
-			if err := w.resolveSchema(ctx, cs, es, sinkState, o.Layouts[es.Name]); err != nil {
+			resumeOnly, err := w.resolveSchema(ctx, cs, es, sinkState, o.Layouts[es.Name])
+			if err != nil {
 				errs[i] = fmt.Errorf("sink %q: %w", es.Name, err)
 				return
 			}
@@ -165,6 +166,7 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 				SourceName:     es.SourceName,
 				MaxRecords:     cs.MaxRecords,
 				MaxBatches:     o.MaxBatches,
+				ResumeOnly:     resumeOnly,
 				OnDataLoss:     cs.OnDataLoss,
 				StartAtLatest:  StartsAtLatest(w.Config.Sources[cs.Source], w.kinds),
 				RouteBy:        cs.RouteBy,

@@ -29,20 +29,23 @@ type schemaSource interface {
 // saved plan: then the versions up to the one that gave it, so that the
 // batch is written as it was planned. An incompatible version is an error
 // naming the subject, version and field.
-func (w *Workspace) resolveSchema(ctx context.Context, cs *config.Sink, es *engine.Sink, st *state.Sink, pinned string) error {
+//
+// It returns, when a batch in flight pins older columns than the latest
+// version's, the reason the plan finishes that batch alone.
+func (w *Workspace) resolveSchema(ctx context.Context, cs *config.Sink, es *engine.Sink, st *state.Sink, pinned string) (resumeOnly string, err error) {
 	src, ok := w.sources[cs.Source].(schemaSource)
 	if !ok || cs.ColumnsFrom == "" && len(cs.Columns) == 0 {
-		return nil
+		return "", nil
 	}
 	versions, err := src.SchemaVersions(ctx)
 	if err != nil {
-		return fmt.Errorf("check the schema of source.%s: %w", cs.Source, err)
+		return "", fmt.Errorf("check the schema of source.%s: %w", cs.Source, err)
 	}
 	if len(versions) == 0 {
 		if cs.ColumnsFrom != "" {
-			return fmt.Errorf("its columns come from the schema registry (columns = %q), which has no version of the topic's subject yet: register the schema (a producer with the registry's serializer does) and plan again", cs.ColumnsFrom)
+			return "", fmt.Errorf("its columns come from the schema registry (columns = %q), which has no version of the topic's subject yet: register the schema (a producer with the registry's serializer does) and plan again", cs.ColumnsFrom)
 		}
-		return nil
+		return "", nil
 	}
 	if cs.ColumnsFrom == "" {
 		last := lastSchemaVersion(st)
@@ -57,20 +60,21 @@ func (w *Workspace) resolveSchema(ctx context.Context, cs *config.Sink, es *engi
 		}
 		for _, v := range check {
 			if err := wire.CheckDeclared(cs.Columns, v); err != nil {
-				return fmt.Errorf("the schema registry has a version its declared columns cannot hold: %w", err)
+				return "", fmt.Errorf("the schema registry has a version its declared columns cannot hold: %w", err)
 			}
 		}
 		es.Layout.Schema = schemaSetting(versions[len(versions)-1])
-		return nil
+		return "", nil
 	}
+	inFlight := false
 	if pinned == "" && st != nil && st.InFlight != nil {
-		pinned = st.InFlight.Layout
+		pinned, inFlight = st.InFlight.Layout, true
 	}
 	// The latest version's columns first: an incompatible version is
 	// refused even when a pinned batch was planned before it.
 	cols, err := derivedColumns(cs, versions)
 	if err != nil {
-		return err
+		return "", err
 	}
 	upTo := len(versions)
 	layout := cs.Layout
@@ -93,7 +97,11 @@ func (w *Workspace) resolveSchema(ctx context.Context, cs *config.Sink, es *engi
 	es.Layout.Columns = cols
 	es.LayoutHash = layout.Hash()
 	es.Layout.Schema = schemaSetting(versions[upTo-1])
-	return nil
+	if inFlight && upTo < len(versions) {
+		latest := versions[len(versions)-1]
+		return fmt.Sprintf("the batch in flight is finished with the columns of subject %s version %d it was started with; the pending records are written with the columns of version %d by the next apply", latest.Subject, versions[upTo-1].Version, latest.Version), nil
+	}
+	return "", nil
 }
 
 // derivedColumns are the columns of versions, checked as declared columns
