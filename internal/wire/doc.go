@@ -9,6 +9,11 @@
 // fractional digits, dates "YYYY-MM-DD", timestamps RFC 3339 UTC with the
 // source's precision. The same payload and schema always give the same bytes.
 //
+// A schema's fields are also columns (AvroFields, ProtoFields,
+// JSONSchemaFields): a sink with columns = "from_schema" takes the columns
+// that hold every version of its subject (DeriveColumns), and plan refuses a
+// version that declared columns cannot hold (CheckDeclared).
+//
 // A payload that cannot be decoded is an *InvalidError: the record is
 // invalid, and the sink's on_invalid decides. A registry that cannot be
 // reached is any other error: the batch fails before anything is staged.
