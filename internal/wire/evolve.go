@@ -228,8 +228,12 @@ func fits(field, col *row.Type, loose bool) bool {
 		return field.Kind == row.KindTimestamp || field.Kind == row.KindDate
 	case isInt(field) && isInt(col) && loose:
 		return true
-	case col.Kind == row.KindDouble || col.Kind == row.KindFloat && loose:
-		return isInt(field) || field.Kind == row.KindFloat || field.Kind == row.KindDouble && loose
+	case col.Kind == row.KindDouble:
+		// A decimal is written as the nearest double, as Spark casts it:
+		// configurations that read decimals into double columns stay valid.
+		return isInt(field) || field.Kind == row.KindDecimal
+	case col.Kind == row.KindFloat && loose:
+		return isInt(field) || field.Kind == row.KindDouble
 	case col.Kind == row.KindDecimal:
 		switch {
 		case loose:
