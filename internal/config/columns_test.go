@@ -93,6 +93,10 @@ source "kafka" "plain" {
 }
 `
 	sink := func(source, body string) string {
+		table := ""
+		if strings.Contains(body, "# table") {
+			table = "    table {\n      format    = \"iceberg\"\n      namespace = \"lake\"\n      name      = \"orders\"\n    }\n"
+		}
 		return registry + `
 sink "orders" {
   source  = source.kafka.` + source + `
@@ -100,7 +104,7 @@ sink "orders" {
 ` + body + `
   destination "local" "a" {
     path = "out/a"
-` + map[bool]string{true: "    table {\n      format    = \"iceberg\"\n      namespace = \"lake\"\n      name      = \"orders\"\n    }\n", false: ""}[strings.Contains(body, "# table")] + `  }
+` + table + `  }
 }
 `
 	}
