@@ -20,7 +20,7 @@ import (
 
 // fromSchemaConf is one parquet sink reading topic through the registry at
 // url, its columns from the registry, or declared by columns.
-func fromSchemaConf(brokers, topic, url, columns string) string {
+func fromSchemaConf(brokers, topic, url, format, columns string) string {
 	if columns == "" {
 		columns = `  columns = "from_schema"`
 	}
@@ -29,7 +29,7 @@ source "kafka" "orders" {
   brokers      = [%q]
   topic        = %q
   timeout      = "20s"
-  value_format = "avro"
+  value_format = %q
 
   schema_registry {
     url = %q
@@ -45,7 +45,7 @@ sink "orders" {
     path = "out/disk"
   }
 }
-`, brokers, topic, url, columns)
+`, brokers, topic, format, url, columns)
 }
 
 // parquetFiles lists the data files under root, relative to dir.
@@ -66,90 +66,113 @@ func parquetFiles(t *testing.T, dir, root string) []string {
 	return out
 }
 
-// TestRegistryFromSchemaEvolves: the sink's columns are version 1's; version
-// 2 adds the optional coupon mid-stream, and plan shows the column added;
-// the next batch, holding records of both versions, is one file with the
-// coupon column, null in the version 1 records, which DuckDB reads.
+// TestRegistryFromSchemaEvolves: in each format, the sink's columns are
+// version 1's; version 2 adds the optional coupon mid-stream, and plan shows
+// the column added; the next batch, holding records of both versions, is
+// one file with the coupon column, null in the version 1 records, which
+// DuckDB reads.
 func TestRegistryFromSchemaEvolves(t *testing.T) {
 	t.Parallel()
 	broker := testenv.Kafka(t)
 	reg := testenv.StartSchemaRegistry(t)
-	topic := kafkaTopic(t, broker, 2)
-	subject := topic + "-value"
-	schemas := testenv.AvroOrderSchemas(subject)
-	records := testenv.AvroOrderRecords(func(i int) int32 { return int32(i % 2) })
-	// The first apply reads version 1 records only; the second batch holds
-	// two more version 1 records, then the version 2 ones.
-	split := testenv.EvolvedFrom - 2
-	testenv.ProduceWithRegistry(t, broker, reg, topic, schemas[:1], records[:split])
-	dir := writeConfig(t, fromSchemaConf(broker.Addr, topic, reg.URL, ""))
+	for _, tc := range []struct {
+		name    string
+		schemas func(subject string) []testenv.RegistrySchema
+		records func(func(int) int32) []testenv.RegistryRecord
+		// v1 counts the schemas registered up to version 1 (Protobuf's
+		// references first).
+		v1 int
+		// columns are lines the first plan shows.
+		columns []string
+	}{
+		{"avro", testenv.AvroOrderSchemas, testenv.AvroOrderRecords, 1, []string{"id       int64, not nullable\n", "amount   decimal(12,2), not nullable\n",
+			"at       timestamp, not nullable\n", "customer struct<name:string,email:string>, not nullable\n",
+			"lines    list<struct<sku:string,qty:int32,price:decimal(8,2)>>, not nullable\n", "tags     map<string,string>, not nullable\n"}},
+		{"protobuf", testenv.ProtoOrderSchemas, testenv.ProtoOrderRecords, 3, []string{"id       int64, not nullable\n", "amount   json\n",
+			"at       timestamp\n", "customer struct<name:string,email:string>\n",
+			"lines    list<struct<sku:string,qty:int32,price:json>>, not nullable\n", "tags     map<string,string>, not nullable\n"}},
+		{"json_schema", testenv.JSONOrderSchemas, testenv.JSONOrderRecords, 1, []string{"id       int64, not nullable\n", "status   json\n", "amount   string\n",
+			"customer struct<name:string,email:string>\n", "lines    list<struct<sku:string,qty:int64,price:string>>\n", "tags     map<string,string>\n"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			topic := kafkaTopic(t, broker, 2)
+			subject := topic + "-value"
+			schemas := tc.schemas(subject)
+			records := tc.records(func(i int) int32 { return int32(i % 2) })
+			// The first apply reads version 1 records only; the second
+			// batch holds two more version 1 records, then the version 2
+			// ones.
+			split := testenv.EvolvedFrom - 2
+			testenv.ProduceWithRegistry(t, broker, reg, topic, schemas[:tc.v1], records[:split])
+			dir := writeConfig(t, fromSchemaConf(broker.Addr, topic, reg.URL, tc.name, ""))
 
-	mustRun(t, dir, 0, nil, "validate", "-no-color")
-	r := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
-	for _, want := range []string{"write the columns:", "id       int64, not nullable", "amount   decimal(12,2), not nullable",
-		"at       timestamp, not nullable", "customer struct<name:string,email:string>, not nullable",
-		"lines    list<struct<sku:string,qty:int32,price:decimal(8,2)>>, not nullable", "tags     map<string,string>, not nullable"} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("the first plan lacks %q:\n%s", want, r.stdout)
-		}
-	}
-	if strings.Contains(r.stdout, "coupon") {
-		t.Errorf("the first plan shows a coupon column, which version 1 has not:\n%s", r.stdout)
-	}
-	applyAndSettle(t, dir, nil)
-	first := parquetFiles(t, dir, "out/disk")
-	if len(first) != 1 {
-		t.Fatalf("the first batch wrote %v, want one file", first)
-	}
+			mustRun(t, dir, 0, nil, "validate", "-no-color")
+			r := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
+			for _, want := range append([]string{"write the columns:"}, tc.columns...) {
+				if !strings.Contains(r.stdout, want) {
+					t.Errorf("the first plan lacks %q:\n%s", want, r.stdout)
+				}
+			}
+			if strings.Contains(r.stdout, "coupon") {
+				t.Errorf("the first plan shows a coupon column, which version 1 has not:\n%s", r.stdout)
+			}
+			applyAndSettle(t, dir, nil)
+			first := parquetFiles(t, dir, "out/disk")
+			if len(first) != 1 {
+				t.Fatalf("the first batch wrote %v, want one file", first)
+			}
 
-	testenv.ProduceWithRegistry(t, broker, reg, topic, schemas, records[split:])
-	r = mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
-	for _, want := range []string{"update output settings in place", `+ column "coupon" = { type = "string" }`,
-		fmt.Sprintf(`~ schema = %q version 1 → %q version 2`, subject, subject)} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("the plan after version 2 lacks %q:\n%s", want, r.stdout)
-		}
-	}
-	applyAndSettle(t, dir, nil)
-	all := parquetFiles(t, dir, "out/disk")
-	var added []string
-	for _, f := range all {
-		if f != first[0] {
-			added = append(added, f)
-		}
-	}
-	if len(added) != 1 {
-		t.Fatalf("the batch of both versions wrote %v, want one file", added)
-	}
+			testenv.ProduceWithRegistry(t, broker, reg, topic, schemas, records[split:])
+			r = mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
+			for _, want := range []string{"update output settings in place", `+ column "coupon" = { type = "string" }`,
+				fmt.Sprintf(`~ schema = %q version 1 → %q version 2`, subject, subject)} {
+				if !strings.Contains(r.stdout, want) {
+					t.Errorf("the plan after version 2 lacks %q:\n%s", want, r.stdout)
+				}
+			}
+			applyAndSettle(t, dir, nil)
+			var added []string
+			for _, f := range parquetFiles(t, dir, "out/disk") {
+				if f != first[0] {
+					added = append(added, f)
+				}
+			}
+			if len(added) != 1 {
+				t.Fatalf("the batch of both versions wrote %v, want one file", added)
+			}
 
-	rows := duckdb(t, dir, fmt.Sprintf(`SELECT id, coupon, customer.name FROM read_parquet('%s') ORDER BY id`, added[0]))
-	orders := testenv.Orders()
-	if len(rows) != testenv.OrderCount-split {
-		t.Fatalf("DuckDB read %d rows from %s, want %d: %v", len(rows), added[0], testenv.OrderCount-split, rows)
-	}
-	for k, row := range rows {
-		o := orders[split+k]
-		coupon := derefString(o.Coupon)
-		if split+k < testenv.EvolvedFrom {
-			coupon = nil // written with version 1
-		}
-		if fmt.Sprint(row) != fmt.Sprint([]any{o.ID, coupon, o.Name}) {
-			t.Errorf("DuckDB read %v, the producer sent id %d coupon %v name %s", row, o.ID, coupon, o.Name)
-		}
-	}
-	// Every order once across both file sets, the older one without coupon.
-	rows = duckdb(t, dir, `SELECT count(*), count(DISTINCT id), count(coupon) FROM read_parquet('out/disk/**/*.parquet', union_by_name = true)`)
-	wantCoupons := 0
-	for _, o := range orders[testenv.EvolvedFrom:] {
-		if o.Coupon != nil {
-			wantCoupons++
-		}
-	}
-	if got := fmt.Sprint(rows[0]); got != fmt.Sprint([]any{testenv.OrderCount, testenv.OrderCount, wantCoupons}) {
-		t.Errorf("DuckDB counts rows, ids, coupons: %s, want [%d %d %d]", got, testenv.OrderCount, testenv.OrderCount, wantCoupons)
-	}
-	if s := kafkaStateFile(t, dir).Sinks["orders"]; s == nil || s.Layout == nil || s.Layout.Settings["schema"] != fmt.Sprintf("%q version 2", subject) {
-		t.Errorf("the state records the layout %+v, want the schema version 2", s)
+			rows := duckdb(t, dir, fmt.Sprintf(`SELECT id, coupon, customer.name FROM read_parquet('%s') ORDER BY id`, added[0]))
+			orders := testenv.Orders()
+			if len(rows) != testenv.OrderCount-split {
+				t.Fatalf("DuckDB read %d rows from %s, want %d: %v", len(rows), added[0], testenv.OrderCount-split, rows)
+			}
+			for k, row := range rows {
+				o := orders[split+k]
+				coupon := derefString(o.Coupon)
+				if split+k < testenv.EvolvedFrom {
+					coupon = nil // written with version 1
+				}
+				if fmt.Sprint(row) != fmt.Sprint([]any{o.ID, coupon, o.Name}) {
+					t.Errorf("DuckDB read %v, the producer sent id %d coupon %v name %s", row, o.ID, coupon, o.Name)
+				}
+			}
+			// Every order once across both file sets, the older one
+			// without coupon.
+			rows = duckdb(t, dir, `SELECT count(*), count(DISTINCT id), count(coupon) FROM read_parquet('out/disk/**/*.parquet', union_by_name = true)`)
+			wantCoupons := 0
+			for _, o := range orders[testenv.EvolvedFrom:] {
+				if o.Coupon != nil {
+					wantCoupons++
+				}
+			}
+			if got := fmt.Sprint(rows[0]); got != fmt.Sprint([]any{testenv.OrderCount, testenv.OrderCount, wantCoupons}) {
+				t.Errorf("DuckDB counts rows, ids, coupons: %s, want [%d %d %d]", got, testenv.OrderCount, testenv.OrderCount, wantCoupons)
+			}
+			if s := kafkaStateFile(t, dir).Sinks["orders"]; s == nil || s.Layout == nil || s.Layout.Settings["schema"] != fmt.Sprintf("%q version 2", subject) {
+				t.Errorf("the state records the layout %+v, want the schema version 2", s)
+			}
+		})
 	}
 }
 
@@ -173,7 +196,7 @@ func TestRegistryIncompatibleVersionRefused(t *testing.T) {
 			schemas := testenv.AvroOrderSchemas(subject)
 			records := testenv.AvroOrderRecords(func(i int) int32 { return int32(i % 2) })
 			testenv.ProduceWithRegistry(t, broker, reg, topic, schemas[:1], records[:testenv.EvolvedFrom])
-			dir := writeConfig(t, fromSchemaConf(broker.Addr, topic, reg.URL, tc.columns))
+			dir := writeConfig(t, fromSchemaConf(broker.Addr, topic, reg.URL, "avro", tc.columns))
 			applyAndSettle(t, dir, nil)
 
 			// Version 2 makes the id a string.
@@ -229,7 +252,7 @@ func TestRegistryFromSchemaPinned(t *testing.T) {
 	schemas := testenv.AvroOrderSchemas(subject)
 	records := testenv.AvroOrderRecords(func(i int) int32 { return int32(i % 2) })
 	testenv.ProduceWithRegistry(t, broker, reg, topic, schemas[:1], records[:testenv.EvolvedFrom])
-	dir := writeConfig(t, fromSchemaConf(broker.Addr, topic, reg.URL, ""))
+	dir := writeConfig(t, fromSchemaConf(broker.Addr, topic, reg.URL, "avro", ""))
 	columnsOf := func(file string) string {
 		rows := duckdb(t, dir, fmt.Sprintf(`SELECT string_agg(column_name, ',') FROM (DESCRIBE SELECT * FROM read_parquet('%s'))`, file))
 		return fmt.Sprint(rows[0][0])
