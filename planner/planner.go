@@ -57,6 +57,11 @@ type SinkInput struct {
 	// MaxBatches limits the new batches planned (plan and apply -max-batches);
 	// 0 plans them all.
 	MaxBatches int64
+	// ResumeOnly, when set, says why only the batch in flight is planned
+	// (its columns are older than those the pending records need, see
+	// workspace.resolveSchema): the plan warns with it, and the next plan
+	// cuts the pending records.
+	ResumeOnly string
 	// Renamed maps partition names an older streamctl gave, found in State,
 	// to the names the source gives the same partitions now (see
 	// providers/files): their committed offsets carry over.
@@ -521,6 +526,10 @@ func PlanSink(in SinkInput) (*SinkPlan, error) {
 		pending.Batches = (pending.Records + in.MaxRecords - 1) / in.MaxRecords
 	}
 	pending.limit(in.MaxBatches)
+	if in.ResumeOnly != "" && p.Resume != nil && pending.Batches > 0 {
+		pending = Pending{FirstID: pending.FirstID, MaxRecords: pending.MaxRecords, Destinations: pending.Destinations}
+		p.Warnings = append(p.Warnings, in.ResumeOnly)
+	}
 	p.New = pending
 	planLayout(in, st, p)
 

@@ -108,6 +108,16 @@ func TestPlanSink(t *testing.T) {
 			batches: [][]state.Range{{rng("0", 30, 40)}},
 		},
 		{
+			name: "an in-flight batch whose columns are older than the pending records' is resumed alone",
+			in: func(in SinkInput) SinkInput {
+				in.State = sinkState(map[string]int64{"0": 10}, 5, &state.Batch{ID: 4, Ranges: []state.Range{rng("0", 10, 30)}, Destinations: []string{"a", "b"}, Layout: "L"})
+				in.Snapshot = snap("id", part("0", 0, 40))
+				in.ResumeOnly = "the batch in flight is finished with its columns"
+				return in
+			},
+			resume: &Batch{ID: 4, Ranges: []state.Range{rng("0", 10, 30)}, Records: 20, Destinations: []string{"a", "b"}, Pending: []string{"a", "b"}},
+		},
+		{
 			name: "orphan temporaries are cleaned, the in-flight one is not an orphan",
 			in: func(in SinkInput) SinkInput {
 				in.State = sinkState(map[string]int64{"0": 10}, 8, nil)

@@ -29,6 +29,10 @@ type SourceRole struct {
 	// StartsAtLatest, when set, reports whether a new sink starts at the
 	// source's latest offsets rather than its earliest.
 	StartsAtLatest func(cfg any) bool
+	// RegistrySubject, when set, names the schema registry subject a
+	// source's values are read with, "" when they are not: a sink may then
+	// take its columns from that subject's schema (columns = "from_schema").
+	RegistrySubject func(cfg any) string
 	// Shared, when set, checks a source read by several sinks (their names):
 	// a non-empty summary is an error, with detail saying what to do. key is
 	// "TYPE.NAME".

@@ -73,3 +73,67 @@ func TestValidateColumnTypes(t *testing.T) {
 		}
 	}
 }
+
+// validate checks columns = "from_schema" offline: it needs a source read
+// through a schema registry, no column blocks and no table; a parquet sink
+// with it needs no column blocks.
+func TestValidateColumnsFromSchema(t *testing.T) {
+	const registry = `source "kafka" "orders" {
+  brokers      = ["127.0.0.1:9092"]
+  topic        = "orders"
+  value_format = "avro"
+
+  schema_registry {
+    url = "http://127.0.0.1:8081"
+  }
+}
+source "kafka" "plain" {
+  brokers = ["127.0.0.1:9092"]
+  topic   = "plain"
+}
+`
+	sink := func(source, body string) string {
+		table := ""
+		if strings.Contains(body, "# table") {
+			table = "    table {\n      format    = \"iceberg\"\n      namespace = \"lake\"\n      name      = \"orders\"\n    }\n"
+		}
+		return registry + `
+sink "orders" {
+  source  = source.kafka.` + source + `
+  format  = "parquet"
+` + body + `
+  destination "local" "a" {
+    path = "out/a"
+` + table + `  }
+}
+`
+	}
+	for _, tc := range []struct {
+		name, hcl, err string
+	}{
+		{"from the registry", sink("orders", `  columns = "from_schema"`), ""},
+		{"another value", sink("orders", `  columns = "registry"`), `columns must be one of "from_schema", not "registry"`},
+		{"and column blocks", sink("orders", "  columns = \"from_schema\"\n  column \"id\" {\n    type = \"int64\"\n  }"),
+			`Sink "orders" takes its columns from its source's schema (columns = "from_schema") and declares column blocks too: keep one of them.`},
+		{"a source without a registry", sink("plain", `  columns = "from_schema"`),
+			`Sink "orders" takes its columns from its source's schema (columns = "from_schema"), but source.kafka.plain reads no schema registry`},
+		{"a table", sink("orders", "  columns = \"from_schema\"\n  # table"),
+			`Destination "a" of sink "orders" keeps a table, whose schema is made from declared columns`},
+		{"parquet without columns", sink("orders", ""), `which needs a schema: declare its columns with column "NAME" { type = "…" } blocks, or take them from a schema registry with columns = "from_schema".`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := writeFiles(t, map[string]string{"main.hcl": tc.hcl})
+			cfg, diags := Load(dir, all.Kinds(), Inputs{})
+			switch {
+			case tc.err == "" && diags.HasErrors():
+				t.Fatalf("refused: %v", diags.Error())
+			case tc.err == "":
+				if s := cfg.Sink("orders"); s.ColumnsFrom != ColumnsFromSchema || len(s.Columns) != 0 {
+					t.Errorf("the sink's columns from %q, columns %v; want from_schema and none yet", s.ColumnsFrom, s.Columns)
+				}
+			case !diags.HasErrors() || !strings.Contains(diags.Error(), tc.err):
+				t.Errorf("got %v\nwant %q", diags.Error(), tc.err)
+			}
+		})
+	}
+}

@@ -231,3 +231,19 @@ func (l *loader) checkSharedSources() {
 		}
 	}
 }
+
+// checkColumnsFrom refuses columns = "from_schema" on a sink whose source
+// reads no schema registry: there is no schema to take columns from.
+func (l *loader) checkColumnsFrom() {
+	for _, s := range l.cfg.Sinks {
+		src := l.cfg.Sources[s.Source]
+		if s.ColumnsFrom == "" || src == nil || src.Config == nil {
+			continue
+		}
+		if k := l.kinds.Lookup(src.Type); k != nil && k.Source.RegistrySubject != nil && k.Source.RegistrySubject(src.Config) != "" {
+			continue
+		}
+		rng := s.DeclRange
+		l.errorf(&rng, "No schema to take columns from", "Sink %q takes its columns from its source's schema (columns = %q), but source.%s reads no schema registry: only a kafka source with value_format = \"avro\", \"protobuf\" or \"json_schema\" has one. Declare the columns with column blocks instead.", s.Name, s.ColumnsFrom, s.Source)
+	}
+}

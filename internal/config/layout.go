@@ -12,6 +12,10 @@ import (
 	"github.com/streamctl/streamctl/internal/format"
 )
 
+// ColumnsFromSchema is the value of a sink's columns attribute that derives
+// its columns from its source's schema registry subject.
+const ColumnsFromSchema = "from_schema"
+
 // DefaultRowGroupRecords is a sink's Parquet row group size when it declares
 // none.
 const DefaultRowGroupRecords = format.DefaultRowGroupRecords
@@ -46,8 +50,13 @@ type Layout struct {
 	RowGroupRecords int64
 	// OnInvalid is "fail" (the default) or "reject".
 	OnInvalid string
-	// Columns are the sink's column blocks, in order.
+	// Columns are the sink's column blocks, in order; with ColumnsFrom,
+	// none until the workspace derives them from the registry.
 	Columns []Column
+	// ColumnsFrom is ColumnsFromSchema when the sink's columns are those
+	// of its source's schema registry subject (`columns = "from_schema"`),
+	// else "".
+	ColumnsFrom string
 
 	// rowGroupDefaulted is set when RowGroupRecords was not declared.
 	rowGroupDefaulted bool
@@ -138,5 +147,6 @@ func hclString(v string) string { return strconv.Quote(v) }
 
 // hashExempt are the Layout fields Hash leaves out, and why.
 var hashExempt = map[string]string{
+	"ColumnsFrom":       "the columns it derives are hashed, as declared ones are: the same columns give the same files",
 	"rowGroupDefaulted": "it is hashed with RowGroupRecords: a size not declared is hashed as 0",
 }

@@ -178,6 +178,7 @@ func Load(dir string, kinds providers.Kinds, in Inputs) (*Config, hcl.Diagnostic
 	l.checkMoved()
 	l.checkSharedDestinations()
 	l.checkSharedSources()
+	l.checkColumnsFrom()
 	l.expandShards()
 	l.cfg.Hash = l.hash(hashInput)
 	l.cfg.values = l.varValues

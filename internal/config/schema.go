@@ -485,6 +485,11 @@ func sinkSchemaDoc(kinds providers.Kinds) *SchemaBlock {
 		{Name: "on_invalid", Type: "string", Default: `"fail"`, Allowed: quoted(onInvalid...), Example: `"reject"`,
 			Description: "A record that does not fit the columns, holds text that is not UTF-8, a timestamp outside years 0001–9999, a partition value its folder cannot hold, or has no `route_by` value: `fail` stops the apply (the batch stays in flight, nothing is promoted); " +
 				"`reject` writes it with the reason as JSONL under `_streamctl/_rejected/` (files ending in `.ndjson`, out of every data glob), in the same batch and commit. See [data files](file-formats.md#data-files)."},
+		{Name: "columns", Type: "string", Default: "the `column` blocks", Allowed: quoted(ColumnsFromSchema), Example: `"from_schema"`,
+			Description: "Take the sink's columns from the schema registry instead of `column` blocks: the fields of the subject its `kafka` source's values are registered under (`<topic>-value`, as the Confluent serializers register them), " +
+				"each a column of the type its schema gives (decimal logical types `decimal(p,s)`, records `struct<…>`, arrays `list<…>`, maps `map<string,…>`, timestamps, dates; enums, uuids `string`; a union with null nullable). " +
+				"`plan` reads the subject's versions and shows the columns; a version that adds optional fields adds nullable columns, shown by `plan` as a change of the output settings; one the columns cannot hold is refused before anything is written. " +
+				"`validate` does not contact the registry. Only for a `kafka` source with a registry `value_format`, and not with a `table` block. See [schema evolution](schema-registry.md#evolution)."},
 		{Name: "on_data_loss", Type: "string", Default: `"fail"`, Allowed: quoted(onDataLoss...), Example: `"skip"`,
 			Description: "When the source no longer holds offsets that were never committed (retention deleted them): `fail` is an error; `skip` skips them and the plan reports the skipped ranges."},
 		{Name: "history", Type: "number", Default: "1000", Example: "1000",

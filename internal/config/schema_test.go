@@ -178,6 +178,21 @@ var companions = map[string]string{
 	"sink-destination-local-table.warehouse": "uri = \"https://catalog.example.com/api/catalog\"\n",
 }
 
+// registryOnly are the attributes of a sink whose source reads a schema
+// registry, by "<block ID>.<attribute>": the probe reads registrySource.
+var registryOnly = map[string]bool{"sink.columns": true}
+
+const registrySource = `
+source "kafka" "registry" {
+  brokers      = ["127.0.0.1:9092"]
+  topic        = "orders"
+  value_format = "avro"
+  schema_registry {
+    url = "http://127.0.0.1:8081"
+  }
+}
+`
+
 // deltaOnly are the attributes of a Delta table only, by "<block ID>.<attribute>".
 var deltaOnly = map[string]bool{
 	"sink-destination-local-table.checkpoint_interval":  true,
@@ -243,6 +258,9 @@ func TestSchemaAttributesAreAccepted(t *testing.T) {
 					// The probe's table is Iceberg's example: make it a
 					// Delta table, which has no catalog nor name.
 					cfg = strings.NewReplacer(`format = "iceberg"`, `format = "delta"`, baseBodies[b.ID], "").Replace(cfg)
+				}
+				if registryOnly[b.ID+"."+a.Name] {
+					cfg = strings.Replace(cfg, "sink \"probe\" {\nsource = source.generate.orders", "sink \"probe\" {\nsource = source.kafka.registry", 1) + registrySource
 				}
 				if diags := loadText(t, cfg); diags.HasErrors() {
 					t.Errorf("%s: attribute %s = %s is refused:\n%s\n%s", b.ID, a.Name, a.Example, diags, cfg)

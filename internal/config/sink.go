@@ -48,6 +48,7 @@ var sinkSchema = &hcl.BodySchema{
 		{Name: "on_data_loss"},
 		{Name: "history"},
 		{Name: "shards"},
+		{Name: "columns"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "batch"},
@@ -80,6 +81,7 @@ func (l *loader) decodeSink(b *hcl.Block) {
 	l.optString(content, "route_by", &s.RouteBy, nil)
 	l.optString(content, "on_invalid", &s.OnInvalid, onInvalid)
 	l.optString(content, "on_data_loss", &s.OnDataLoss, onDataLoss)
+	l.optString(content, "columns", &s.ColumnsFrom, []string{ColumnsFromSchema})
 	l.optInt(content, "max_file_records", &s.MaxFileRecords, 1)
 	l.optSize(content, "max_file_size", &s.MaxFileSize)
 	var rowGroup, history int64
@@ -205,8 +207,18 @@ func (l *loader) decodeSink(b *hcl.Block) {
 	if err := format.CheckNested(s.Columns, s.Format); err != nil {
 		l.errorf(&b.DefRange, "Invalid columns", "Sink %q: %v.", name, err)
 	}
-	if (s.Format == "parquet" || s.Format == "csv") && len(s.Columns) == 0 {
-		l.errorf(&b.DefRange, "Columns required", "Sink %q writes %s, which needs a schema: declare its columns with column \"NAME\" { type = \"…\" } blocks.", name, s.Format)
+	if s.ColumnsFrom != "" && len(s.Columns) > 0 {
+		l.errorf(content.Attributes["columns"].Expr.Range().Ptr(), "Columns declared twice", "Sink %q takes its columns from its source's schema (columns = %q) and declares column blocks too: keep one of them.", name, s.ColumnsFrom)
+	}
+	if s.ColumnsFrom != "" {
+		for _, d := range s.Destinations {
+			if d.Table != nil {
+				l.errorf(&d.DeclRange, "Table with columns from the schema", "Destination %q of sink %q keeps a table, whose schema is made from declared columns: declare the sink's columns with column blocks instead of columns = %q.", d.Name, name, s.ColumnsFrom)
+			}
+		}
+	}
+	if (s.Format == "parquet" || s.Format == "csv") && len(s.Columns) == 0 && s.ColumnsFrom == "" {
+		l.errorf(&b.DefRange, "Columns required", "Sink %q writes %s, which needs a schema: declare its columns with column \"NAME\" { type = \"…\" } blocks, or take them from a schema registry with columns = \"from_schema\".", name, s.Format)
 	}
 	if a, ok := content.Attributes["partition_by"]; ok {
 		for _, expr := range s.PartitionBy {

@@ -57,6 +57,8 @@ type AvroSchema struct {
 type AvroField struct {
 	Name string
 	Type *AvroSchema
+	// Default is set when the field declares a default value.
+	Default bool
 }
 
 // avroParser parses schema texts into one table of named types: the
@@ -230,12 +232,14 @@ func (p *avroParser) named1(kind string, v map[string]any, ns, where string) (*A
 			if !ok {
 				return nil, fmt.Errorf("%s: field %s has no \"type\"", where, fname)
 			}
-			// The default is accepted and not checked: decoding never uses it.
+			// The default is not checked: decoding never uses it, and
+			// only its presence matters to schema evolution.
+			_, hasDefault := fo["default"]
 			t, err := p.schema(ft, ns, fmt.Sprintf("%s, field %s", where, fname))
 			if err != nil {
 				return nil, err
 			}
-			s.Fields = append(s.Fields, AvroField{Name: fname, Type: t})
+			s.Fields = append(s.Fields, AvroField{Name: fname, Type: t, Default: hasDefault})
 		}
 	case "enum":
 		s.Kind = AvroEnum

@@ -12,6 +12,11 @@
 // packed type is unknown: its type URL and base64 bytes). The same payload
 // and schema always give the same bytes.
 //
+// A schema's fields are also columns (AvroFields, ProtoFields,
+// JSONSchemaFields): a sink with columns = "from_schema" takes the columns
+// that hold every version of its subject (DeriveColumns), and plan refuses a
+// version that declared columns cannot hold (CheckDeclared).
+//
 // A payload that cannot be decoded is an *InvalidError: the record is
 // invalid, and the sink's on_invalid decides. A registry that cannot be
 // reached is any other error: the batch fails before anything is staged.

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -258,4 +259,58 @@ func cmpOr(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// Subject is the subject the Confluent serializers register a topic's
+// schemas under (TopicNameStrategy): "<topic>-value", or "<topic>-key".
+func Subject(topic string, key bool) string {
+	if key {
+		return topic + "-key"
+	}
+	return topic + "-value"
+}
+
+// Versions fetches every version of subject, oldest first, each with its
+// fields as columns. A Protobuf schema's fields are its first message's,
+// the one a serializer with default settings writes. A subject the
+// registry does not have has no versions. A version of another type than
+// fmtName, or whose records are not objects, is an error naming it.
+func (r *Registry) Versions(ctx context.Context, subject, fmtName string) ([]Version, error) {
+	all, err := r.cl.Schemas(ctx, subject)
+	if notFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, r.unreachable(fmt.Sprintf("list the versions of subject %s", subject), err)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Version < all[j].Version })
+	out := make([]Version, 0, len(all))
+	for _, ss := range all {
+		v := Version{Subject: subject, Version: ss.Version, ID: ss.ID}
+		if want := schemaType[fmtName]; ss.Type != want {
+			return nil, fmt.Errorf("subject %s version %d is a %s schema, not the %s the source reads", subject, ss.Version, ss.Type, want)
+		}
+		s, err := r.schema(ctx, ss.ID)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case s.missing != nil:
+			return nil, fmt.Errorf("subject %s version %d: %w", subject, ss.Version, s.missing)
+		case fmtName == Avro:
+			v.Fields, err = AvroFields(s.avro)
+		case fmtName == Protobuf:
+			var md protoreflect.MessageDescriptor
+			if md, err = ProtoMessage(s.proto, nil); err == nil {
+				v.Fields = ProtoFields(md)
+			}
+		default:
+			v.Fields, err = JSONSchemaFields(ss.Schema.Schema)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("subject %s version %d: %w", subject, ss.Version, err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }

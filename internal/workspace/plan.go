@@ -38,6 +38,10 @@ type PlanOptions struct {
 	Version string
 	// Replace are committed batches to write again, by sink (-replace).
 	Replace map[string][]int64
+	// Layouts are the layout hashes a saved plan writes each sink with: a
+	// sink whose columns come from the schema registry takes the columns
+	// that gave the hash, though newer versions were registered since.
+	Layouts map[string]string
 	// Parallelism bounds the sinks whose source and destinations are
 	// observed at once (plan -parallelism); 0 is no bound.
 	Parallelism int
@@ -117,6 +121,11 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 				// Planned as apply leaves it once the change is made.
 				sinkState = withFormerLayout(change.derived[es.Name], st, change.former)
 			}
+			resumeOnly, err := w.resolveSchema(ctx, cs, es, sinkState, o.Layouts[es.Name])
+			if err != nil {
+				errs[i] = fmt.Errorf("sink %q: %w", es.Name, err)
+				return
+			}
 			var observed map[string]*planner.Observation
 			if o.Refresh {
 				at := *es
@@ -157,6 +166,7 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 				SourceName:     es.SourceName,
 				MaxRecords:     cs.MaxRecords,
 				MaxBatches:     o.MaxBatches,
+				ResumeOnly:     resumeOnly,
 				OnDataLoss:     cs.OnDataLoss,
 				StartAtLatest:  StartsAtLatest(w.Config.Sources[cs.Source], w.kinds),
 				RouteBy:        cs.RouteBy,

@@ -57,8 +57,10 @@ func CheckSaved(p *planner.Plan, mgr *state.Manager, configHash string) error {
 func (w *Workspace) VerifySaved(ctx context.Context, saved *planner.Plan, st *state.State) []error {
 	snaps := map[string]providers.Snapshot{}
 	replace := map[string][]int64{}
+	layouts := map[string]string{}
 	for _, s := range saved.Sinks {
 		snaps[s.Name] = s.Snapshot
+		layouts[s.Name] = s.Layout
 		for _, b := range s.Repairs {
 			if b.Replace {
 				replace[s.Name] = append(replace[s.Name], b.ID)
@@ -67,7 +69,7 @@ func (w *Workspace) VerifySaved(ctx context.Context, saved *planner.Plan, st *st
 	}
 	// The compactions due are those due when the plan was made.
 	created := saved.Created
-	fresh, errs := w.Plan(ctx, st, PlanOptions{Refresh: !saved.NoRefresh, MaxBatches: saved.MaxBatches, Targeted: true, Snapshots: snaps, Replace: replace,
+	fresh, errs := w.Plan(ctx, st, PlanOptions{Refresh: !saved.NoRefresh, MaxBatches: saved.MaxBatches, Targeted: true, Snapshots: snaps, Replace: replace, Layouts: layouts,
 		Now: func() time.Time { return created }})
 	if len(errs) > 0 {
 		return errs

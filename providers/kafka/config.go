@@ -234,3 +234,6 @@ func oneOf(v string, allowed ...string) bool { return slices.Contains(allowed, v
 
 // brokerList names the brokers in messages.
 func (c Config) brokerList() string { return strings.Join(c.Brokers, ",") }
+
+// valueSubject is the registry subject of the topic's values.
+func (c Config) valueSubject() string { return wire.Subject(c.Topic, false) }

@@ -317,3 +317,13 @@ func parsePartition(id string) (int32, error) {
 	}
 	return int32(p), nil
 }
+
+// SchemaVersions fetches every version of the registry subject the topic's
+// values are framed with (wire.Subject), oldest first; none when the
+// values are not read through a registry or the subject has none yet.
+func (s *Source) SchemaVersions(ctx context.Context) ([]wire.Version, error) {
+	if s.registry == nil || !registryFormat(s.cfg.ValueFormat) {
+		return nil, nil
+	}
+	return s.registry.Versions(ctx, s.cfg.valueSubject(), s.cfg.ValueFormat)
+}

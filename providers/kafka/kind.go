@@ -125,7 +125,13 @@ sink "orders" {
 			return New(*cfg.(*Config))
 		},
 		StartsAtLatest: func(cfg any) bool { return cfg.(*Config).StartingOffsets == StartLatest },
-		Shared:         shared,
+		RegistrySubject: func(cfg any) string {
+			if c := cfg.(*Config); registryFormat(c.ValueFormat) {
+				return c.valueSubject()
+			}
+			return ""
+		},
+		Shared: shared,
 	},
 }
 
