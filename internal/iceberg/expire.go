@@ -48,17 +48,17 @@ func (t *Table) retainLast() int {
 }
 
 // expiryTxn stages on a transaction the expiry of the snapshots committed
-// before now-after, keeping retainLast's, and says what it removes. It
-// writes nothing. iceberg-go measures the age from its own clock: now may
-// be ahead of it (a test's skewed clock), and the age it is given is the
+// before cutoff, keeping retainLast's, and says what it removes. It writes
+// nothing. iceberg-go measures the age from its own clock: cutoff may be
+// ahead of it (a test's skewed clock), and the age it is given is the
 // cutoff's, never below zero.
-func (t *Table) expiryTxn(now time.Time, after time.Duration) (*table.Transaction, Expiry, error) {
+func (t *Table) expiryTxn(cutoff time.Time) (*table.Transaction, Expiry, error) {
 	var ex Expiry
 	txn := committer(t.tbl, t.cat).NewTransaction()
 	if t.tbl.CurrentSnapshot() == nil {
 		return txn, ex, nil
 	}
-	age := max(time.Since(now.Add(-after)), 0)
+	age := max(time.Since(cutoff), 0)
 	err := txn.ExpireSnapshots(table.WithRetainLast(t.retainLast()), table.WithOlderThan(age), table.WithPostCommit(false))
 	if err != nil {
 		return nil, ex, fmt.Errorf("iceberg: table %s: expire snapshots: %w", t.name(), err)
@@ -87,28 +87,60 @@ func (t *Table) expiryTxn(now time.Time, after time.Duration) (*table.Transactio
 	return txn, ex, nil
 }
 
-// PlanExpiry says what Expire(ctx, now, after) would remove, from the
-// table as last loaded; it writes nothing.
-func (t *Table) PlanExpiry(now time.Time, after time.Duration) (Expiry, error) {
-	_, ex, err := t.expiryTxn(now, after)
+// PlanExpiry says what Expire(ctx, cutoff) would remove, from the table as
+// last loaded; it writes nothing.
+func (t *Table) PlanExpiry(cutoff time.Time) (Expiry, error) {
+	_, ex, err := t.expiryTxn(cutoff)
 	return ex, err
 }
 
+// InspectExpiry opens the table of cfg without writing anything, as
+// Inspect does, and says what Expire(ctx, cutoff) would remove, and what
+// the snapshots would reference after it; exists is false when the table
+// does not exist.
+func InspectExpiry(ctx context.Context, cfg Config, cutoff time.Time) (ex Expiry, refs *References, exists bool, err error) {
+	if cfg.CatalogName == "" {
+		cfg.CatalogName = "streamctl"
+	}
+	if cfg.Location, err = normLocation(cfg.Location); err != nil {
+		return ex, nil, false, err
+	}
+	t, err := openReadOnly(ctx, cfg)
+	if err != nil || t == nil {
+		return ex, nil, false, err
+	}
+	defer t.Close()
+	txn, ex, err := t.expiryTxn(cutoff)
+	if err != nil {
+		return ex, nil, true, err
+	}
+	after := t.tbl
+	if ex.Snapshots > 0 {
+		staged, err := txn.StagedTable()
+		if err != nil {
+			return ex, nil, true, fmt.Errorf("iceberg: table %s: expire snapshots: %w", t.name(), err)
+		}
+		after = staged.Table
+	}
+	refs, err = t.referencesOf(ctx, after)
+	return ex, refs, true, err
+}
+
 // Expire commits the removal of the table's snapshots committed before
-// now-after, but for the current snapshot and those down to the newest of
+// cutoff, but for the current snapshot and those down to the newest of
 // each sink and of each sink's compactions (retainLast). The commit changes
 // only the metadata: the files no remaining snapshot references are left
 // in place, for the caller to delete once it is committed (References
 // tells them). With nothing to expire it commits nothing, so a retry after
 // a lost answer or a crash finds the work done. A commit lost to another
 // writer is tried again on the table as it then is.
-func (t *Table) Expire(ctx context.Context, now time.Time, after time.Duration) (Expiry, error) {
+func (t *Table) Expire(ctx context.Context, cutoff time.Time) (Expiry, error) {
 	var done Expiry
 	for attempt := 1; ; attempt++ {
 		if err := t.refresh(ctx); err != nil {
 			return done, err
 		}
-		txn, ex, err := t.expiryTxn(now, after)
+		txn, ex, err := t.expiryTxn(cutoff)
 		if err != nil || ex.Snapshots == 0 {
 			return done, err
 		}
@@ -129,7 +161,7 @@ func (t *Table) Expire(ctx context.Context, now time.Time, after time.Duration) 
 		}
 		cur := t.tbl.CurrentSnapshot()
 		moved := (base == nil) != (cur == nil) || base != nil && cur != nil && base.SnapshotID != cur.SnapshotID
-		if _, left, perr := t.expiryTxn(now, after); perr == nil && left.Snapshots < ex.Snapshots {
+		if _, left, perr := t.expiryTxn(cutoff); perr == nil && left.Snapshots < ex.Snapshots {
 			moved = true // it landed, or another writer expired some
 		}
 		if !moved && !errors.Is(err, table.ErrCommitFailed) {
@@ -162,24 +194,30 @@ func (t *Table) References(ctx context.Context) (*References, error) {
 	if err := t.refresh(ctx); err != nil {
 		return nil, err
 	}
+	return t.referencesOf(ctx, t.tbl)
+}
+
+// referencesOf reads what the snapshots of tbl, a version of t's table,
+// reference.
+func (t *Table) referencesOf(ctx context.Context, tbl *table.Table) (*References, error) {
 	loc := t.cfg.Location + "/"
 	r := &References{data: map[string]bool{}, metadata: map[string]bool{}, commits: map[string]bool{}, dir: MetadataDir}
-	if dir := t.tbl.Metadata().Properties()[table.WriteMetadataPathKey]; dir != "" {
+	if dir := tbl.Metadata().Properties()[table.WriteMetadataPathKey]; dir != "" {
 		r.dir = strings.TrimPrefix(strings.TrimRight(dir, "/"), loc)
 	}
 	rel := func(u string) string { return strings.TrimPrefix(u, loc) }
-	r.metadata[rel(t.tbl.MetadataLocation())] = true
-	for e := range t.tbl.Metadata().PreviousFiles() {
+	r.metadata[rel(tbl.MetadataLocation())] = true
+	for e := range tbl.Metadata().PreviousFiles() {
 		r.metadata[rel(e.MetadataFile)] = true
 	}
-	fs, err := t.tbl.FS(ctx)
+	fs, err := tbl.FS(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("iceberg: table %s: file IO: %w", t.name(), err)
 	}
 	if strings.HasPrefix(t.cfg.Location, "file://") {
 		fs = rawLocalFS{}
 	}
-	for _, s := range t.tbl.Metadata().Snapshots() {
+	for _, s := range tbl.Metadata().Snapshots() {
 		if s.ManifestList == "" {
 			continue
 		}

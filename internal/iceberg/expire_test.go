@@ -49,16 +49,25 @@ func TestExpireKeepsWhatRecoveryNeeds(t *testing.T) {
 	}
 
 	// Nothing is old enough a week after.
-	if ex, err := tb.PlanExpiry(time.Now(), 7*24*time.Hour); err != nil || ex.Snapshots != 0 {
+	if ex, err := tb.PlanExpiry(time.Now().Add(-7*24*time.Hour)); err != nil || ex.Snapshots != 0 {
 		t.Errorf("PlanExpiry(7 days) = %+v, %v; want nothing", ex, err)
 	}
 	// An hour on, everything is: the two batches before the compaction go.
-	later := time.Now().Add(time.Hour)
-	plan, err := tb.PlanExpiry(later, time.Minute)
+	cutoff := time.Now().Add(time.Hour)
+	plan, err := tb.PlanExpiry(cutoff)
 	if err != nil || plan.Snapshots != 2 || plan.Oldest.After(plan.Newest) || plan.Newest.After(time.Now()) {
 		t.Fatalf("PlanExpiry = %+v, %v; want the 2 snapshots before the compaction", plan, err)
 	}
-	ex, err := tb.Expire(ctx, later, time.Minute)
+	// plan's view, read without writing: the same snapshots, and the
+	// replaced files no longer referenced once they are gone.
+	inspected, after, exists, err := iceberg.InspectExpiry(ctx, config(root), cutoff)
+	if err != nil || !exists || inspected != plan || after.Data(rel(root, b0[0].URL)) || !after.Data(rel(root, into[0].URL)) {
+		t.Fatalf("InspectExpiry = %+v, %v, %v; want %+v, with %s unreferenced after it", inspected, exists, err, plan, b0[0].URL)
+	}
+	if n := len(tb.Iceberg().Metadata().Snapshots()); n != 5 {
+		t.Fatalf("%d snapshots after plan's look, want the 5 committed", n)
+	}
+	ex, err := tb.Expire(ctx, cutoff)
 	if err != nil || ex != plan {
 		t.Fatalf("Expire = %+v, %v; want %+v", ex, err, plan)
 	}
@@ -66,7 +75,7 @@ func TestExpireKeepsWhatRecoveryNeeds(t *testing.T) {
 		t.Errorf("%d snapshots after the expiry, want 3 (the compaction, other's and orders' newest)", n)
 	}
 	tb2 := open(t, config(root))
-	if ex, err := tb2.Expire(ctx, later, time.Minute); err != nil || ex.Snapshots != 0 {
+	if ex, err := tb2.Expire(ctx, cutoff); err != nil || ex.Snapshots != 0 {
 		t.Errorf("retried Expire = %+v, %v; want nothing more", ex, err)
 	}
 	for _, b := range []int64{0, 1, 2} {
