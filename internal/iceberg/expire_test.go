@@ -49,7 +49,7 @@ func TestExpireKeepsWhatRecoveryNeeds(t *testing.T) {
 	}
 
 	// Nothing is old enough a week after.
-	if ex, err := tb.PlanExpiry(time.Now().Add(-7*24*time.Hour)); err != nil || ex.Snapshots != 0 {
+	if ex, err := tb.PlanExpiry(time.Now().Add(-7 * 24 * time.Hour)); err != nil || ex.Snapshots != 0 {
 		t.Errorf("PlanExpiry(7 days) = %+v, %v; want nothing", ex, err)
 	}
 	// An hour on, everything is: the two batches before the compaction go.
