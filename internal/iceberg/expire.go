@@ -145,6 +145,9 @@ func (t *Table) Expire(ctx context.Context, cutoff time.Time) (Expiry, error) {
 			return done, err
 		}
 		base := t.tbl.CurrentSnapshot()
+		if hookBeforeExpire != nil {
+			hookBeforeExpire()
+		}
 		tbl, err := txn.Commit(ctx)
 		if err == nil {
 			t.tbl = tbl
@@ -177,6 +180,10 @@ func (t *Table) Expire(ctx context.Context, cutoff time.Time) (Expiry, error) {
 		}
 	}
 }
+
+// hookBeforeExpire, set by tests, runs between reading the table and
+// committing an expiry: another writer's commit there is a conflict.
+var hookBeforeExpire func()
 
 // References is what the table's snapshots reference, all of them, read
 // once: the data files live in any snapshot, and the metadata files

@@ -20,7 +20,9 @@ func rel(root, u string) string { return strings.TrimPrefix(u, "file://"+root+"/
 // are still recognised on a retry, a retry of the expiry commits nothing,
 // and References then says which files only the expired snapshots held:
 // the compaction's replaced files and the expired manifest lists.
-func TestExpireKeepsWhatRecoveryNeeds(t *testing.T) {
+func TestExpireKeepsWhatRecoveryNeeds(t *testing.T) { eachCatalog(t, testExpireKeepsWhatRecoveryNeeds) }
+
+func testExpireKeepsWhatRecoveryNeeds(t *testing.T, config configFunc) {
 	ctx := context.Background()
 	root := t.TempDir()
 	small := pipeline.Layout{Columns: columns, MaxFileRecords: 40}
@@ -136,5 +138,56 @@ func TestExpireKeepsWhatRecoveryNeeds(t *testing.T) {
 	checkOnce(t, scanRows(t, tb3.Iceberg(), nil), 170, false)
 	if _, err := tb3.References(ctx); err != nil {
 		t.Errorf("References after the deletions: %v", err)
+	}
+}
+
+// An apply appends a batch between an expiry's read of the table and its
+// commit: the expiry is refused, made again on top, and the batch kept; the
+// sink's newest snapshot is then the appended batch's.
+func TestExpireWhileAppending(t *testing.T) { eachCatalog(t, testExpireWhileAppending) }
+
+func testExpireWhileAppending(t *testing.T, config configFunc) {
+	ctx := context.Background()
+	root := t.TempDir()
+	small := pipeline.Layout{Columns: columns, MaxFileRecords: 20}
+	var batches [][]iceberg.DataFile
+	for b := range 4 {
+		batches = append(batches, writeBatch(t, root, small, int64(b), records(b*30, (b+1)*30)))
+	}
+	tb := open(t, config(root))
+	for b := range 3 {
+		if err := tb.Append(ctx, "orders", int64(b), "r", batches[b]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	other := open(t, config(root))
+	attempts := 0
+	defer iceberg.SetHookBeforeExpire(func() {
+		if attempts++; attempts == 1 {
+			if err := other.Append(ctx, "orders", 3, "r", batches[3]); err != nil {
+				t.Error(err)
+			}
+		}
+	})()
+	ex, err := tb.Expire(ctx, time.Now().Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if attempts < 2 {
+		t.Errorf("the expiry committed at its first attempt (%d): the append did not conflict", attempts)
+	}
+	// On top of the append, only batch 3's snapshot, the sink's newest, stays.
+	if ex.Snapshots != 3 {
+		t.Errorf("Expire = %+v, want the 3 snapshots before the appended batch", ex)
+	}
+	snaps := tb.Iceberg().Metadata().Snapshots()
+	if len(snaps) != 1 || snaps[0].Summary.Properties[iceberg.PropBatch] != "3" {
+		t.Errorf("%d snapshots after the expiry, want batch 3's only", len(snaps))
+	}
+	checkOnce(t, scanRows(t, tb.Iceberg(), nil), 120, false)
+	for b := range int64(4) {
+		if done, err := tb.Committed(ctx, "orders", b); err != nil || !done {
+			t.Errorf("Committed(orders, %d) = %v, %v", b, done, err)
+		}
 	}
 }
