@@ -517,10 +517,11 @@ func CompactionText(c planner.Compaction) string {
 
 // ExpiryText says what an expiry of a table's snapshots removes.
 func ExpiryText(x planner.Expiry) string {
-	what := fmt.Sprintf("expire %s of %s in destination %s, committed before %s", Plural(int64(x.Snapshots), "snapshot", "snapshots"), x.Table, x.Destination, x.OlderThan.UTC().Format(time.RFC3339))
-	if x.Snapshots > 0 {
-		what += fmt.Sprintf(" (the oldest at %s, the newest at %s)", x.Oldest.UTC().Format(time.RFC3339), x.Newest.UTC().Format(time.RFC3339))
+	if x.Snapshots == 0 {
+		return fmt.Sprintf("delete %s in destination %s that only expired snapshots of %s referenced (an earlier expiry's, left by a run that died)", Plural(int64(x.Files), "file", "files"), x.Destination, x.Table)
 	}
+	what := fmt.Sprintf("expire %s of %s in destination %s, committed before %s", Plural(int64(x.Snapshots), "snapshot", "snapshots"), x.Table, x.Destination, x.OlderThan.UTC().Format(time.RFC3339))
+	what += fmt.Sprintf(" (the oldest at %s, the newest at %s)", x.Oldest.UTC().Format(time.RFC3339), x.Newest.UTC().Format(time.RFC3339))
 	return what + fmt.Sprintf(", after the compactions; then delete %s only expired snapshots referenced", Plural(int64(x.Files), "file", "files"))
 }
 
