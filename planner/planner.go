@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/state"
@@ -172,6 +173,10 @@ type SinkPlan struct {
 	// compaction a run that died left in flight, and those the sink's
 	// maintenance block makes due.
 	Compactions []Compaction `json:"compactions,omitempty"`
+	// Expiries are the expiries of destinations' Iceberg tables apply
+	// makes after the compactions (the maintenance block's
+	// expire_snapshots_after).
+	Expiries []Expiry `json:"expiries,omitempty"`
 	// Tables are what apply does to destinations' tables besides appending.
 	Tables []TablePlan `json:"tables,omitempty"`
 	// Renamed are the partitions whose committed offsets apply records
@@ -206,7 +211,7 @@ type Column struct {
 // Changes reports whether applying the plan would do anything.
 func (p *SinkPlan) Changes() bool {
 	return p.Resume != nil || p.New.Batches > 0 || len(p.Cleanups) > 0 || len(p.Start) > 0 || p.MovedFrom != "" || p.UndoMove != "" ||
-		len(p.Adopt) > 0 || len(p.Takeovers) > 0 || len(p.Repairs) > 0 || len(p.Removed) > 0 || len(p.Compactions) > 0 || p.tablesChange() || p.LayoutChange != nil || len(p.Renamed) > 0
+		len(p.Adopt) > 0 || len(p.Takeovers) > 0 || len(p.Repairs) > 0 || len(p.Removed) > 0 || len(p.Compactions) > 0 || len(p.Expiries) > 0 || p.tablesChange() || p.LayoutChange != nil || len(p.Renamed) > 0
 }
 
 func (p *SinkPlan) tablesChange() bool {
@@ -256,6 +261,26 @@ type Compaction struct {
 	// snapshots; "" for a folder destination.
 	Table   string             `json:"table,omitempty"`
 	Folders []CompactionFolder `json:"folders"`
+}
+
+// Expiry is the expiry of a destination's table's old snapshots: those
+// committed before OlderThan, but the current one and the newest of the
+// sink and of its compactions; then the deletion of the files only expired
+// snapshots referenced.
+type Expiry struct {
+	Destination string `json:"destination"`
+	// Table names it: "iceberg table lake.orders".
+	Table     string    `json:"table"`
+	OlderThan time.Time `json:"older_than"`
+	// Snapshots is how many snapshots are expired, Oldest and Newest
+	// their commit times (zero when none is).
+	Snapshots int       `json:"snapshots"`
+	Oldest    time.Time `json:"oldest,omitzero"`
+	Newest    time.Time `json:"newest,omitzero"`
+	// Files is how many files apply deletes after the commit: data files
+	// a compaction replaced, manifests and manifest lists, that no
+	// remaining snapshot references (also those an earlier expiry left).
+	Files int `json:"files"`
 }
 
 // CompactionFolder is what a compaction rewrites in one partition folder.

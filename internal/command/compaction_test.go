@@ -1,6 +1,7 @@
 package command
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -164,3 +165,61 @@ func TestCompactedLine(t *testing.T) {
 		}
 	}
 }
+
+// TestExpiryPlanIceberg: with expire_snapshots_after, nothing is expired
+// while the table's snapshots are younger; a week on, plan shows the
+// table's snapshots to expire and the files to delete (golden files, the
+// snapshots' times masked: they are the machine's), apply expires them and
+// deletes the files, the table still scans every record once, verify finds
+// nothing wrong, and nothing is left to do.
+func TestExpiryPlanIceberg(t *testing.T) {
+	cfg := strings.Replace(icebergCompactionConfig, `compact_after    = "1h"`, "compact_after    = \"1h\"\n    expire_snapshots_after = \"7d\"", 1)
+	c := newCLI(t, cfg)
+	c.must(ExitOK, "apply", "-auto-approve")
+	c.now = func() time.Time { return testTime.Add(2 * time.Hour) }
+	apply := c.must(ExitOK, "apply", "-auto-approve")
+	if !strings.Contains(apply.stdout, "compaction 1 of lake committed") || strings.Contains(apply.stdout, "expired") {
+		t.Errorf("apply two hours on says:\n%s", apply.stdout)
+	}
+	c.must(ExitOK, "plan", "-detailed-exitcode") // the snapshots are new
+
+	// A week and a day on, by the machine's clock, which the snapshots'
+	// times are in.
+	week := time.Now().Add(8 * 24 * time.Hour)
+	c.now = func() time.Time { return week }
+	o := c.must(ExitChanges, "plan", "-detailed-exitcode", "-out=p.plan")
+	golden(t, "plan-expiry-iceberg.txt", maskTimes(strings.Split(o.stdout, "\n\nSaved the plan")[0]+"\n"))
+	md := c.must(ExitOK, "show", "-markdown", "p.plan")
+	golden(t, "plan-expiry-iceberg.md", maskTimes(md.stdout))
+	jsonl := c.must(ExitChanges, "plan", "-json", "-detailed-exitcode")
+	var expiries []map[string]any
+	for _, m := range jsonLines(t, jsonl.stdout) {
+		if m["type"] == "expiry" {
+			expiries = append(expiries, m["expiry"].(map[string]any))
+		}
+	}
+	// 4 batches then the compaction: the batches but the last, the
+	// newest of the sink, expire.
+	if len(expiries) != 1 || expiries[0]["table"] != "iceberg table lake.orders" || expiries[0]["snapshots"] != 3.0 || expiries[0]["files"].(float64) < 3 {
+		t.Errorf("-json expiries: %v, want the 3 snapshots of lake.orders before its last batch, and their manifest lists", expiries)
+	}
+	apply = c.must(ExitOK, "apply", "p.plan")
+	if !strings.Contains(apply.stdout, "orders: 3 snapshots of iceberg table lake.orders expired,") {
+		t.Errorf("apply says:\n%s", apply.stdout)
+	}
+	c.must(ExitOK, "plan", "-detailed-exitcode")
+	c.must(ExitOK, "verify", "orders")
+}
+
+// TestExpiredLine: what apply says of an expiry.
+func TestExpiredLine(t *testing.T) {
+	got := expiredLine(engine.Expired{Sink: "orders", Destination: "lake", Table: "iceberg table lake.orders", Snapshots: 3, Files: 1})
+	if want := "orders: 3 snapshots of iceberg table lake.orders expired, 1 file only they referenced deleted"; got != want {
+		t.Errorf("expiredLine\n got %s\nwant %s", got, want)
+	}
+}
+
+var rfc3339 = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ`)
+
+// maskTimes replaces the times in a plan with TIME.
+func maskTimes(s string) string { return rfc3339.ReplaceAllString(s, "TIME") }

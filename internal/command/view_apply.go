@@ -119,6 +119,8 @@ func (v *applyHuman) event(ev engine.Event, _ []string) {
 		prog.printf("%s\n", render.MovedLine(ev.Sink, ev.From))
 	case engine.Compacted:
 		prog.printf("%s\n", compactedLine(ev))
+	case engine.Expired:
+		prog.printf("%s\n", expiredLine(ev))
 	}
 }
 
@@ -190,6 +192,8 @@ func (v *applyJSON) event(ev engine.Event, destinations []string) {
 		v.json.SinkMoved(ev.Sink, ev.From)
 	case engine.Compacted:
 		v.json.Info(compactedLine(ev))
+	case engine.Expired:
+		v.json.Info(expiredLine(ev))
 	}
 }
 
@@ -230,4 +234,10 @@ func compactedLine(ev engine.Compacted) string {
 	}
 	return fmt.Sprintf("%s: compaction %d of %s committed: the files of %s replaced by %s, %s", ev.Sink, ev.Compaction, ev.Destination,
 		render.Plural(int64(ev.Replaced), "manifest", "manifests"), render.Plural(int64(ev.Files), "file", "files"), render.Bytes(ev.Bytes))
+}
+
+// expiredLine says what an expiry of a table's snapshots did.
+func expiredLine(ev engine.Expired) string {
+	return fmt.Sprintf("%s: %s of %s expired, %s only they referenced deleted", ev.Sink, render.Plural(int64(ev.Snapshots), "snapshot", "snapshots"), ev.Table,
+		render.Plural(int64(ev.Files), "file", "files"))
 }

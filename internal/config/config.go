@@ -98,7 +98,8 @@ type Sink struct {
 }
 
 // Maintenance is when and how apply compacts a sink's folder destinations
-// (protocol.md#compaction).
+// (protocol.md#compaction) and expires the snapshots of their Iceberg
+// tables (protocol.md#table-expiry).
 type Maintenance struct {
 	// TargetFileSize is the size, in bytes, a compacted file ends at; files
 	// smaller are compacted.
@@ -106,6 +107,11 @@ type Maintenance struct {
 	// CompactAfter is how long after their batch's commit files may be
 	// compacted.
 	CompactAfter time.Duration
+	// ExpireSnapshotsAfter is how long after their commit the snapshots of
+	// the destinations' Iceberg tables are expired; 0: never.
+	ExpireSnapshotsAfter time.Duration
+	// ExpireRange is where expire_snapshots_after is set, for messages.
+	ExpireRange *hcl.Range `json:"-"`
 }
 
 // Shard is shard Index of Count of the declared sink Sink.

@@ -518,16 +518,20 @@ func sinkSchemaDoc(kinds providers.Kinds) *SchemaBlock {
 			},
 			{
 				Type: "maintenance", Max: 1,
-				Summary: "Compact the sink's destinations: `plan` shows which files are rewritten into which, `apply` does it after the sink's batches.",
+				Summary: "Compact the sink's destinations and expire the snapshots of their Iceberg tables: `plan` shows which files are rewritten into which and the snapshots to expire, `apply` does it after the sink's batches.",
 				Description: "A compaction rewrites the files of committed batches into files of `target_file_size`, folder by folder, keeping the rows' order, exactly once through crashes: " +
 					"see [compacting a folder destination](protocol.md#compaction), which also says what a reader that globs the folders sees meanwhile. " +
 					"A destination with an Iceberg table commits its compaction to the table as one replace snapshot and keeps the replaced files for the table's older snapshots until they expire: " +
-					"see [compacting a destination with an Iceberg table](protocol.md#table-compaction). A destination with a Delta table is not compacted. Snapshot expiry is not built yet.",
+					"see [compacting a destination with an Iceberg table](protocol.md#table-compaction). A destination with a Delta table is not compacted. " +
+					"With `expire_snapshots_after`, the old snapshots of the destinations' Iceberg tables are expired after the compactions, and the files only they referenced (the files a compaction replaced, the expired manifests) deleted: " +
+					"see [expiring snapshots](protocol.md#table-expiry). The block sets `target_file_size`, `expire_snapshots_after`, or both.",
 				Attributes: []*SchemaAttribute{
-					{Name: "target_file_size", Type: "string", Required: true, Example: `"256MB"`,
-						Description: "The size a compacted file ends at, as `max_file_size` takes it. The files smaller than it are compacted: a folder is compacted once it holds two of them or more, old enough."},
+					{Name: "target_file_size", Type: "string", Example: `"256MB"`,
+						Description: "The size a compacted file ends at, as `max_file_size` takes it. The files smaller than it are compacted: a folder is compacted once it holds two of them or more, old enough. Without it, nothing is compacted."},
 					{Name: "compact_after", Type: "string", Default: `"1h"`, Example: `"1h"`,
 						Description: "How long after its batch's commit (the time in its manifest) a file may be rewritten: `\"30m\"`, `\"1h\"`, `\"7d\"`. Readers that hold a list of files older than that may find them gone."},
+					{Name: "expire_snapshots_after", Type: "string", Example: `"7d"`,
+						Description: "How long after its commit a snapshot of a destination's Iceberg table is expired: `\"12h\"`, `\"7d\"`, more than zero. The current snapshot and, down to them, the newest snapshot of the sink (of each shard) and of its compactions are kept, whatever their age: a retried batch or compaction is recognised by them. A query planned on an expired snapshot, or time travel to it, fails once its files are deleted. Without it, no snapshot is expired. Only for a sink with an Iceberg table."},
 				},
 			},
 			{

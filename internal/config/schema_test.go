@@ -201,6 +201,12 @@ var deltaOnly = map[string]bool{
 	"sink-destination-gcs-table.checkpoint_interval":    true,
 }
 
+// icebergOnly are the attributes of a sink that needs a destination with an
+// Iceberg table, by "<block ID>.<attribute>": the probe's destination gets one.
+var icebergOnly = map[string]bool{
+	"sink-maintenance.expire_snapshots_after": true,
+}
+
 // probeColumn is the schema that parquet and csv sinks need.
 const probeColumn = `column "country" {
   type = "string"
@@ -217,6 +223,8 @@ var baseBodies = map[string]string{
 	"sink-destination-s3-table":     "uri = \"/var/lib/streamctl/catalog.db\"\nnamespace = \"lake\"\nname = \"orders\"",
 	"sink-destination-azblob-table": "uri = \"/var/lib/streamctl/catalog.db\"\nnamespace = \"lake\"\nname = \"orders\"",
 	"sink-destination-gcs-table":    "uri = \"/var/lib/streamctl/catalog.db\"\nnamespace = \"lake\"\nname = \"orders\"",
+	// A maintenance block sets something; compaction needs nothing more.
+	"sink-maintenance": `target_file_size = "256MB"`,
 }
 
 // TestSchemaAttributesAreAccepted sets each documented attribute, alone, to its
@@ -254,6 +262,10 @@ func TestSchemaAttributesAreAccepted(t *testing.T) {
 					extra += "\n" + c
 				}
 				cfg := probeConfig(path, extra)
+				if icebergOnly[b.ID+"."+a.Name] {
+					cfg = strings.Replace(cfg, "sink \"probe\" {\n", "sink \"probe\" {\nformat = \"parquet\"\n"+probeColumn+"\n", 1)
+					cfg = strings.Replace(cfg, `path = "out/probe"`, "path = \"out/probe\"\n  table {\n    format = \"iceberg\"\n    namespace = \"lake\"\n    name = \"orders\"\n  }", 1)
+				}
 				if deltaOnly[b.ID+"."+a.Name] {
 					// The probe's table is Iceberg's example: make it a
 					// Delta table, which has no catalog nor name.

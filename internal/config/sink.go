@@ -238,10 +238,23 @@ func (l *loader) decodeSink(b *hcl.Block) {
 			l.errorf(a.Expr.Range().Ptr(), "Invalid route_by", "%q: %v.", s.RouteBy, err)
 		}
 	}
+	if m := s.Maintenance; m != nil && m.ExpireRange != nil && !hasIcebergTable(s) {
+		l.errorf(m.ExpireRange, "No Iceberg table to expire", "Sink %q sets expire_snapshots_after, and none of its destinations has an Iceberg table, whose snapshots it expires. Remove it, or declare a table block on a destination.", name)
+	}
 	if len(s.Destinations) == 0 {
 		l.errorf(&b.DefRange, "Sink without destinations", "Sink %q has no destination block, so its records would go nowhere. Add one, e.g. destination \"local\" \"out\" { path = \"out\" }.", name)
 	}
 	l.cfg.Sinks = append(l.cfg.Sinks, s)
+}
+
+// hasIcebergTable reports whether a destination of s has an Iceberg table.
+func hasIcebergTable(s *Sink) bool {
+	for _, d := range s.Destinations {
+		if d.Table != nil && d.Table.Format != "delta" {
+			return true
+		}
+	}
+	return false
 }
 
 // sourceRef resolves `source = source.TYPE.NAME` to the source's key.
@@ -302,7 +315,7 @@ func (l *loader) optInt(c *hcl.BodyContent, name string, target *int64, min int6
 }
 
 var maintenanceSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "target_file_size", Required: true}, {Name: "compact_after"}},
+	Attributes: []hcl.AttributeSchema{{Name: "target_file_size"}, {Name: "compact_after"}, {Name: "expire_snapshots_after"}},
 }
 
 // DefaultCompactAfter is how long after their commit files are compacted
@@ -317,18 +330,38 @@ func (l *loader) decodeMaintenance(blk *hcl.Block) *Maintenance {
 	}
 	m := &Maintenance{CompactAfter: DefaultCompactAfter}
 	l.optSize(content, "target_file_size", &m.TargetFileSize)
-	if a, ok := content.Attributes["compact_after"]; ok {
-		var text string
-		if l.evalInto(a, cty.String, &text) {
-			d, err := ParseAge(text)
-			if err != nil {
-				l.errorf(a.Expr.Range().Ptr(), "Invalid compact_after", "compact_after: %s.", err)
-			} else {
-				m.CompactAfter = d
-			}
+	l.optAge(content, "compact_after", &m.CompactAfter)
+	if a, ok := content.Attributes["expire_snapshots_after"]; ok {
+		m.ExpireRange = a.Expr.Range().Ptr()
+		if l.optAge(content, "expire_snapshots_after", &m.ExpireSnapshotsAfter) && m.ExpireSnapshotsAfter == 0 {
+			l.errorf(a.Expr.Range().Ptr(), "Invalid expire_snapshots_after", "expire_snapshots_after must be longer than zero: a snapshot a reader has just started to read would be expired under it. Write \"7d\", say.")
 		}
 	}
+	_, size := content.Attributes["target_file_size"]
+	if !size && m.ExpireRange == nil {
+		l.errorf(&blk.DefRange, "Empty maintenance block", "A maintenance block sets target_file_size (to compact), expire_snapshots_after (to expire the snapshots of the destinations' Iceberg tables), or both.")
+	}
 	return m
+}
+
+// optAge reads a duration attribute, as ParseAge takes it, and reports
+// whether it was set and valid.
+func (l *loader) optAge(c *hcl.BodyContent, name string, target *time.Duration) bool {
+	a, ok := c.Attributes[name]
+	if !ok {
+		return false
+	}
+	var text string
+	if !l.evalInto(a, cty.String, &text) {
+		return false
+	}
+	d, err := ParseAge(text)
+	if err != nil {
+		l.errorf(a.Expr.Range().Ptr(), "Invalid "+name, "%s: %s.", name, err)
+		return false
+	}
+	*target = d
+	return true
 }
 
 // ParseAge reads a duration of zero or more: Go's ("90m", "1h30m") or whole

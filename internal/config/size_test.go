@@ -99,14 +99,26 @@ func TestMaintenanceBlock(t *testing.T) {
 	if m := cfg.Sinks[0].Maintenance; m == nil || m.TargetFileSize != 1<<30 || m.CompactAfter != 7*24*time.Hour {
 		t.Errorf("maintenance %+v, want 1 GiB files 7 days after", m)
 	}
+	// Expiry alone, on a sink whose destination has an Iceberg table.
+	lake := "    table {\n      format    = \"iceberg\"\n      namespace = \"lake\"\n      name      = \"orders\"\n    }\n"
+	withTable := strings.Replace(layoutSink("  maintenance {\n    expire_snapshots_after = \"7d\"\n  }"), `destination "local" "lake" { path = "out" }`, "destination \"local\" \"lake\" {\n    path = \"out\"\n"+lake+"  }", 1)
+	cfg, diags = Load(writeFiles(t, map[string]string{"main.hcl": withTable}), all.Kinds(), Inputs{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if m := cfg.Sinks[0].Maintenance; m == nil || m.TargetFileSize != 0 || m.ExpireSnapshotsAfter != 7*24*time.Hour {
+		t.Errorf("maintenance %+v, want snapshots expired after 7 days and no compaction", m)
+	}
 	if cfg, _ := load(""); cfg.Sinks[0].Maintenance != nil {
 		t.Error("a sink without the block has maintenance")
 	}
 	for _, tc := range []struct{ block, summary string }{
 		{"  maintenance {\n    target_file_size = \"big\"\n  }", "Invalid target_file_size"},
 		{"  maintenance {\n    target_file_size = \"1MB\"\n    compact_after = \"soon\"\n  }", "Invalid compact_after"},
-		{"  maintenance {\n    compact_after = \"1h\"\n  }", "Missing required argument"},
-		{"  maintenance {\n    target_file_size = \"1MB\"\n    expire_snapshots_after = \"7d\"\n  }", "Unsupported argument"},
+		{"  maintenance {\n    compact_after = \"1h\"\n  }", "Empty maintenance block"},
+		{"  maintenance {\n    target_file_size = \"1MB\"\n    expire_snapshots_after = \"7d\"\n  }", "No Iceberg table to expire"},
+		{"  maintenance {\n    target_file_size = \"1MB\"\n    expire_snapshots_after = \"0d\"\n  }", "Invalid expire_snapshots_after"},
+		{"  maintenance {\n    expire_snapshots_after = \"a week\"\n  }", "Invalid expire_snapshots_after"},
 		{"  maintenance {\n    target_file_size = \"1MB\"\n  }\n  maintenance {\n    target_file_size = \"1MB\"\n  }", "Duplicate maintenance block"},
 	} {
 		_, diags := load(tc.block)

@@ -141,7 +141,10 @@ func (e *Engine) ApplySink(ctx context.Context, sink *Sink, plan *planner.SinkPl
 	if err := e.runNew(ctx, sink, plan, maxBatches, &sum); err != nil {
 		return sum, err
 	}
-	return sum, e.runCompactions(ctx, sink, plan)
+	if err := e.runCompactions(ctx, sink, plan); err != nil {
+		return sum, err
+	}
+	return sum, e.runExpiries(ctx, sink, plan)
 }
 
 // runNew runs the plan's new batches. Each batch's intent is logged by the

@@ -244,6 +244,9 @@ type CompactionPolicy struct {
 	// After is how long after its commit a manifest's files may be
 	// rewritten.
 	After time.Duration
+	// ExpireSnapshotsAfter is how long after their commit the snapshots of
+	// the destinations' tables are expired (PlanExpiries); 0: never.
+	ExpireSnapshotsAfter time.Duration
 }
 
 // PlanCompaction returns the compaction of destination d of sink due at now,

@@ -118,11 +118,21 @@ type Compacted struct {
 	Dropped string
 }
 
+// Expired: the old snapshots of a destination's table are expired, and the
+// files only they referenced deleted.
+type Expired struct {
+	Sink        string
+	Destination string
+	Table       string
+	Snapshots   int // expired by this apply
+	Files       int // deleted, of this expiry and of earlier ones
+}
+
 // AllEvents holds one event of each type, for tests of the views. A test of
 // this package checks it against the types that implement Event.
 func AllEvents() []Event {
 	return []Event{BatchStarted{}, DestinationCommitted{}, BatchCommitted{}, BatchRepaired{},
-		Cleanup{}, TableOrphanRemoved{}, Warning{}, Resharded{}, Moved{}, Compacted{}}
+		Cleanup{}, TableOrphanRemoved{}, Warning{}, Resharded{}, Moved{}, Compacted{}, Expired{}}
 }
 
 func (e BatchStarted) SinkName() string         { return e.Sink }
@@ -135,6 +145,7 @@ func (e Warning) SinkName() string              { return e.Sink }
 func (e Resharded) SinkName() string            { return e.Sink }
 func (e Moved) SinkName() string                { return e.Sink }
 func (e Compacted) SinkName() string            { return e.Sink }
+func (e Expired) SinkName() string              { return e.Sink }
 
 func (BatchStarted) isEvent()         {}
 func (DestinationCommitted) isEvent() {}
@@ -146,6 +157,7 @@ func (Warning) isEvent()              {}
 func (Resharded) isEvent()            {}
 func (Moved) isEvent()                {}
 func (Compacted) isEvent()            {}
+func (Expired) isEvent()              {}
 
 func (e *Engine) emit(ev Event) {
 	if e.OnEvent != nil {

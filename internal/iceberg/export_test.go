@@ -13,3 +13,10 @@ func SetHookBeforeReplace(hook func()) (reset func()) {
 	hookBeforeReplace = hook
 	return func() { hookBeforeReplace = nil }
 }
+
+// SetHookBeforeExpire sets what runs between an expiry's read of the table
+// and its commit, until reset.
+func SetHookBeforeExpire(hook func()) (reset func()) {
+	hookBeforeExpire = hook
+	return func() { hookBeforeExpire = nil }
+}

@@ -349,6 +349,13 @@ type CompactionInfo struct {
 	planner.Compaction
 }
 
+// ExpiryInfo is a planned expiry of a table's snapshots in an "expiry"
+// message.
+type ExpiryInfo struct {
+	Sink string `json:"sink"`
+	planner.Expiry
+}
+
 // Plan writes a plan: per sink a sink_plan, the resume_batch, the planned
 // cleanups and up to PlannedBatchLimit planned_batch messages, its warnings as
 // diagnostics; then the plan_summary.
@@ -389,6 +396,9 @@ func (v *JSONView) Plan(p *planner.Plan, operation string) {
 		}
 		for _, c := range s.Compactions {
 			v.emit("info", "compaction", fmt.Sprintf("sink %q: %s", s.Name, CompactionText(c)), "compaction", CompactionInfo{Sink: s.Name, Compaction: c})
+		}
+		for _, x := range s.Expiries {
+			v.emit("info", "expiry", fmt.Sprintf("sink %q: %s", s.Name, ExpiryText(x)), "expiry", ExpiryInfo{Sink: s.Name, Expiry: x})
 		}
 		for _, t := range s.Tables {
 			info := tableInfo(s.Name, t)

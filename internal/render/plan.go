@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/streamctl/streamctl/planner"
 	"github.com/streamctl/streamctl/state"
@@ -200,6 +201,9 @@ func writeSinkActions(w io.Writer, s *planner.SinkPlan, o Options) {
 				}
 			}
 		}
+	}
+	for _, x := range s.Expiries {
+		fmt.Fprintf(w, "  %s %s\n", o.paint(red, "-"), ExpiryText(x))
 	}
 	for _, d := range s.Removed {
 		fmt.Fprintf(w, "  %s destination %s is no longer configured: it receives no more data; its files stay\n", o.paint(red, "-"), d)
@@ -409,6 +413,13 @@ func SummaryLine(p *planner.Plan) string {
 	if compactions > 0 {
 		line += fmt.Sprintf(" %s.", Plural(int64(compactions), "compaction", "compactions"))
 	}
+	expiries := 0
+	for _, s := range p.Sinks {
+		expiries += len(s.Expiries)
+	}
+	if expiries > 0 {
+		line += fmt.Sprintf(" %s of snapshots.", Plural(int64(expiries), "table expiry", "table expiries"))
+	}
 	for _, r := range p.Reshards {
 		line += fmt.Sprintf(" Sink %s goes from %d to %d shards.", r.Sink, r.From, r.To)
 	}
@@ -515,6 +526,16 @@ func CompactionText(c planner.Compaction) string {
 		what = "finish what a run that died began: " + what
 	}
 	return what
+}
+
+// ExpiryText says what an expiry of a table's snapshots removes.
+func ExpiryText(x planner.Expiry) string {
+	if x.Snapshots == 0 {
+		return fmt.Sprintf("delete %s in destination %s that only expired snapshots of %s referenced (an earlier expiry's, left by a run that died)", Plural(int64(x.Files), "file", "files"), x.Destination, x.Table)
+	}
+	what := fmt.Sprintf("expire %s of %s in destination %s, committed before %s", Plural(int64(x.Snapshots), "snapshot", "snapshots"), x.Table, x.Destination, x.OlderThan.UTC().Format(time.RFC3339))
+	what += fmt.Sprintf(" (the oldest at %s, the newest at %s)", x.Oldest.UTC().Format(time.RFC3339), x.Newest.UTC().Format(time.RFC3339))
+	return what + fmt.Sprintf(", after the compactions; then delete %s only expired snapshots referenced", Plural(int64(x.Files), "file", "files"))
 }
 
 // CompactionInto names the new files of a folder: the first, and how many

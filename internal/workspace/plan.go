@@ -193,6 +193,9 @@ func (w *Workspace) Plan(ctx context.Context, st *state.State, o PlanOptions) (*
 					now = o.Now
 				}
 				plans[i].Compactions, errs[i] = engine.PlanCompactions(ctx, es, sinkState, es.Maintenance, now().Add(fault.ClockSkew()))
+				if errs[i] == nil && es.Maintenance != nil {
+					plans[i].Expiries, errs[i] = engine.PlanExpiries(ctx, es, es.Maintenance.ExpireSnapshotsAfter, now().Add(fault.ClockSkew()))
+				}
 			}
 		}()
 	}

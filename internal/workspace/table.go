@@ -35,6 +35,7 @@ var (
 	_ engine.TableHistory   = (*icebergTable)(nil)
 	_ engine.TableFolder    = (*icebergTable)(nil)
 	_ engine.TableCompactor = (*icebergTable)(nil)
+	_ engine.TableExpirer   = (*icebergTable)(nil)
 )
 
 // table is a destination's table, of any format.
@@ -169,6 +170,36 @@ func (t *icebergTable) Compact(ctx context.Context, sink string, id int64, old, 
 	}
 	got, err := tb.Compact(ctx, sink, id, urls, data)
 	return got == iceberg.Replaced, err
+}
+
+// PlanExpiry implements engine.TableExpirer, reading the table without
+// writing anything.
+func (t *icebergTable) PlanExpiry(ctx context.Context, cutoff time.Time) (engine.TableExpiry, engine.TableReferences, error) {
+	ex, refs, exists, err := iceberg.InspectExpiry(ctx, t.cfg, cutoff)
+	if err != nil || !exists {
+		return engine.TableExpiry{}, nil, err
+	}
+	return engine.TableExpiry(ex), refs, nil
+}
+
+// Expire implements engine.TableExpirer: one commit that removes the
+// snapshots, and no file.
+func (t *icebergTable) Expire(ctx context.Context, cutoff time.Time) (engine.TableExpiry, error) {
+	tb, err := t.table()
+	if err != nil {
+		return engine.TableExpiry{}, err
+	}
+	ex, err := tb.Expire(ctx, cutoff)
+	return engine.TableExpiry(ex), err
+}
+
+// References implements engine.TableExpirer.
+func (t *icebergTable) References(ctx context.Context) (engine.TableReferences, error) {
+	tb, err := t.table()
+	if err != nil {
+		return nil, err
+	}
+	return tb.References(ctx)
 }
 
 // Close closes the catalog connection, if one was made.

@@ -117,7 +117,7 @@ func Open(ctx context.Context, cfg *config.Config, kinds providers.Kinds) (*Work
 			es.Shard = &planner.Shard{Sink: s.Shard.Sink, Index: s.Shard.Index, Count: s.Shard.Count}
 		}
 		if m := s.Maintenance; m != nil {
-			es.Maintenance = &engine.CompactionPolicy{TargetSize: m.TargetFileSize, After: m.CompactAfter}
+			es.Maintenance = &engine.CompactionPolicy{TargetSize: m.TargetFileSize, After: m.CompactAfter, ExpireSnapshotsAfter: m.ExpireSnapshotsAfter}
 		}
 		for _, d := range s.Destinations {
 			store, err := kinds.Lookup(d.Type).Destination.Open(ctx, d.Config)
