@@ -42,43 +42,47 @@ var (
 		OptionsType:     "CastOptions",
 		OptionsRequired: true,
 	}
-	castMetaFunc = NewMetaFunction("cast", Unary(), castDoc,
-		func(ctx context.Context, fo FunctionOptions, d ...Datum) (Datum, error) {
-			castOpts := fo.(*CastOptions)
-			if castOpts == nil || castOpts.ToType == nil {
-				return nil, fmt.Errorf("%w: cast requires that options be passed with a ToType", arrow.ErrInvalid)
-			}
+	// PATCH(streamctl): built by the Register function, not in init: see
+	// DefaultExecCtx in executor.go.
+	newCastMetaFunc = func() *MetaFunction {
+		return NewMetaFunction("cast", Unary(), castDoc,
+			func(ctx context.Context, fo FunctionOptions, d ...Datum) (Datum, error) {
+				castOpts := fo.(*CastOptions)
+				if castOpts == nil || castOpts.ToType == nil {
+					return nil, fmt.Errorf("%w: cast requires that options be passed with a ToType", arrow.ErrInvalid)
+				}
 
-			if arrow.TypeEqual(d[0].(ArrayLikeDatum).Type(), castOpts.ToType) {
-				return NewDatum(d[0]), nil
-			}
+				if arrow.TypeEqual(d[0].(ArrayLikeDatum).Type(), castOpts.ToType) {
+					return NewDatum(d[0]), nil
+				}
 
-			// Coalesce multi-buffer view inputs. exec.ArraySpan's fixed
-			// [3]BufferSpan cannot carry BinaryView/StringView arrays with
-			// more than one overflow data buffer, so SetMembers would panic
-			// before any kernel runs. Rebuild such inputs with a single data
-			// buffer up front.
-			coalescedDatum, err := coalesceMultiBufferViewDatum(ctx, d[0])
-			if err != nil {
-				return nil, err
-			}
-			if coalescedDatum != nil {
-				defer coalescedDatum.Release()
-				d = append([]Datum(nil), d...)
-				d[0] = coalescedDatum
-			}
+				// Coalesce multi-buffer view inputs. exec.ArraySpan's fixed
+				// [3]BufferSpan cannot carry BinaryView/StringView arrays with
+				// more than one overflow data buffer, so SetMembers would panic
+				// before any kernel runs. Rebuild such inputs with a single data
+				// buffer up front.
+				coalescedDatum, err := coalesceMultiBufferViewDatum(ctx, d[0])
+				if err != nil {
+					return nil, err
+				}
+				if coalescedDatum != nil {
+					defer coalescedDatum.Release()
+					d = append([]Datum(nil), d...)
+					d[0] = coalescedDatum
+				}
 
-			fn, err := getCastFunction(castOpts.ToType)
-			if err != nil {
-				return nil, fmt.Errorf("%w from %s", err, d[0].(ArrayLikeDatum).Type())
-			}
+				fn, err := getCastFunction(castOpts.ToType)
+				if err != nil {
+					return nil, fmt.Errorf("%w from %s", err, d[0].(ArrayLikeDatum).Type())
+				}
 
-			return fn.Execute(ctx, fo, d...)
-		})
+				return fn.Execute(ctx, fo, d...)
+			})
+	}
 )
 
 func RegisterScalarCast(reg FunctionRegistry) {
-	reg.AddFunction(castMetaFunc, false)
+	reg.AddFunction(newCastMetaFunc(), false) // PATCH(streamctl): was castMetaFunc
 }
 
 // coalesceMultiBufferViewDatum returns a new Datum whose view arrays each

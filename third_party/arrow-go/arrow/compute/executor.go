@@ -94,12 +94,31 @@ var (
 //   - Registry = GetFunctionRegistry()
 //   - ExecChannelSize = 10
 //   - NumParallel = runtime.NumCPU()
-func DefaultExecCtx() ExecCtx { return defaultExecCtx }
+func DefaultExecCtx() ExecCtx {
+	// PATCH(streamctl): the registry is filled in here, on first use,
+	// instead of in init; see defaultRegistry.
+	e := defaultExecCtx
+	e.Registry = defaultRegistry.FunctionRegistry()
+	return e
+}
+
+// PATCH(streamctl): init called GetFunctionRegistry, which registers every
+// kernel: the linker then kept all of internal/kernels (6 MB of code, 10 MB
+// of binary) in every program that imports this package, as parquet/pqarrow
+// does, though it calls no compute function. Reached through an interface,
+// the registry is linked only when DefaultExecCtx or GetExecCtx is, and Go's
+// initialization order does not follow the call (a direct call would close a
+// cycle through castMetaFunc, filterMetaFunc, takeMetaFunc and sortMetaFunc).
+var defaultRegistry interface{ FunctionRegistry() FunctionRegistry } = lazyRegistry{}
+
+type lazyRegistry struct{}
+
+func (lazyRegistry) FunctionRegistry() FunctionRegistry { return GetFunctionRegistry() }
 
 func init() {
 	defaultExecCtx.ChunkSize = DefaultMaxChunkSize
 	defaultExecCtx.PreallocContiguous = true
-	defaultExecCtx.Registry = GetFunctionRegistry()
+	// PATCH(streamctl): Registry is set by DefaultExecCtx.
 	defaultExecCtx.ExecChannelSize = 10
 	// default level of parallelism
 	// set to 1 to disable parallelization
@@ -118,7 +137,7 @@ func GetExecCtx(ctx context.Context) ExecCtx {
 	if ok {
 		return e
 	}
-	return defaultExecCtx
+	return DefaultExecCtx() // PATCH(streamctl): was defaultExecCtx
 }
 
 // ExecBatch is a unit of work for kernel execution. It contains a collection

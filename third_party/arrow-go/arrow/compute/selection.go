@@ -38,51 +38,55 @@ are handled based on FilterOptions.`,
 		ArgNames:    []string{"input", "selection_filter"},
 		OptionsType: "FilterOptions",
 	}
-	filterMetaFunc = NewMetaFunction("filter", Binary(), filterDoc,
-		func(ctx context.Context, opts FunctionOptions, args ...Datum) (Datum, error) {
-			filter, ok := args[1].(ArrayLikeDatum)
-			if !ok {
-				return nil, fmt.Errorf("%w: filter should be array-like", arrow.ErrNotImplemented)
-			}
-
-			if filter.Type().ID() != arrow.BOOL {
-				return nil, fmt.Errorf("%w: filter argument must be boolean type",
-					arrow.ErrNotImplemented)
-			}
-
-			switch args[0].Kind() {
-			case KindRecord:
-				filtOpts, ok := opts.(*FilterOptions)
+	// PATCH(streamctl): built by the Register function, not in init: see
+	// DefaultExecCtx in executor.go.
+	newFilterMetaFunc = func() *MetaFunction {
+		return NewMetaFunction("filter", Binary(), filterDoc,
+			func(ctx context.Context, opts FunctionOptions, args ...Datum) (Datum, error) {
+				filter, ok := args[1].(ArrayLikeDatum)
 				if !ok {
-					return nil, fmt.Errorf("%w: invalid options type", arrow.ErrInvalid)
+					return nil, fmt.Errorf("%w: filter should be array-like", arrow.ErrNotImplemented)
 				}
 
-				if filter, ok := args[1].(*ArrayDatum); ok {
-					filterArr := filter.MakeArray()
-					defer filterArr.Release()
-					rec, err := FilterRecordBatch(ctx, args[0].(*RecordDatum).Value, filterArr, filtOpts)
+				if filter.Type().ID() != arrow.BOOL {
+					return nil, fmt.Errorf("%w: filter argument must be boolean type",
+						arrow.ErrNotImplemented)
+				}
+
+				switch args[0].Kind() {
+				case KindRecord:
+					filtOpts, ok := opts.(*FilterOptions)
+					if !ok {
+						return nil, fmt.Errorf("%w: invalid options type", arrow.ErrInvalid)
+					}
+
+					if filter, ok := args[1].(*ArrayDatum); ok {
+						filterArr := filter.MakeArray()
+						defer filterArr.Release()
+						rec, err := FilterRecordBatch(ctx, args[0].(*RecordDatum).Value, filterArr, filtOpts)
+						if err != nil {
+							return nil, err
+						}
+						return &RecordDatum{Value: rec}, nil
+					}
+					return nil, fmt.Errorf("%w: record batch filtering only implemented for Array filter", arrow.ErrNotImplemented)
+				case KindTable:
+					filtOpts, ok := opts.(*FilterOptions)
+					if !ok {
+						return nil, fmt.Errorf("%w: invalid options type", arrow.ErrInvalid)
+					}
+
+					tbl, err := FilterTable(ctx, args[0].(*TableDatum).Value, args[1], filtOpts)
 					if err != nil {
 						return nil, err
 					}
-					return &RecordDatum{Value: rec}, nil
-				}
-				return nil, fmt.Errorf("%w: record batch filtering only implemented for Array filter", arrow.ErrNotImplemented)
-			case KindTable:
-				filtOpts, ok := opts.(*FilterOptions)
-				if !ok {
-					return nil, fmt.Errorf("%w: invalid options type", arrow.ErrInvalid)
-				}
+					return &TableDatum{Value: tbl}, nil
 
-				tbl, err := FilterTable(ctx, args[0].(*TableDatum).Value, args[1], filtOpts)
-				if err != nil {
-					return nil, err
+				default:
+					return CallFunction(ctx, "array_filter", opts, args...)
 				}
-				return &TableDatum{Value: tbl}, nil
-
-			default:
-				return CallFunction(ctx, "array_filter", opts, args...)
-			}
-		})
+			})
+	}
 	takeDoc = FunctionDoc{
 		Summary: "Select values from an input based on indices from another array",
 		Description: `The output is populated with values from the input at positions
@@ -90,28 +94,32 @@ given by "indices". Nulls in "indices" emit null in the output`,
 		ArgNames:    []string{"input", "indices"},
 		OptionsType: "TakeOptions",
 	}
-	takeMetaFunc = NewMetaFunction("take", Binary(), takeDoc,
-		func(ctx context.Context, opts FunctionOptions, args ...Datum) (Datum, error) {
-			indexKind := args[1].Kind()
-			if indexKind != KindArray && indexKind != KindChunked {
+	// PATCH(streamctl): built by the Register function, not in init: see
+	// DefaultExecCtx in executor.go.
+	newTakeMetaFunc = func() *MetaFunction {
+		return NewMetaFunction("take", Binary(), takeDoc,
+			func(ctx context.Context, opts FunctionOptions, args ...Datum) (Datum, error) {
+				indexKind := args[1].Kind()
+				if indexKind != KindArray && indexKind != KindChunked {
+					return nil, fmt.Errorf("%w: unsupported types for take operation: values=%s, indices=%s",
+						arrow.ErrNotImplemented, args[0], args[1])
+				}
+
+				switch args[0].Kind() {
+				case KindArray:
+					return takeArrayImpl(ctx, opts, args...)
+				case KindChunked:
+					return takeChunkedImpl(ctx, opts, args...)
+				case KindRecord:
+					return takeRecordImpl(ctx, opts, args...)
+				case KindTable:
+					return takeTableImpl(ctx, opts, args...)
+				}
+
 				return nil, fmt.Errorf("%w: unsupported types for take operation: values=%s, indices=%s",
 					arrow.ErrNotImplemented, args[0], args[1])
-			}
-
-			switch args[0].Kind() {
-			case KindArray:
-				return takeArrayImpl(ctx, opts, args...)
-			case KindChunked:
-				return takeChunkedImpl(ctx, opts, args...)
-			case KindRecord:
-				return takeRecordImpl(ctx, opts, args...)
-			case KindTable:
-				return takeTableImpl(ctx, opts, args...)
-			}
-
-			return nil, fmt.Errorf("%w: unsupported types for take operation: values=%s, indices=%s",
-				arrow.ErrNotImplemented, args[0], args[1])
-		})
+			})
+	}
 )
 
 func takeTableColumn(ctx context.Context, opts FunctionOptions, tbl arrow.Table, indices Datum, cols []arrow.Column, i int) error {
@@ -633,6 +641,8 @@ func dictionaryTake(ctx *exec.KernelCtx, batch *exec.ExecSpan, out *exec.ExecRes
 // RegisterVectorSelection registers functions that select specific
 // values from arrays such as Take and Filter
 func RegisterVectorSelection(reg FunctionRegistry) {
+	// PATCH(streamctl): the meta functions are made here, not in init.
+	filterMetaFunc, takeMetaFunc := newFilterMetaFunc(), newTakeMetaFunc()
 	filterMetaFunc.defaultOpts = DefaultFilterOptions()
 	takeMetaFunc.defaultOpts = DefaultTakeOptions()
 	reg.AddFunction(filterMetaFunc, false)

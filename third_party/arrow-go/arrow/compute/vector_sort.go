@@ -39,17 +39,21 @@ order; at least one key is required. Each key must reference a valid column.`,
 		OptionsType: "SortKeys",
 	}
 
-	sortIndicesMetaFunc = NewMetaFunction("sort_indices", Unary(), sortIndicesDoc,
-		func(ctx context.Context, opts FunctionOptions, args ...Datum) (Datum, error) {
-			input := args[0]
-			switch input.Kind() {
-			case KindArray, KindChunked, KindRecord, KindTable:
-				return sortIndicesImpl(ctx, opts, input)
-			}
+	// PATCH(streamctl): built by the Register function, not in init: see
+	// DefaultExecCtx in executor.go.
+	newSortIndicesMetaFunc = func() *MetaFunction {
+		return NewMetaFunction("sort_indices", Unary(), sortIndicesDoc,
+			func(ctx context.Context, opts FunctionOptions, args ...Datum) (Datum, error) {
+				input := args[0]
+				switch input.Kind() {
+				case KindArray, KindChunked, KindRecord, KindTable:
+					return sortIndicesImpl(ctx, opts, input)
+				}
 
-			return nil, fmt.Errorf("%w: unsupported type for sort_indices operation: %s",
-				arrow.ErrNotImplemented, input)
-		})
+				return nil, fmt.Errorf("%w: unsupported type for sort_indices operation: %s",
+					arrow.ErrNotImplemented, input)
+			})
+	}
 
 	sortDoc = FunctionDoc{
 		Summary: "Return a sorted copy of the input",
@@ -62,23 +66,27 @@ SortKeys options as sort_indices.`,
 		OptionsType: "SortKeys",
 	}
 
-	sortMetaFunc = NewMetaFunction("sort", Unary(), sortDoc,
-		func(ctx context.Context, opts FunctionOptions, args ...Datum) (Datum, error) {
-			input := args[0]
-			switch input.Kind() {
-			case KindArray, KindChunked, KindRecord, KindTable:
-			default:
-				return nil, fmt.Errorf("%w: unsupported type for sort: %s", arrow.ErrNotImplemented, input)
-			}
+	// PATCH(streamctl): built by the Register function, not in init: see
+	// DefaultExecCtx in executor.go.
+	newSortMetaFunc = func() *MetaFunction {
+		return NewMetaFunction("sort", Unary(), sortDoc,
+			func(ctx context.Context, opts FunctionOptions, args ...Datum) (Datum, error) {
+				input := args[0]
+				switch input.Kind() {
+				case KindArray, KindChunked, KindRecord, KindTable:
+				default:
+					return nil, fmt.Errorf("%w: unsupported type for sort: %s", arrow.ErrNotImplemented, input)
+				}
 
-			indices, err := CallFunction(ctx, "sort_indices", opts, input)
-			if err != nil {
-				return nil, err
-			}
-			defer indices.Release()
+				indices, err := CallFunction(ctx, "sort_indices", opts, input)
+				if err != nil {
+					return nil, err
+				}
+				defer indices.Release()
 
-			return Take(ctx, *DefaultTakeOptions(), input, indices)
-		})
+				return Take(ctx, *DefaultTakeOptions(), input, indices)
+			})
+	}
 )
 
 const (
@@ -383,6 +391,8 @@ func SortTable(ctx context.Context, tbl arrow.Table, keys []kernels.SortKey) (ar
 // RegisterVectorSort registers the sort_indices and sort functions.
 func RegisterVectorSort(reg FunctionRegistry) {
 	def := SortOptions{DefaultSortKey()}
+	// PATCH(streamctl): the meta functions are made here, not in init.
+	sortIndicesMetaFunc, sortMetaFunc := newSortIndicesMetaFunc(), newSortMetaFunc()
 	sortIndicesMetaFunc.defaultOpts = def
 	sortMetaFunc.defaultOpts = def
 	reg.AddFunction(sortIndicesMetaFunc, false)
