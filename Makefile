@@ -9,7 +9,7 @@ GO ?= go
 export GOFLAGS := -tags=grpcnotrace
 export PATH := $(CURDIR)/.tools/bin:$(CURDIR)/.tools/node/node_modules/.bin:$(PATH)
 
-.PHONY: all build test unit tools bench lint fmt clean website pgo fuzz release
+.PHONY: all build test unit tools bench lint fmt clean website pgo fuzz release size
 
 all: build
 
@@ -47,6 +47,12 @@ bench: tools
 # release, PLATFORMS=linux/amd64 builds one). The Containerfile packs one.
 release:
 	bash scripts/release.sh
+
+# The release binary's size, stripped and not, and the packages and modules
+# with the most code (scripts/size.sh; N=40 lists more).
+N ?= 25
+size:
+	bash scripts/size.sh $(N)
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

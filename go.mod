@@ -165,3 +165,7 @@ replace github.com/apache/iceberg-go v0.7.0 => ./third_party/iceberg-go
 replace github.com/hashicorp/cli => ./third_party/hashicorp-cli
 
 replace github.com/posener/complete => ./third_party/posener-complete
+
+// arrow-go v18.8.0 with compute's function registry built on first use, not
+// in init: third_party/README.md.
+replace github.com/apache/arrow-go/v18 => ./third_party/arrow-go

@@ -290,6 +290,28 @@ func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool)
 	}
 }
 
+// TestBinaryLinksNoComputeKernels: arrow-go's compute package is linked
+// (parquet/pqarrow and iceberg-go import it) but its function registry is
+// not, because streamctl calls no compute function; upstream built the
+// registry in init, which kept every kernel, 15 MB of the stripped binary
+// (third_party/arrow-go/PATCHES.md). When this fails, find the caller with
+// `go build -tags grpcnotrace -ldflags=-dumpdep . 2>&1 | grep -- '-> .*compute.GetFunctionRegistry'`.
+func TestBinaryLinksNoComputeKernels(t *testing.T) {
+	t.Parallel()
+	out, err := exec.Command("go", "tool", "nm", binary).Output()
+	if err != nil {
+		t.Fatalf("go tool nm %s: %v", binary, err)
+	}
+	if !bytes.Contains(out, []byte(" T github.com/apache/arrow-go/v18/arrow/compute.(*ArrayDatum).Kind\n")) {
+		t.Fatalf("go tool nm %s lists no arrow/compute code: the package is not linked, so the check would prove nothing", binary)
+	}
+	for _, sym := range []string{"github.com/apache/arrow-go/v18/arrow/compute.GetFunctionRegistry", "github.com/apache/arrow-go/v18/arrow/compute.RegisterScalarArithmetic"} {
+		if bytes.Contains(out, []byte(" T "+sym+"\n")) {
+			t.Errorf("the binary links %s: arrow-go's compute registry is reachable, and with it every compute kernel", sym)
+		}
+	}
+}
+
 // TestBinaryKeepsNoUncalledMethods: the linker drops the methods streamctl
 // never calls. It cannot when a method may be looked up by name at run time
 // (reflect's Method or MethodByName reachable with a name it cannot see, as
