@@ -44,10 +44,13 @@ func avroColumnType(s *AvroSchema, open map[*AvroSchema]bool) (string, bool) {
 		return fmt.Sprintf("decimal(%d,%d)", s.Precision, s.Scale), false
 	case "date":
 		return "date", false
-	case "timestamp-millis", "timestamp-micros", "local-timestamp-millis", "local-timestamp-micros":
+	case "timestamp-millis", "timestamp-micros", "timestamp-nanos",
+		"local-timestamp-millis", "local-timestamp-micros", "local-timestamp-nanos":
 		return "timestamp", false
 	case "time-millis", "time-micros":
 		return "string", false // "HH:MM:SS.ffffff"
+	case "duration", "uuid":
+		return "string", false // ISO 8601 "P1M2DT3.004S"; a fixed uuid's text
 	}
 	switch s.Kind {
 	case AvroNull:
@@ -157,6 +160,11 @@ func protoSingularType(fd protoreflect.FieldDescriptor, open map[protoreflect.Fu
 	switch md.FullName() {
 	case "google.protobuf.Timestamp":
 		return "timestamp", false
+	case "google.protobuf.Duration":
+		return "string", false // "-1.500s", as Protobuf's JSON mapping writes it
+	case "google.protobuf.Struct", "google.protobuf.Value", "google.protobuf.ListValue", "google.protobuf.Any":
+		// The JSON they hold (an Any: its type URL and base64 value).
+		return "json", false
 	case "google.type.Date":
 		return "date", false
 	case "confluent.type.Decimal":

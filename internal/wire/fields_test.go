@@ -42,6 +42,12 @@ func TestAvroFields(t *testing.T) {
 			{"name": "id", "type": {"type": "string", "logicalType": "uuid"}},
 			{"name": "tod", "type": {"type": "int", "logicalType": "time-millis"}}]}`,
 			"amount decimal(12,2)\nfixed_amount decimal(18,4)\nday date\nms timestamp\nus timestamp\nlocal timestamp\nid string\ntod string\n"},
+		{"logical types decoded as text or to the nanosecond", `{"type": "record", "name": "R", "fields": [
+			{"name": "ns", "type": {"type": "long", "logicalType": "timestamp-nanos"}},
+			{"name": "local_ns", "type": {"type": "long", "logicalType": "local-timestamp-nanos"}},
+			{"name": "took", "type": {"type": "fixed", "name": "D", "size": 12, "logicalType": "duration"}},
+			{"name": "trace", "type": {"type": "fixed", "name": "U", "size": 16, "logicalType": "uuid"}}]}`,
+			"ns timestamp\nlocal_ns timestamp\ntook string\ntrace string\n"},
 		{"enum, nested and nullable", `{"type": "record", "name": "Order", "fields": [
 			{"name": "status", "type": {"type": "enum", "name": "S", "symbols": ["A", "B"]}},
 			{"name": "customer", "type": {"type": "record", "name": "C", "fields": [
@@ -111,6 +117,18 @@ message Line { string sku = 1; int32 qty = 2; }
 enum Status { NEW = 0; PAID = 1; }
 `, "status string default\ncustomer struct<name:string,email:string> null\nlines list<struct<sku:string,qty:int32>> default\n" +
 			"tags map<string,string> default\nat timestamp null\nday date null\ncount int64 null\namount json null\nnotes list<string> default\n"},
+		{"well-known types decoded as text or JSON", `syntax = "proto3";
+import "google/protobuf/duration.proto";
+import "google/protobuf/struct.proto";
+import "google/protobuf/any.proto";
+message Event {
+  google.protobuf.Duration took = 1;
+  google.protobuf.Struct attrs = 2;
+  google.protobuf.Value extra = 3;
+  google.protobuf.ListValue items = 4;
+  google.protobuf.Any payload = 5;
+}
+`, "took string null\nattrs json null\nextra json null\nitems json null\npayload json null\n"},
 		{"recursion is json", `syntax = "proto3";
 message Node { int32 v = 1; Node next = 2; }`, "v int32 default\nnext json null\n"},
 	} {
