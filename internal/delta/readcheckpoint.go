@@ -8,11 +8,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/parquet-go/parquet-go"
 
 	"github.com/streamctl/streamctl/providers"
 )
@@ -34,6 +30,49 @@ type lastCheckpointFile struct {
 	Size         *int64          `json:"size"`
 	Parts        *int            `json:"parts"`
 	V2Checkpoint json.RawMessage `json:"v2Checkpoint"`
+}
+
+// checkpointRow is a row of a checkpoint as the protocol's checkpoint
+// schema has it: one action a row, the other columns null. Columns other
+// writers add (cdc, domainMetadata, checkpointMetadata, sidecar) are not
+// read; a V2 checkpoint is refused by its protocol before its rows matter.
+type checkpointRow struct {
+	Txn *struct {
+		AppID       string `parquet:"appId"`
+		Version     int64  `parquet:"version"`
+		LastUpdated *int64 `parquet:"lastUpdated,optional"`
+	} `parquet:"txn,optional"`
+	Add *struct {
+		Path             string             `parquet:"path"`
+		PartitionValues  map[string]*string `parquet:"partitionValues"`
+		Size             int64              `parquet:"size"`
+		ModificationTime int64              `parquet:"modificationTime"`
+		Stats            *string            `parquet:"stats,optional"`
+	} `parquet:"add,optional"`
+	Remove *struct {
+		Path                 string             `parquet:"path"`
+		DeletionTimestamp    *int64             `parquet:"deletionTimestamp,optional"`
+		ExtendedFileMetadata *bool              `parquet:"extendedFileMetadata,optional"`
+		PartitionValues      map[string]*string `parquet:"partitionValues"`
+		Size                 *int64             `parquet:"size,optional"`
+	} `parquet:"remove,optional"`
+	MetaData *struct {
+		ID     string `parquet:"id"`
+		Format *struct {
+			Provider string             `parquet:"provider"`
+			Options  map[string]*string `parquet:"options"`
+		} `parquet:"format,optional"`
+		SchemaString     string             `parquet:"schemaString"`
+		PartitionColumns []string           `parquet:"partitionColumns,list"`
+		Configuration    map[string]*string `parquet:"configuration"`
+		CreatedTime      *int64             `parquet:"createdTime,optional"`
+	} `parquet:"metaData,optional"`
+	Protocol *struct {
+		MinReaderVersion int32    `parquet:"minReaderVersion"`
+		MinWriterVersion int32    `parquet:"minWriterVersion"`
+		ReaderFeatures   []string `parquet:"readerFeatures,list"`
+		WriterFeatures   []string `parquet:"writerFeatures,list"`
+	} `parquet:"protocol,optional"`
 }
 
 // errNoCheckpoint is the log without _last_checkpoint.
@@ -69,28 +108,55 @@ func (l *Log) readCheckpoint(ctx context.Context) error {
 			keys = append(keys, CheckpointPartKey(v, p, *last.Parts))
 		}
 	}
-	var actions []Action
+	var rows []checkpointRow
 	for _, key := range keys {
 		file, _, err := providers.ReadAll(ctx, l.store, key)
 		if err != nil {
 			return fmt.Errorf("%s names version %d: read %s: %w", LastCheckpointKey, v, key, err)
 		}
-		part, err := checkpointActions(ctx, file)
+		part, err := parquet.Read[checkpointRow](bytes.NewReader(file), int64(len(file)))
 		if err != nil {
 			return fmt.Errorf("read %s: %w", key, err)
 		}
-		actions = append(actions, part...)
+		rows = append(rows, part...)
 	}
-	if last.Size != nil && int64(len(actions)) != *last.Size {
-		return fmt.Errorf("the checkpoint of version %d holds %d actions, and %s says %d", v, len(actions), LastCheckpointKey, *last.Size)
+	if last.Size != nil && int64(len(rows)) != *last.Size {
+		return fmt.Errorf("the checkpoint of version %d holds %d actions, and %s says %d", v, len(rows), LastCheckpointKey, *last.Size)
 	}
+	var actions []Action
 	protocols, metas := 0, 0
-	for _, a := range actions {
-		if a.Protocol != nil {
+	for _, r := range rows {
+		switch {
+		case r.Protocol != nil:
 			protocols++
-		}
-		if a.MetaData != nil {
+			p := r.Protocol
+			actions = append(actions, Action{Protocol: &Protocol{MinReaderVersion: int(p.MinReaderVersion), MinWriterVersion: int(p.MinWriterVersion),
+				ReaderFeatures: p.ReaderFeatures, WriterFeatures: p.WriterFeatures}})
+		case r.MetaData != nil:
 			metas++
+			m := r.MetaData
+			meta := &MetaData{ID: m.ID, SchemaString: m.SchemaString, PartitionColumns: nonNil(m.PartitionColumns),
+				Configuration: derefMap(m.Configuration), CreatedTime: m.CreatedTime, Format: Format{Options: map[string]string{}}}
+			if m.Format != nil {
+				meta.Format = Format{Provider: m.Format.Provider, Options: derefMap(m.Format.Options)}
+			}
+			actions = append(actions, Action{MetaData: meta})
+		case r.Txn != nil:
+			actions = append(actions, Action{Txn: &Txn{AppID: r.Txn.AppID, Version: r.Txn.Version, LastUpdated: r.Txn.LastUpdated}})
+		case r.Add != nil:
+			a := r.Add
+			add := &Add{Path: a.Path, PartitionValues: a.PartitionValues, Size: a.Size, ModificationTime: a.ModificationTime}
+			if add.PartitionValues == nil {
+				add.PartitionValues = map[string]*string{}
+			}
+			if a.Stats != nil {
+				add.Stats = *a.Stats
+			}
+			actions = append(actions, Action{Add: add})
+		case r.Remove != nil:
+			a := r.Remove
+			actions = append(actions, Action{Remove: &Remove{Path: a.Path, DeletionTimestamp: a.DeletionTimestamp,
+				ExtendedFileMetadata: a.ExtendedFileMetadata, PartitionValues: a.PartitionValues, Size: a.Size}})
 		}
 	}
 	if protocols != 1 || metas != 1 {
@@ -123,197 +189,4 @@ func derefMap(m map[string]*string) map[string]string {
 		}
 	}
 	return out
-}
-
-// checkpointActions reads a checkpoint file's actions, a row each, with
-// arrow-go's Parquet reader (which the binary has for Iceberg already).
-// The protocol's checkpoint schema is read by column and field name, so
-// that another writer's columns in another order, its fields left out and
-// its extra columns (cdc, domainMetadata, checkpointMetadata, sidecar) are
-// taken; a row holding none of the five actions streamctl reads is
-// counted, and left out.
-func checkpointActions(ctx context.Context, data []byte) ([]Action, error) {
-	pf, err := file.NewParquetReader(bytes.NewReader(data))
-	if err != nil {
-		return nil, err
-	}
-	defer pf.Close()
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 4096}, memory.DefaultAllocator)
-	if err != nil {
-		return nil, err
-	}
-	tbl, err := fr.ReadTable(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tbl.Release()
-	rows := make([]Action, tbl.NumRows())
-	schema := tbl.Schema()
-	for c := range schema.NumFields() {
-		name := schema.Field(c).Name
-		offset := 0
-		for _, chunk := range tbl.Column(c).Data().Chunks() {
-			st, ok := chunk.(*array.Struct)
-			if !ok {
-				offset += chunk.Len()
-				continue
-			}
-			for i := range st.Len() {
-				if st.IsValid(i) {
-					readAction(name, structRow{st, i}, &rows[offset+i])
-				}
-			}
-			offset += st.Len()
-		}
-	}
-	return rows, nil
-}
-
-// readAction sets the action of column name from row r.
-func readAction(name string, r structRow, a *Action) {
-	switch name {
-	case "txn":
-		a.Txn = &Txn{AppID: r.str("appId"), Version: r.int("version"), LastUpdated: r.intPtr("lastUpdated")}
-	case "add":
-		a.Add = &Add{Path: r.str("path"), PartitionValues: r.strMap("partitionValues"), Size: r.int("size"),
-			ModificationTime: r.int("modificationTime"), DataChange: r.bool("dataChange"), Stats: r.str("stats")}
-		if a.Add.PartitionValues == nil {
-			a.Add.PartitionValues = map[string]*string{}
-		}
-	case "remove":
-		a.Remove = &Remove{Path: r.str("path"), DeletionTimestamp: r.intPtr("deletionTimestamp"), DataChange: r.bool("dataChange"),
-			PartitionValues: r.strMap("partitionValues"), Size: r.intPtr("size")}
-		if r.valid("extendedFileMetadata") {
-			b := r.bool("extendedFileMetadata")
-			a.Remove.ExtendedFileMetadata = &b
-		}
-	case "metaData":
-		m := &MetaData{ID: r.str("id"), SchemaString: r.str("schemaString"), PartitionColumns: nonNil(r.strList("partitionColumns")),
-			Configuration: derefMap(r.strMap("configuration")), CreatedTime: r.intPtr("createdTime"), Format: Format{Options: map[string]string{}}}
-		if f, ok := r.child("format"); ok {
-			m.Format = Format{Provider: f.str("provider"), Options: derefMap(f.strMap("options"))}
-		}
-		a.MetaData = m
-	case "protocol":
-		a.Protocol = &Protocol{MinReaderVersion: int(r.int("minReaderVersion")), MinWriterVersion: int(r.int("minWriterVersion")),
-			ReaderFeatures: r.strList("readerFeatures"), WriterFeatures: r.strList("writerFeatures")}
-	}
-}
-
-// structRow is row i of a struct column; its getters give a missing or
-// null field's zero value.
-type structRow struct {
-	s *array.Struct
-	i int
-}
-
-func (r structRow) field(name string) (arrow.Array, bool) {
-	idx, ok := r.s.DataType().(*arrow.StructType).FieldIdx(name)
-	if !ok {
-		return nil, false
-	}
-	f := r.s.Field(idx)
-	return f, f.IsValid(r.i)
-}
-
-func (r structRow) valid(name string) bool {
-	_, ok := r.field(name)
-	return ok
-}
-
-func (r structRow) child(name string) (structRow, bool) {
-	f, ok := r.field(name)
-	st, isStruct := f.(*array.Struct)
-	return structRow{st, r.i}, ok && isStruct
-}
-
-func (r structRow) str(name string) string {
-	f, ok := r.field(name)
-	if !ok {
-		return ""
-	}
-	s, _ := stringAt(f, r.i)
-	return s
-}
-
-func (r structRow) int(name string) int64 {
-	p := r.intPtr(name)
-	if p == nil {
-		return 0
-	}
-	return *p
-}
-
-func (r structRow) intPtr(name string) *int64 {
-	f, ok := r.field(name)
-	if !ok {
-		return nil
-	}
-	var n int64
-	switch a := f.(type) {
-	case *array.Int64:
-		n = a.Value(r.i)
-	case *array.Int32:
-		n = int64(a.Value(r.i))
-	default:
-		return nil
-	}
-	return &n
-}
-
-func (r structRow) bool(name string) bool {
-	f, ok := r.field(name)
-	b, isBool := f.(*array.Boolean)
-	return ok && isBool && b.Value(r.i)
-}
-
-func (r structRow) strMap(name string) map[string]*string {
-	f, ok := r.field(name)
-	m, isMap := f.(*array.Map)
-	if !ok || !isMap {
-		return nil
-	}
-	start, end := m.ValueOffsets(r.i)
-	out := make(map[string]*string, end-start)
-	for j := int(start); j < int(end); j++ {
-		k, _ := stringAt(m.Keys(), j)
-		if v, ok := stringAt(m.Items(), j); ok {
-			out[k] = &v
-		} else {
-			out[k] = nil
-		}
-	}
-	return out
-}
-
-func (r structRow) strList(name string) []string {
-	f, ok := r.field(name)
-	l, isList := f.(*array.List)
-	if !ok || !isList {
-		return nil
-	}
-	start, end := l.ValueOffsets(r.i)
-	out := make([]string, 0, end-start)
-	for j := int(start); j < int(end); j++ {
-		s, _ := stringAt(l.ListValues(), j)
-		out = append(out, s)
-	}
-	return out
-}
-
-// stringAt is a string column's value j (a binary column's, for writers
-// that leave out the UTF8 annotation); ok is false for a null.
-func stringAt(a arrow.Array, j int) (string, bool) {
-	if a.IsNull(j) {
-		return "", false
-	}
-	switch a := a.(type) {
-	case *array.String:
-		return a.Value(j), true
-	case *array.LargeString:
-		return a.Value(j), true
-	case *array.Binary:
-		return string(a.Value(j)), true
-	}
-	return "", false
 }
