@@ -37,6 +37,21 @@ var shardedDeltaFaultPoints = append(append([]string(nil), deltaFaultPoints...),
 	"delta-checkpoint:7",
 )
 
+// racingDeltaFaultPoints are the sharded table's fault points where the
+// store's create-only writes decide between shards racing for a version:
+// around the first commit and checkpoint, and those reached while the
+// others race. The object-store suites run these; every point runs on local
+// disk, and each store runs every point of a single sink's table
+// (TestDeltaOn*CrashAtEveryFaultPoint).
+var racingDeltaFaultPoints = []string{
+	"before-table-commit",
+	"after-table-commit",
+	"delta-checkpoint",
+	"after-table-commit:17",
+	"before-table-commit:23",
+	"delta-checkpoint:7",
+}
+
 // TestDeltaShardsCrashAtEveryFaultPoint: the 8 shards of a sink commit to
 // its one Delta table at once, each under its own appId (orders/shard-N),
 // racing for each version; killed at each fault point around the table
@@ -60,12 +75,13 @@ func TestDeltaShardsCrashAtEveryFaultPoint(t *testing.T) {
 	}
 }
 
-// TestDeltaShardsOnS3CrashAtEveryFaultPoint: the same with the table in S3
-// (versitygw): the shards race for each version with conditional creates
+// TestDeltaShardsOnS3CrashWhereShardsRace: the same at the fault points
+// where the shards race (racingDeltaFaultPoints), with the table in S3
+// (versitygw): they race for each version with conditional creates
 // (If-None-Match).
-func TestDeltaShardsOnS3CrashAtEveryFaultPoint(t *testing.T) {
+func TestDeltaShardsOnS3CrashWhereShardsRace(t *testing.T) {
 	srv := testenv.S3(t)
-	for i, fp := range shardedDeltaFaultPoints {
+	for i, fp := range racingDeltaFaultPoints {
 		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
 			t.Parallel()
 			bucket := bucketName("delta-shards-", i, "-", fp)
@@ -79,11 +95,12 @@ func TestDeltaShardsOnS3CrashAtEveryFaultPoint(t *testing.T) {
 	}
 }
 
-// TestDeltaShardsOnAzureCrashAtEveryFaultPoint: the same with the table in
-// Azure Blob Storage (Azurite): conditional creates with If-None-Match: *.
-func TestDeltaShardsOnAzureCrashAtEveryFaultPoint(t *testing.T) {
+// TestDeltaShardsOnAzureCrashWhereShardsRace: the same where the shards
+// race, with the table in Azure Blob Storage (Azurite): conditional creates
+// with If-None-Match: *.
+func TestDeltaShardsOnAzureCrashWhereShardsRace(t *testing.T) {
 	az := testenv.Azurite(t)
-	for i, fp := range shardedDeltaFaultPoints {
+	for i, fp := range racingDeltaFaultPoints {
 		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
 			t.Parallel()
 			container := bucketName("delta-shards-", i, "-", fp)
@@ -96,12 +113,12 @@ func TestDeltaShardsOnAzureCrashAtEveryFaultPoint(t *testing.T) {
 	}
 }
 
-// TestDeltaShardsOnGCSCrashAtEveryFaultPoint: the same with the table in
-// Google Cloud Storage (fake-gcs-server): conditional creates with
-// ifGenerationMatch=0.
-func TestDeltaShardsOnGCSCrashAtEveryFaultPoint(t *testing.T) {
+// TestDeltaShardsOnGCSCrashWhereShardsRace: the same where the shards race,
+// with the table in Google Cloud Storage (fake-gcs-server): conditional
+// creates with ifGenerationMatch=0.
+func TestDeltaShardsOnGCSCrashWhereShardsRace(t *testing.T) {
 	srv := testenv.GCS(t)
-	for i, fp := range shardedDeltaFaultPoints {
+	for i, fp := range racingDeltaFaultPoints {
 		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
 			t.Parallel()
 			bucket := bucketName("delta-shards-", i, "-", fp)

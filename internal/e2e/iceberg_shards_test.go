@@ -45,6 +45,21 @@ var shardedIcebergFaultPoints = append(append([]string(nil), icebergFaultPoints.
 	"before-table-commit:23",
 )
 
+// racingIcebergFaultPoints are the sharded table's fault points where the
+// store's conditional writes and the catalog's commit decide between shards:
+// around the table commit, the first shard's and those reached while the
+// others race. The object-store suites run these; every point runs on local
+// disk (TestIcebergShardsCrashAtEveryFaultPoint), and each store runs every
+// point of a single sink's table (TestIcebergOn*CrashAtEveryFaultPoint).
+var racingIcebergFaultPoints = []string{
+	"before-table-commit",
+	"table-catalog-commit:2",
+	"after-table-commit",
+	"table-catalog-commit:11",
+	"after-table-commit:17",
+	"before-table-commit:23",
+}
+
 var applyAllShards = []string{"apply", "-auto-approve", "-no-color", "-parallelism=" + strconv.Itoa(tableShards)}
 
 // TestIcebergShardsCrashAtEveryFaultPoint: the 8 shards of a sink commit to
@@ -167,11 +182,12 @@ func duckdbOverStoredFiles(t *testing.T, dir string, store providers.Storage, lo
 	}
 }
 
-// TestIcebergShardsOnS3CrashAtEveryFaultPoint: the same with the table in S3
-// (versitygw), its catalog a SQLite file beside the configuration.
-func TestIcebergShardsOnS3CrashAtEveryFaultPoint(t *testing.T) {
+// TestIcebergShardsOnS3CrashWhereShardsRace: the same with the table in S3
+// (versitygw), its catalog a SQLite file beside the configuration, at the
+// fault points where the shards race (racingIcebergFaultPoints).
+func TestIcebergShardsOnS3CrashWhereShardsRace(t *testing.T) {
 	srv := testenv.S3(t)
-	for i, fp := range shardedIcebergFaultPoints {
+	for i, fp := range racingIcebergFaultPoints {
 		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
 			t.Parallel()
 			bucket := bucketName("ice-shards-", i, "-", fp)
@@ -241,11 +257,11 @@ func TestIcebergOnGCSCrashAtEveryFaultPoint(t *testing.T) {
 	}
 }
 
-// TestIcebergShardsOnGCSCrashAtEveryFaultPoint: the sharded table's crash
-// test with the table in Google Cloud Storage.
-func TestIcebergShardsOnGCSCrashAtEveryFaultPoint(t *testing.T) {
+// TestIcebergShardsOnGCSCrashWhereShardsRace: the sharded table's crash
+// test with the table in Google Cloud Storage, where the shards race.
+func TestIcebergShardsOnGCSCrashWhereShardsRace(t *testing.T) {
 	srv := testenv.GCS(t)
-	for i, fp := range shardedIcebergFaultPoints {
+	for i, fp := range racingIcebergFaultPoints {
 		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
 			t.Parallel()
 			bucket := bucketName("ice-shards-", i, "-", fp)
