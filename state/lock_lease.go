@@ -300,13 +300,12 @@ func (l *remoteLock) refresh(timeout time.Duration) (ok, lost bool) {
 	l.info.Heartbeat = now().UTC().Truncate(time.Millisecond)
 	data, _ := json.Marshal(l.info)
 	v, err := l.b.store.PutIfMatch(ctx, l.b.lockKey(), data, l.version)
-	switch {
-	case err == nil:
-		l.version = v
-		return true, false
-	case errors.Is(err, providers.ErrPrecondition):
+	if errors.Is(err, providers.ErrPrecondition) {
 		// A refresh that timed out here may have landed there: the lock is
 		// still ours while it carries our ID, at a version we did not see.
+		// That refresh landed at a time we do not know, and this one wrote
+		// nothing: it renews nothing. Written again at the version read, the
+		// lock is renewed from now on (the caller's sent is earlier still).
 		cur, info, rerr := providers.ReadAll(ctx, l.b.store, l.b.lockKey())
 		if rerr != nil {
 			return false, false
@@ -315,10 +314,17 @@ func (l *remoteLock) refresh(timeout time.Duration) (ok, lost bool) {
 			return false, true
 		}
 		l.version = info.Version
+		v, err = l.b.store.PutIfMatch(ctx, l.b.lockKey(), data, l.version)
+	}
+	switch {
+	case err == nil:
+		l.version = v
 		return true, false
 	case errors.Is(err, providers.ErrNotExist):
 		return false, true
 	}
+	// Not written: a slow or lost answer, or (after the read above) a lock
+	// that changed again, which the next refresh reads.
 	return false, false
 }
 
