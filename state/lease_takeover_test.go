@@ -167,3 +167,61 @@ func TestLeaseHeldEndsBeforeATakeOverAfterALateRefresh(t *testing.T) {
 		t.Fatalf("Held after the take-over: %v, want ErrLockLost", err)
 	}
 }
+
+// stalled is the holder's view of the store once armed: no refresh of the
+// lock lands.
+type stalled struct {
+	providers.Storage
+	mu    sync.Mutex
+	armed bool
+}
+
+func (s *stalled) PutIfMatch(ctx context.Context, key string, data []byte, version string) (string, error) {
+	s.mu.Lock()
+	armed := s.armed
+	s.mu.Unlock()
+	if armed && strings.HasSuffix(key, ".lock") {
+		<-ctx.Done()
+		return "", ctx.Err()
+	}
+	return s.Storage.PutIfMatch(ctx, key, data, version)
+}
+
+// TestWhileHeldEndsBeforeTheLease: a write made with WhileHeld is cancelled,
+// with the lost lock as its cause, once the heartbeats stop landing, and
+// before the lease can be taken over; while they land, it runs on past
+// several leases.
+func TestWhileHeldEndsBeforeTheLease(t *testing.T) {
+	hb, lease := HeartbeatInterval, Lease
+	HeartbeatInterval, Lease = 200*time.Millisecond, 1500*time.Millisecond
+	t.Cleanup(func() { HeartbeatInterval, Lease = hb, lease })
+
+	store := newWallClock()
+	view := &stalled{Storage: store}
+	holder := NewRemote(view, "orders.json")
+	u, _ := mustLock(t, holder, "apply")
+	defer u.Unlock()
+	ctx, cancel := WhileHeld(context.Background(), u)
+	defer cancel()
+	select {
+	case <-ctx.Done():
+		t.Fatalf("cancelled while the heartbeats land: %v", context.Cause(ctx))
+	case <-time.After(2 * Lease):
+	}
+	view.mu.Lock()
+	view.armed = true
+	view.mu.Unlock()
+	select {
+	case <-ctx.Done():
+	case <-time.After(2 * Lease):
+		t.Fatal("not cancelled once the heartbeats stopped landing")
+	}
+	if err := context.Cause(ctx); !errors.Is(err, ErrLockLost) {
+		t.Fatalf("cancelled with %v, want the lost lock", err)
+	}
+	_, err := NewRemote(store, "orders.json").Lock(context.Background(), NewLockInfo("apply", "test"))
+	var locked *LockedError
+	if !errors.As(err, &locked) {
+		t.Fatalf("when the write was cancelled, another run could already take the lock: %v", err)
+	}
+}

@@ -244,6 +244,10 @@ func (l *remoteLock) Held() error {
 	return nil
 }
 
+// heldUntil implements expiring: when Held starts failing unless a
+// heartbeat lands before.
+func (l *remoteLock) heldUntil() time.Time { return *l.validUntil.Load() }
+
 // TookOver implements TakenOver.
 func (l *remoteLock) TookOver() (*LockInfo, time.Duration) { return l.from, l.silent }
 

@@ -24,7 +24,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -50,6 +49,12 @@ type Engine struct {
 	// reaches a store or the state, and stops the sink with its error: the
 	// lock the sink is applied under may be gone (state.Unlocker.Held).
 	Fence func(sink string) error
+	// Bound, when set, returns ctx cancelled once the lock sink's writes
+	// are made under may be lost (state.WhileHeld). Fence is asked before a
+	// write starts; Bound stops a state write still under way then (a slow
+	// store, the client's retries), which would otherwise land after the
+	// lock's next holder read the sink's document.
+	Bound func(ctx context.Context, sink string) (context.Context, context.CancelFunc)
 
 	stateMu sync.Mutex
 	// probe checks each destination's conditional writes once per run.
@@ -71,10 +76,19 @@ func (e *Engine) update(ctx context.Context, sink string, change func(*state.Sta
 	if err := e.fence(sink); err != nil {
 		return err
 	}
-	err := e.State.UpdateSink(context.WithoutCancel(ctx), sink, change)
-	if errors.Is(err, state.ErrConflict) {
-		// A write that waited past the lease (a stalled host) lost to the
-		// lock's next holder: say so, rather than blame "another writer".
+	// Not cancelled with the run (a state write is finished, not cut), but
+	// with the lock.
+	wctx := context.WithoutCancel(ctx)
+	if e.Bound != nil {
+		var cancel context.CancelFunc
+		wctx, cancel = e.Bound(wctx, sink)
+		defer cancel()
+	}
+	err := e.State.UpdateSink(wctx, sink, change)
+	if err != nil {
+		// A write abandoned as the lease ran out, or one that waited past
+		// it (a stalled host) and lost to the lock's next holder: say so,
+		// rather than blame the store or "another writer".
 		if ferr := e.fence(sink); ferr != nil {
 			return fmt.Errorf("%w; %v", ferr, err)
 		}

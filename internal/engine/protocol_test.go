@@ -50,6 +50,10 @@ type world struct {
 	layout *pipeline.Layout
 	// onEvent, when set, is the engine's OnEvent.
 	onEvent func(Event)
+	// bound, when set, is the engine's Bound.
+	bound func(ctx context.Context, sink string) (context.Context, context.CancelFunc)
+	// stateView, when set, wraps the state's store as the engine sees it.
+	stateView func(providers.Storage) providers.Storage
 }
 
 func (w *world) sinkLayout() pipeline.Layout {
@@ -115,7 +119,11 @@ func (w *world) apply(t *testing.T, faults map[string][]faulty.Fault) error {
 		}
 		return s
 	}
-	mgr, err := state.Load(ctx, state.NewRemote(&countingStore{Storage: wrap("state", w.stateStore), key: sinkDoc, n: &w.stateWrites}, "state.json"), "test")
+	var stateStore providers.Storage = &countingStore{Storage: wrap("state", w.stateStore), key: sinkDoc, n: &w.stateWrites}
+	if w.stateView != nil {
+		stateStore = w.stateView(stateStore)
+	}
+	mgr, err := state.Load(ctx, state.NewRemote(stateStore, "state.json"), "test")
 	if err != nil {
 		return err
 	}
@@ -142,7 +150,7 @@ func (w *world) apply(t *testing.T, faults map[string][]faulty.Fault) error {
 	if err != nil {
 		return err
 	}
-	eng := &Engine{State: mgr, Version: "test", Fence: w.fence, OnEvent: w.onEvent}
+	eng := &Engine{State: mgr, Version: "test", Fence: w.fence, Bound: w.bound, OnEvent: w.onEvent}
 	_, err = eng.ApplySink(ctx, sink, plan, w.maxBatches)
 	return err
 }

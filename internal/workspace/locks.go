@@ -245,6 +245,13 @@ func (c *sinkClaims) held(sink string) error {
 	return nil
 }
 
+// lock is the lock held on sink, or nil.
+func (c *sinkClaims) lock(sink string) state.Unlocker {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.locks[sink]
+}
+
 // lockID is the ID of the lock held on sink, or "".
 func (c *sinkClaims) lockID(sink string) string {
 	c.mu.Lock()

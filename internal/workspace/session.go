@@ -276,6 +276,7 @@ func (s *Session) Apply(p *planner.Plan, parallelism int) ApplyResult {
 		OnEvent: func(ev engine.Event) { s.rep.Event(ev, s.ws.DestinationNames(ev.SinkName())) },
 		LockID:  s.lockID,
 		Fence:   s.fence,
+		Bound:   s.bound,
 	}
 	var prepare Prepare
 	if s.claims != nil {
@@ -315,6 +316,24 @@ func (s *Session) fence(sink string) error {
 		return s.claims.held(sink)
 	}
 	return nil
+}
+
+// bound is the engine's Bound: a state write of sink is abandoned once a
+// lock it is made under may be lost, as fence refuses to start one then.
+func (s *Session) bound(ctx context.Context, sink string) (context.Context, context.CancelFunc) {
+	var locks []state.Unlocker
+	if s.held != nil {
+		locks = append(locks, s.held.Locks()...)
+	}
+	if s.claims != nil {
+		if u := s.claims.lock(sink); u != nil {
+			locks = append(locks, u)
+		}
+	}
+	if len(locks) == 0 {
+		return context.WithCancel(ctx)
+	}
+	return state.WhileHeld(ctx, locks...)
 }
 
 // Close closes the sources and destinations, stops the session's context
