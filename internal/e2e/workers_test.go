@@ -13,8 +13,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
+	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -119,14 +122,24 @@ func runWorkers(t *testing.T, dir string, env []string, n, kills int, seed uint6
 		id  int
 	}
 	runs := 0
+	// every run, in start order, for the story of a failure.
+	var history []*workerRun
 	startWorker := func() *worker {
 		runs++
-		return &worker{run: startRun(t, dir, env, args...), id: runs}
+		w := &worker{run: startRun(t, dir, env, args...), id: runs}
+		history = append(history, &workerRun{run: w.run, id: w.id, started: time.Now()})
+		return w
 	}
 	start := time.Now()
 	workers := make([]*worker, n)
 	for i := range workers {
 		workers[i] = startWorker()
+	}
+	// fail reports worker i's failure with what every other run did
+	// meanwhile to the sinks it names and to locks.
+	fail := func(format string, i int, r result) {
+		t.Helper()
+		t.Fatalf(format+"\n\n%s", i, r, workersStory(history, workers[i].id, r.stdout+r.stderr))
 	}
 	var spans []span
 	killed, skips, takeovers, fenced := 0, 0, 0, 0
@@ -162,10 +175,10 @@ func runWorkers(t *testing.T, dir string, env []string, n, kills int, seed uint6
 			}
 			// 4: every sink it had to do was held by other workers.
 			if r.code != 0 && r.code != 4 {
-				t.Fatalf("worker %d failed: %s", i, r)
+				fail("worker %d failed: %s", i, r)
 			}
 			if strings.Contains(r.stdout+r.stderr, "changed by another writer") {
-				t.Fatalf("worker %d met another writer of a sink it held: %s", i, r)
+				fail("worker %d met another writer of a sink it held: %s", i, r)
 			}
 			// A worker that skipped sinks held by a dead one runs again,
 			// as a deployment restarts it, until nothing is left.
@@ -183,6 +196,11 @@ func runWorkers(t *testing.T, dir string, env []string, n, kills int, seed uint6
 			i := rng.IntN(n)
 			if w := workers[i]; !w.run.exited() {
 				r := w.run.kill(t)
+				for _, h := range history {
+					if h.id == w.id {
+						h.killed = time.Now()
+					}
+				}
 				spans = append(spans, sinkSpans(t, w.id, r.stdout, time.Now())...)
 				killed++
 				workers[i] = startWorker()
@@ -200,6 +218,86 @@ func runWorkers(t *testing.T, dir string, env []string, n, kills int, seed uint6
 		t.Logf("plan after the workers:\n%s", r.stdout)
 	}
 	return spans, wall
+}
+
+// workerRun is one worker process of runWorkers.
+type workerRun struct {
+	run     *bgRun
+	id      int
+	started time.Time
+	killed  time.Time // zero unless the test killed it
+}
+
+// storyLines bounds the lines shown of each other run.
+const storyLines = 40
+
+var sinkInOutput = regexp.MustCompile(`sink "?(s\d{2,}(?:/shard-\d+)?)"?`)
+
+// workersStory is what the runs other than failed (by id) printed about the
+// sinks its output names and about locks (taken over, skipped, lost, left),
+// with when each run started and ended: a failure of one worker is usually
+// the end of a story another one started.
+func workersStory(history []*workerRun, failed int, output string) string {
+	sinks := map[string]bool{}
+	for _, m := range sinkInOutput.FindAllStringSubmatch(output, -1) {
+		sinks[m[1]] = true
+	}
+	mentions := func(line string) bool {
+		if strings.Contains(strings.ToLower(line), "lock") {
+			return true
+		}
+		for s := range sinks {
+			if strings.Contains(line, `"`+s+`"`) || strings.Contains(line, "sink "+s) {
+				return true
+			}
+		}
+		return false
+	}
+	var b strings.Builder
+	names := slices.Sorted(maps.Keys(sinks))
+	fmt.Fprintf(&b, "What the other worker runs printed about sinks %v and locks (the last %d such lines of each):\n", names, storyLines)
+	var origin time.Time
+	if len(history) > 0 {
+		origin = history[0].started
+	}
+	for _, h := range history {
+		if h.id == failed {
+			continue
+		}
+		end := "running"
+		switch {
+		case !h.killed.IsZero():
+			end = fmt.Sprintf("killed at +%s", h.killed.Sub(origin).Round(time.Millisecond))
+		case h.run.exited():
+			end = "exited"
+			if h.run.err != nil {
+				end = "exited: " + h.run.err.Error()
+			}
+		}
+		var lines []string
+		for _, out := range []string{h.run.stdout.String(), h.run.stderr.String()} {
+			for line := range strings.SplitSeq(out, "\n") {
+				if line != "" && mentions(line) {
+					lines = append(lines, line)
+				}
+			}
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		pid := 0
+		if h.run.cmd != nil && h.run.cmd.Process != nil {
+			pid = h.run.pid()
+		}
+		fmt.Fprintf(&b, "\n--- run %d (pid %d), started at +%s, %s:\n", h.id, pid, h.started.Sub(origin).Round(time.Millisecond), end)
+		if len(lines) > storyLines {
+			fmt.Fprintf(&b, "[%d earlier lines]\n", len(lines)-storyLines)
+			lines = lines[len(lines)-storyLines:]
+		}
+		b.WriteString(strings.Join(lines, "\n"))
+		b.WriteString("\n")
+	}
+	return b.String()
 }
 
 // checkExclusive fails when two workers applied one sink at once. A killed
@@ -591,4 +689,33 @@ func TestS3MovedBlockOnPerSinkState(t *testing.T) {
 		assertExactlyOnce(t, s3Storage(t, srv, bucket, p), expectedIDs(2, 400))
 	}
 	mustRun(t, dir, 0, srv.Env(), "plan", "-detailed-exitcode", "-no-color")
+}
+
+// TestWorkersStory: a failing worker's report shows what the other runs
+// printed about the sinks its error names and about locks, and nothing else.
+func TestWorkersStory(t *testing.T) {
+	done := make(chan struct{})
+	close(done)
+	run := func(stdout string) *bgRun {
+		r := &bgRun{done: done}
+		r.stdout.Write([]byte(stdout))
+		return r
+	}
+	t0 := time.Now()
+	history := []*workerRun{
+		{id: 1, started: t0, run: run(`{"@message":"Batch started","batch":{"sink":"s10"}}` + "\n" + `{"@message":"Batch started","batch":{"sink":"s11"}}` + "\n")},
+		{id: 2, started: t0.Add(time.Second), killed: t0.Add(2 * time.Second), run: run(`{"@message":"Took over the state lock of a run that died"}` + "\n")},
+		{id: 3, started: t0.Add(3 * time.Second), run: run(`{"@message":"Batch started","batch":{"sink":"s10"}}` + "\n")},
+	}
+	story := workersStory(history, 3, `Error: log intent of batch 0 of sink s10: write state x: sink "s10": the state was changed by another writer since it was read`)
+	for _, want := range []string{"sinks [s10]", "run 1", `"sink":"s10"`, "run 2", "killed at +2s", "Took over the state lock"} {
+		if !strings.Contains(story, want) {
+			t.Errorf("the story lacks %q:\n%s", want, story)
+		}
+	}
+	for _, unwanted := range []string{`"sink":"s11"`, "run 3"} {
+		if strings.Contains(story, unwanted) {
+			t.Errorf("the story shows %q:\n%s", unwanted, story)
+		}
+	}
 }
