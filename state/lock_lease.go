@@ -176,10 +176,13 @@ func (b *LeaseLock) silentFor(ctx context.Context, modified time.Time) (time.Dur
 // in whole seconds (HTTP dates), each up to a second before the write, so
 // their difference can overstate the silence by a second: counted whole, a
 // lock refreshed 3.1 s ago could look 4 s silent and be taken over while its
-// holder, by its own clock, still holds it.
+// holder, by its own clock, still holds it. GCS gives the lock's time, read
+// with the object, in whole seconds (Last-Modified) and now to the
+// microsecond (its metadata's "updated"): a whole-second modified alone
+// overstates it as much. A whole-second now only understates it.
 func leastSilence(now, modified time.Time) time.Duration {
 	d := now.Sub(modified)
-	if now.Nanosecond() == 0 && modified.Nanosecond() == 0 {
+	if modified.Nanosecond() == 0 {
 		d -= time.Second
 	}
 	return d
