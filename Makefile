@@ -21,12 +21,11 @@ build:
 tools:
 	bash scripts/install-tools.sh
 
-# The whole suite, race detector on, against the real services. Four tests
-# at a time in a package: the end-to-end tests mostly wait (on killed
-# processes' leases, on servers), and two at a time took 17 minutes.
+# The whole suite against the real services, race detector on: every
+# package's tests run under it except internal/e2e's own process, whose
+# hardest-driving tests run a race-built streamctl (scripts/test.sh).
 test: tools
-	$(GO) vet ./...
-	$(GO) test -race -count=1 -timeout 30m -parallel 4 ./...
+	GO=$(GO) bash scripts/test.sh
 
 # Pure-code tests only: no services.
 unit:

@@ -230,8 +230,12 @@ func (c *ApplyCommand) apply(a *applyArgs, v applyView, met *applyMetrics) (code
 	p := saved
 	if p != nil {
 		stale, mismatch := s.CheckSaved(p)
-		if stale != nil {
-			return v.fail("Saved plan is stale", stale.Error())
+		var staleErr *workspace.StalePlanError
+		switch {
+		case errors.As(stale, &staleErr):
+			return v.fail("Saved plan is stale", staleErr.Detail())
+		case stale != nil:
+			return failf(v, "%v", stale)
 		}
 		if len(mismatch) > 0 {
 			var lines []string

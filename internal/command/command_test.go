@@ -200,8 +200,11 @@ func TestSavedPlan(t *testing.T) {
 	// A saved plan runs without asking, even without a terminal.
 	c.must(ExitOK, "apply", "p1.plan")
 	o := c.must(ExitError, "apply", "p2.plan")
-	if !strings.Contains(o.stderr, "saved plan is stale") {
+	if !strings.Contains(o.stderr, "Saved plan is stale") || !strings.Contains(o.stderr, "It was made before the state existed") {
 		t.Errorf("a stale plan:\n%s", o.stderr)
+	}
+	if n := strings.Count(strings.ToLower(o.stderr), "plan is stale"); n != 1 {
+		t.Errorf("the refusal says its title %d times:\n%s", n, o.stderr)
 	}
 	// A saved plan carries its variables: it applies without them.
 	c.must(ExitOK, "plan", "-out=p3.plan", "-var", "records=1500")
@@ -211,7 +214,7 @@ func TestSavedPlan(t *testing.T) {
 	c.must(ExitOK, "plan", "-out=p4.plan", "-var", "records=1500")
 	os.WriteFile(filepath.Join(c.dir, "extra.hcl"), []byte("locals {\n  unused = 1\n}\n"), 0o644)
 	o = c.must(ExitError, "apply", "p4.plan")
-	if !strings.Contains(o.stderr, "saved plan is stale: the configuration or its variables changed") {
+	if !strings.Contains(o.stderr, "Saved plan is stale") || !strings.Contains(o.stderr, "The configuration or its variables changed since it was made.") {
 		t.Errorf("a plan for another configuration:\n%s", o.stderr)
 	}
 }

@@ -2,6 +2,8 @@
 
 package e2e
 
-// raceEnabled builds the streamctl binary under test with the race detector
-// when the tests themselves run with it.
+// raceEnabled: the tests themselves run under the race detector, so that
+// benchmarks mean nothing and the process needs more memory. The streamctl
+// binary under test is then built with it too (raceBinary), as it is with
+// raceBinaryEnv.
 const raceEnabled = true

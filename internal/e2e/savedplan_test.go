@@ -272,6 +272,9 @@ func TestStalePlanAdviceCanBeFollowed(t *testing.T) {
 		"Error: Saved plan is stale",
 		"Nothing was written. Make a new plan (streamctl plan -out=FILE) and apply that file.",
 		"plan again when the apply finds the plan stale, as examples/ci does.")
+	if n := strings.Count(strings.ToLower(r.stderr), "plan is stale"); n != 1 {
+		t.Errorf("the refusal says its title %d times:\n%s", n, r.stderr)
+	}
 	if strings.Contains(r.stderr, "so that none commits in between") {
 		t.Errorf("the advice promises that planning and applying in one job keeps other runs from committing:\n%s", r.stderr)
 	}

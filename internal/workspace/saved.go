@@ -2,8 +2,8 @@ package workspace
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -34,21 +34,36 @@ func SavedValues(p *planner.Plan) (config.SavedValues, error) {
 // not impossible, so the advice that works includes planning again.
 const staleAdvice = "Nothing was written. Make a new plan (streamctl plan -out=FILE) and apply that file. Where other runs commit to this state (a schedule, workers), plan and apply in one job, one right after the other, and plan again when the apply finds the plan stale, as examples/ci does."
 
+// StalePlanError refuses a saved plan that no longer matches the state or
+// the configuration. Reason says what changed, as a sentence; a view that
+// titles the refusal "Saved plan is stale" shows Detail under it.
+type StalePlanError struct{ Reason string }
+
+func (e *StalePlanError) Error() string {
+	return "saved plan is stale: " + strings.ToLower(e.Reason[:1]) + e.Reason[1:] + " " + staleAdvice
+}
+
+// Detail is the refusal without its title: what changed, then what to do.
+func (e *StalePlanError) Detail() string { return e.Reason + " " + staleAdvice }
+
 // CheckSaved refuses a saved plan that no longer matches the state or the
 // configuration: another state, an apply since, or another configuration.
 func CheckSaved(p *planner.Plan, mgr *state.Manager, configHash string) error {
 	st := mgr.State()
+	var reason string
 	switch {
 	case p.Lineage == "" && mgr.Exists():
-		return errors.New("saved plan is stale: it was made before the state existed, and an apply has run since. " + staleAdvice)
+		reason = "It was made before the state existed, and an apply has run since."
 	case p.Lineage != "" && p.Lineage != st.Lineage:
-		return fmt.Errorf("saved plan is stale: it was made for state lineage %s, but the state has lineage %s (another state). %s", p.Lineage, st.Lineage, staleAdvice)
+		reason = fmt.Sprintf("It was made for state lineage %s, but the state has lineage %s (another state).", p.Lineage, st.Lineage)
 	case p.Lineage != "" && p.Serial != st.Serial:
-		return fmt.Errorf("saved plan is stale: it was made from state serial %d, and the state is now at serial %d (an apply ran since). %s", p.Serial, st.Serial, staleAdvice)
+		reason = fmt.Sprintf("It was made from state serial %d, and the state is now at serial %d (an apply ran since).", p.Serial, st.Serial)
 	case p.ConfigHash != configHash:
-		return errors.New("saved plan is stale: the configuration or its variables changed since it was made. " + staleAdvice)
+		reason = "The configuration or its variables changed since it was made."
+	default:
+		return nil
 	}
-	return nil
+	return &StalePlanError{Reason: reason}
 }
 
 // VerifySaved re-plans from st, the configuration and the source snapshots
