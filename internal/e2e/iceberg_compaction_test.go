@@ -33,6 +33,45 @@ type compactionTable struct {
 	store func(t *testing.T, dir string) providers.Storage
 }
 
+// localCompactionTable is the destination "lake" on local disk (dir/out),
+// its Iceberg table's SQLite catalog in that folder.
+func localCompactionTable(dir string) compactionTable {
+	root := filepath.Join(dir, "out")
+	return compactionTable{
+		destination: `
+  destination "local" "lake" {
+    path = "out"
+    table {
+      format    = "iceberg"
+      namespace = "lake"
+      name      = "orders"
+    }
+  }
+`,
+		location: "file://" + filepath.ToSlash(root),
+		catalog:  func(string) string { return "" },
+		store:    func(*testing.T, string) providers.Storage { return local.New(root) },
+	}
+}
+
+// s3CompactionTable is the destination "lake" in bucket of srv (versitygw),
+// the table under lake/orders, its catalog a SQLite file beside the
+// configuration.
+func s3CompactionTable(srv *testenv.S3Server, bucket string) compactionTable {
+	return compactionTable{
+		destination: strings.Replace(s3Destination(srv, "lake", bucket, "lake/orders"), "force_path_style = true",
+			"force_path_style = true\n"+remoteTableBlock, 1),
+		env:      srv.Env(),
+		location: "s3://" + bucket + "/lake/orders",
+		props: map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
+			"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey},
+		catalog: func(dir string) string { return filepath.Join(dir, "catalog.db") },
+		store: func(t *testing.T, _ string) providers.Storage {
+			return s3Storage(t, srv, bucket, "lake/orders")
+		},
+	}
+}
+
 // compactionTableColumns are compactionConfig's columns.
 var compactionTableColumns = []format.Column{
 	{Name: "id", Type: "int64"}, {Name: "partition", Type: "int32"}, {Name: "offset", Type: "int64"},
@@ -44,24 +83,7 @@ var compactionTableColumns = []format.Column{
 // compaction of a local destination with an Iceberg table (its SQLite
 // catalog in the destination's folder): see icebergCompactionCrash.
 func TestIcebergCompactCrashLocal(t *testing.T) {
-	icebergCompactionCrash(t, func(dir string) compactionTable {
-		root := filepath.Join(dir, "out")
-		return compactionTable{
-			destination: `
-  destination "local" "lake" {
-    path = "out"
-    table {
-      format    = "iceberg"
-      namespace = "lake"
-      name      = "orders"
-    }
-  }
-`,
-			location: "file://" + filepath.ToSlash(root),
-			catalog:  func(string) string { return "" },
-			store:    func(*testing.T, string) providers.Storage { return local.New(root) },
-		}
-	}, []string{
+	icebergCompactionCrash(t, localCompactionTable, []string{
 		"after-compaction-intent",
 		"after-compaction-stage-file:2",
 		"after-compaction-promote-file:3",
@@ -84,18 +106,7 @@ func TestIcebergCompactCrashS3(t *testing.T) {
 	icebergCompactionCrash(t, func(string) compactionTable {
 		bucket := bucketName("icecompact-", int(n.Add(1)), "-", "s3")
 		srv.CreateBucket(t, bucket)
-		return compactionTable{
-			destination: strings.Replace(s3Destination(srv, "lake", bucket, "lake/orders"), "force_path_style = true",
-				"force_path_style = true\n"+remoteTableBlock, 1),
-			env:      srv.Env(),
-			location: "s3://" + bucket + "/lake/orders",
-			props: map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
-				"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey},
-			catalog: func(dir string) string { return filepath.Join(dir, "catalog.db") },
-			store: func(t *testing.T, _ string) providers.Storage {
-				return s3Storage(t, srv, bucket, "lake/orders")
-			},
-		}
+		return s3CompactionTable(srv, bucket)
 	}, []string{
 		"after-compaction-intent",
 		"after-compaction-stage-file:2",
@@ -261,20 +272,12 @@ func TestIcebergCompactWhileAnotherProcessAppends(t *testing.T) {
 	srv := testenv.S3(t)
 	bucket := bucketName("icecompact-two-processes")
 	srv.CreateBucket(t, bucket)
-	dest := strings.Replace(s3Destination(srv, "lake", bucket, "lake/orders"), "force_path_style = true",
-		"force_path_style = true\n"+remoteTableBlock, 1)
-	hcl := compactionConfig(dest)
+	tc := s3CompactionTable(srv, bucket)
+	hcl := compactionConfig(tc.destination)
 	hcl = strings.Replace(hcl, "records_per_partition = 1000", "records_per_partition = 1500", 1)
 	hcl = strings.Replace(hcl, `sink "orders" {`, "sink \"orders\" {\n  shards = 2", 1)
 	hcl = s3StateBlock(srv, bucket) + hcl
 	dir := writeConfig(t, hcl)
-	tc := compactionTable{
-		location: "s3://" + bucket + "/lake/orders",
-		props: map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
-			"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey},
-		catalog: func(dir string) string { return filepath.Join(dir, "catalog.db") },
-		store:   func(t *testing.T, _ string) providers.Storage { return s3Storage(t, srv, bucket, "lake/orders") },
-	}
 	one := []string{"apply", "-auto-approve", "-no-color", "-parallelism=1"}
 	// 8 batches of each shard's 12, to be compacted two hours on.
 	mustRun(t, dir, 0, srv.Env(), append(one, "-max-batches=8")...)
