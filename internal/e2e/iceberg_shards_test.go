@@ -28,12 +28,26 @@ const (
 
 // shardedIcebergConfig is icebergConfig read by tableShards shards, all
 // applied at once (-parallelism), into the one table.
-func shardedIcebergConfig() string {
-	hcl := strings.Replace(icebergConfig, "partitions            = 3", fmt.Sprintf("partitions            = %d", tableShardPartitions), 1)
-	hcl = strings.Replace(hcl, "default = 2000", fmt.Sprintf("default = %d", tableShardRecords), 1)
-	hcl = strings.Replace(hcl, "max_records = 1500", "max_records = 150", 1)
-	hcl = strings.Replace(hcl, "max_file_records = 500", "max_file_records = 100", 1)
-	return strings.Replace(hcl, `sink "orders" {`, fmt.Sprintf("sink \"orders\" {\n  shards = %d", tableShards), 1)
+func shardedIcebergConfig() string { return shardedTableConfig(icebergConfig) }
+
+// shardedTableConfig is hcl (icebergConfig, deltaConfig or a variant) with
+// the sharded table's workload: tableShardPartitions partitions of
+// tableShardRecords records, read by tableShards shards in batches of 150.
+func shardedTableConfig(hcl string) string {
+	for _, r := range [][2]string{
+		{"partitions            = 3", fmt.Sprintf("partitions            = %d", tableShardPartitions)},
+		{"default = 2000", fmt.Sprintf("default = %d", tableShardRecords)},
+		{"max_records = 1500", "max_records = 150"},
+		{"max_file_records = 500", "max_file_records = 100"},
+		{`sink "orders" {`, fmt.Sprintf("sink \"orders\" {\n  shards = %d", tableShards)},
+	} {
+		// A configuration that no longer holds the text would run unsharded.
+		if !strings.Contains(hcl, r[0]) {
+			panic("the sharded table's configuration has no " + r[0])
+		}
+		hcl = strings.Replace(hcl, r[0], r[1], 1)
+	}
+	return hcl
 }
 
 // shardedIcebergFaultPoints are the Iceberg fault points, the later ones
