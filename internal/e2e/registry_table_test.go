@@ -36,24 +36,13 @@ import (
 	"github.com/streamctl/streamctl/providers/local"
 )
 
-// orderTableColumns are typedOrderColumns and the status, before the
-// topic's schema gained the coupon; couponColumn is the column added with it.
-const (
-	orderTableColumns = `
-  column "id"       { type = "int64" }
-  column "status"   { type = "string" }
-  column "amount"   { type = "decimal(12,2)" }
-  column "at"       { type = "timestamp" }
-  column "customer" { type = "struct<name:string,email:string>" }
-  column "lines"    { type = "list<struct<sku:string,qty:int32,price:decimal(8,2)>>" }
-  column "tags"     { type = "map<string,string>" }
-`
-	couponColumn = `  column "coupon" {
+// couponColumn is the column added to the sink when the topic's schema
+// gains the coupon.
+const couponColumn = `  column "coupon" {
     type     = "string"
     nullable = true
   }
 `
-)
 
 // tableSink is a sink "table" writing the orders with columns into an
 // Iceberg table (out/iceberg, lake.orders) and a Delta table (out/delta).
@@ -317,15 +306,7 @@ func TestRegistryTableIcebergDelta(t *testing.T) {
 	broker := testenv.Kafka(t)
 	reg := testenv.StartSchemaRegistry(t)
 	byPartition := func(i int) int32 { return int32(i % 2) }
-	for _, tc := range []struct {
-		name    string
-		schemas func(subject string) []testenv.RegistrySchema
-		records func(func(int) int32) []testenv.RegistryRecord
-	}{
-		{"avro", testenv.AvroOrderSchemas, testenv.AvroOrderRecords},
-		{"protobuf", testenv.ProtoOrderSchemas, testenv.ProtoOrderRecords},
-		{"json_schema", testenv.JSONOrderSchemas, testenv.JSONOrderRecords},
-	} {
+	for _, tc := range registryOrderFormats {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			topic := kafkaTopic(t, broker, 2)
@@ -336,13 +317,13 @@ func TestRegistryTableIcebergDelta(t *testing.T) {
 			}
 			// The v1 records, into tables without the coupon.
 			testenv.ProduceWithRegistry(t, broker, reg, topic, schemas, records[:testenv.EvolvedFrom])
-			dir := writeConfig(t, conf(orderTableColumns))
+			dir := writeConfig(t, conf(orderColumnsV1))
 			applyAndSettle(t, dir, nil)
 
 			// The v2 records, with the coupon: plan adds it to both
 			// tables before anything is written.
 			testenv.ProduceWithRegistry(t, broker, reg, topic, schemas, records[testenv.EvolvedFrom:])
-			if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(conf(orderTableColumns+couponColumn)), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(conf(orderColumnsV1+couponColumn)), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			r := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
