@@ -215,13 +215,12 @@ func tableStores(t *testing.T, body func(t *testing.T, s tableStore)) {
 		body(t, tableStore{
 			name: "s3",
 			dest: func(t *testing.T, bucket, tableBlock string) string {
-				return strings.Replace(s3Destination(srv, "table", bucket, "lake/orders"), "force_path_style = true", "force_path_style = true\n"+tableBlock, 1)
+				return s3TableDestination(srv, "table", bucket, "lake/orders", tableBlock)
 			},
 			storage:  func(t *testing.T, bucket string) providers.Storage { return s3Storage(t, srv, bucket, "lake/orders") },
 			location: func(bucket string) string { return "s3://" + bucket + "/lake/orders" },
-			props: map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
-				"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey},
-			env: srv.Env(),
+			props:    s3TableProps(srv),
+			env:      srv.Env(),
 			newB: func(t *testing.T, name string) string {
 				b := bucketName(name)
 				srv.CreateBucket(t, b)

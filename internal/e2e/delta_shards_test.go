@@ -75,8 +75,7 @@ func TestDeltaShardsOnS3CrashWhereShardsRace(t *testing.T) {
 			t.Parallel()
 			bucket := bucketName("delta-shards-", i, "-", fp)
 			srv.CreateBucket(t, bucket)
-			dest := strings.Replace(s3Destination(srv, "table", bucket, "lake/orders"), "force_path_style = true",
-				"force_path_style = true\n"+deltaTableBlock, 1)
+			dest := s3TableDestination(srv, "table", bucket, "lake/orders", deltaTableBlock)
 			dir := writeConfig(t, shardedTableConfig(remoteDeltaConfig(t, dest)))
 			crashShardedTable(t, dir, fp, srv.Env())
 			checkShardedDeltaTable(t, dir, s3Storage(t, srv, bucket, "lake/orders"))

@@ -59,13 +59,11 @@ func localCompactionTable(dir string) compactionTable {
 // configuration.
 func s3CompactionTable(srv *testenv.S3Server, bucket string) compactionTable {
 	return compactionTable{
-		destination: strings.Replace(s3Destination(srv, "lake", bucket, "lake/orders"), "force_path_style = true",
-			"force_path_style = true\n"+remoteTableBlock, 1),
-		env:      srv.Env(),
-		location: "s3://" + bucket + "/lake/orders",
-		props: map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
-			"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey},
-		catalog: func(dir string) string { return filepath.Join(dir, "catalog.db") },
+		destination: s3TableDestination(srv, "lake", bucket, "lake/orders", remoteTableBlock),
+		env:         srv.Env(),
+		location:    "s3://" + bucket + "/lake/orders",
+		props:       s3TableProps(srv),
+		catalog:     func(dir string) string { return filepath.Join(dir, "catalog.db") },
 		store: func(t *testing.T, _ string) providers.Storage {
 			return s3Storage(t, srv, bucket, "lake/orders")
 		},

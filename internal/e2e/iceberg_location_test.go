@@ -249,11 +249,9 @@ func TestIcebergOnObjectStoresByLocationAfterKills(t *testing.T) {
 		t.Parallel()
 		srv := testenv.S3(t)
 		srv.CreateBucket(t, "lake")
-		dest := strings.Replace(s3Destination(srv, "table", "lake", "lake/orders"), "force_path_style = true",
-			"force_path_style = true\n"+remoteTableBlock, 1)
+		dest := s3TableDestination(srv, "table", "lake", "lake/orders", remoteTableBlock)
 		tableByLocationAfterKills(t, dest, srv.Env(), s3Storage(t, srv, "lake", "lake/orders"), "s3://lake/lake/orders",
-			map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
-				"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey},
+			s3TableProps(srv),
 			s3Reader(srv), 20261204)
 	})
 	t.Run("gcs", func(t *testing.T) {

@@ -526,9 +526,8 @@ func TestIcebergOnS3Orphans(t *testing.T) {
 	}
 	tb, err := iceberg.Open(ctx, iceberg.Config{
 		URI: filepath.Join(dir, "catalog.db"), Namespace: []string{"lake"}, Table: "orders",
-		Location: "s3://" + bucket + "/lake/orders",
-		Properties: map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
-			"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey},
+		Location:   "s3://" + bucket + "/lake/orders",
+		Properties: s3TableProps(srv),
 		Columns: []format.Column{{Name: "id", Type: "int64"}, {Name: "ts", Type: "timestamp"},
 			{Name: "country", Type: "string"}, {Name: "amount", Type: "double"}},
 		PartitionBy: []string{"day(ts)"},

@@ -206,14 +206,12 @@ func TestIcebergShardsOnS3CrashWhereShardsRace(t *testing.T) {
 			t.Parallel()
 			bucket := bucketName("ice-shards-", i, "-", fp)
 			srv.CreateBucket(t, bucket)
-			dest := strings.Replace(s3Destination(srv, "table", bucket, "lake/orders"), "force_path_style = true",
-				"force_path_style = true\n"+remoteTableBlock, 1)
+			dest := s3TableDestination(srv, "table", bucket, "lake/orders", remoteTableBlock)
 			dir := writeConfig(t, withTableDestination(shardedIcebergConfig(), dest))
 			crashShardedTable(t, dir, fp, srv.Env())
 			checkShardedTable(t, dir, s3Storage(t, srv, bucket, "lake/orders"), iceberg.Config{
 				URI: filepath.Join(dir, "catalog.db"), Location: "s3://" + bucket + "/lake/orders",
-				Properties: map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
-					"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey},
+				Properties: s3TableProps(srv),
 			})
 		})
 	}

@@ -194,11 +194,9 @@ func TestIcebergOnS3CrashAtEveryFaultPoint(t *testing.T) {
 			t.Parallel()
 			bucket := bucketName("ice-", i, "-", fp)
 			srv.CreateBucket(t, bucket)
-			dest := strings.Replace(s3Destination(srv, "table", bucket, "lake/orders"), "force_path_style = true",
-				"force_path_style = true\n"+remoteTableBlock, 1)
+			dest := s3TableDestination(srv, "table", bucket, "lake/orders", remoteTableBlock)
 			crashRemoteTable(t, fp, dest, srv.Env(), s3Storage(t, srv, bucket, "lake/orders"), "s3://"+bucket+"/lake/orders",
-				map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
-					"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey})
+				s3TableProps(srv))
 		})
 	}
 }
