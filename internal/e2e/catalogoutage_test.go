@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/streamctl/streamctl/internal/engine"
-	"github.com/streamctl/streamctl/internal/format"
 	"github.com/streamctl/streamctl/internal/iceberg"
 	"github.com/streamctl/streamctl/internal/testenv"
 	"github.com/streamctl/streamctl/providers"
@@ -362,16 +361,7 @@ func TestIcebergPostgresCatalogOutage(t *testing.T) {
 func checkRemoteTable(t *testing.T, dir, uri, location string, props map[string]string, store providers.Storage, want map[int64]bool) {
 	t.Helper()
 	ctx := context.Background()
-	tb, err := iceberg.Open(ctx, iceberg.Config{
-		URI: uri, Namespace: []string{"lake"}, Table: "orders",
-		Location: location, Properties: props,
-		Columns: []format.Column{{Name: "id", Type: "int64"}, {Name: "ts", Type: "timestamp"},
-			{Name: "country", Type: "string"}, {Name: "amount", Type: "double"}},
-		PartitionBy: []string{"day(ts)"},
-	})
-	if err != nil {
-		t.Fatalf("open the table: %v", err)
-	}
+	tb := openIcebergOrders(t, iceberg.Config{URI: uri, Location: location, Properties: props})
 	defer tb.Close()
 	checkScan(t, dir, tb, store, location, want)
 	ms, err := engine.ReadManifests(ctx, store, "orders", 0)

@@ -219,15 +219,7 @@ func checkCompactedTable(t *testing.T, dir string, tc compactionTable, want map[
 		t.Fatalf("open the table: %v", err)
 	}
 	defer tb.Close()
-	seen := scanIDs(t, tb)
-	if len(seen) != len(want) {
-		t.Errorf("iceberg-go's scan reads %d distinct records, want %d", len(seen), len(want))
-	}
-	for id, n := range seen {
-		if n != 1 || !want[id] {
-			t.Errorf("record %d: %d times in the table's scan", id, n)
-		}
-	}
+	checkIDsOnce(t, "iceberg-go's scan", scanIDs(t, tb), want)
 	files, err := tb.Files(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -340,15 +332,7 @@ func TestIcebergCompactWhileAnotherProcessAppends(t *testing.T) {
 	tb := openCompactionTable(t, dir, tc)
 	defer tb.Close()
 	want := expectedIDs(4, 1500)
-	seen := scanIDs(t, tb)
-	if len(seen) != len(want) {
-		t.Errorf("iceberg-go's scan reads %d distinct records, want %d", len(seen), len(want))
-	}
-	for id, n := range seen {
-		if n != 1 || !want[id] {
-			t.Errorf("record %d: %d times in the table's scan", id, n)
-		}
-	}
+	checkIDsOnce(t, "iceberg-go's scan", scanIDs(t, tb), want)
 	files, err := tb.Files(ctx)
 	if err != nil {
 		t.Fatal(err)

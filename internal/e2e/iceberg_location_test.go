@@ -23,7 +23,6 @@ import (
 	"github.com/twmb/avro/ocf"
 
 	"github.com/streamctl/streamctl/internal/engine"
-	"github.com/streamctl/streamctl/internal/format"
 	"github.com/streamctl/streamctl/internal/iceberg"
 	"github.com/streamctl/streamctl/internal/testenv"
 	"github.com/streamctl/streamctl/providers"
@@ -308,16 +307,7 @@ func tableByLocationAfterKills(t *testing.T, dest string, env []string, store pr
 	found := checkTableByLocation(t, dir, location, sqliteCatalog(t, filepath.Join(dir, "catalog.db")), len(want), read)
 
 	ctx := context.Background()
-	tb, err := iceberg.Open(ctx, iceberg.Config{
-		URI: filepath.Join(dir, "catalog.db"), Namespace: []string{"lake"}, Table: "orders",
-		Location: location, Properties: props,
-		Columns: []format.Column{{Name: "id", Type: "int64"}, {Name: "ts", Type: "timestamp"},
-			{Name: "country", Type: "string"}, {Name: "amount", Type: "double"}},
-		PartitionBy: []string{"day(ts)"},
-	})
-	if err != nil {
-		t.Fatalf("open the table: %v", err)
-	}
+	tb := openIcebergOrders(t, iceberg.Config{URI: filepath.Join(dir, "catalog.db"), Location: location, Properties: props})
 	defer tb.Close()
 	checkScan(t, dir, tb, store, location, want)
 

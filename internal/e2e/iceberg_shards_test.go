@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/streamctl/streamctl/internal/engine"
-	"github.com/streamctl/streamctl/internal/format"
 	"github.com/streamctl/streamctl/internal/iceberg"
 	"github.com/streamctl/streamctl/internal/testenv"
 	"github.com/streamctl/streamctl/providers"
@@ -119,14 +118,7 @@ func crashShardedTable(t *testing.T, dir, fp string, env []string) {
 func checkShardedTable(t *testing.T, dir string, store providers.Storage, cfg iceberg.Config) {
 	t.Helper()
 	ctx := context.Background()
-	cfg.Namespace, cfg.Table = []string{"lake"}, "orders"
-	cfg.Columns = []format.Column{{Name: "id", Type: "int64"}, {Name: "ts", Type: "timestamp"},
-		{Name: "country", Type: "string"}, {Name: "amount", Type: "double"}}
-	cfg.PartitionBy = []string{"day(ts)"}
-	tb, err := iceberg.Open(ctx, cfg)
-	if err != nil {
-		t.Fatalf("open the table: %v", err)
-	}
+	tb := openIcebergOrders(t, cfg)
 	defer tb.Close()
 	checkScan(t, dir, tb, store, cfg.Location, expectedIDs(tableShardPartitions, tableShardRecords))
 

@@ -218,19 +218,11 @@ func scanOrderTable(t *testing.T, dir string) (rows, files []string) {
 		t.Fatalf("open the Iceberg table: %v", err)
 	}
 	defer tb.Close()
-	_, it, err := tb.Iceberg().Scan().ToArrowRecords(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rec, err := range it {
-		if err != nil {
-			t.Fatal(err)
-		}
+	scanRecords(t, tb, func(rec arrow.RecordBatch) {
 		for i := range int(rec.NumRows()) {
 			rows = append(rows, orderRow(rec, i))
 		}
-		rec.Release()
-	}
+	})
 	urls, err := tb.Files(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -452,15 +444,8 @@ func checkEventsTable(t *testing.T, dir string, want map[int64]bool) {
 		t.Fatalf("open the Iceberg table: %v", err)
 	}
 	defer tb.Close()
-	_, it, err := tb.Iceberg().Scan().ToArrowRecords(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	seen := map[int64]int{}
-	for rec, err := range it {
-		if err != nil {
-			t.Fatal(err)
-		}
+	scanRecords(t, tb, func(rec arrow.RecordBatch) {
 		ids := rec.Column(rec.Schema().FieldIndices("id")[0]).(*array.Int64)
 		notes := rec.Column(rec.Schema().FieldIndices("note")[0])
 		for i := range ids.Len() {
@@ -470,16 +455,8 @@ func checkEventsTable(t *testing.T, dir string, want map[int64]bool) {
 				t.Errorf("record %d's note in the table: %q", id, got)
 			}
 		}
-		rec.Release()
-	}
-	if len(seen) != len(want) {
-		t.Errorf("the table holds %d distinct records, want %d", len(seen), len(want))
-	}
-	for id, n := range seen {
-		if n != 1 || !want[id] {
-			t.Errorf("record %d: %d times in the table (produced: %v)", id, n, want[id])
-		}
-	}
+	})
+	checkIDsOnce(t, "iceberg-go's scan", seen, want)
 	manifests, err := engine.ReadManifests(ctx, local.New(filepath.Join(dir, "out", "iceberg")), "table", 0)
 	if err != nil {
 		t.Fatal(err)
@@ -590,23 +567,15 @@ sink "table" {
 		t.Fatalf("open the Iceberg table: %v", err)
 	}
 	defer tb.Close()
-	_, it, err := tb.Iceberg().Scan().ToArrowRecords(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var scanned []string
-	for rec, err := range it {
-		if err != nil {
-			t.Fatal(err)
-		}
+	scanRecords(t, tb, func(rec arrow.RecordBatch) {
 		col := func(name string) arrow.Array { return rec.Column(rec.Schema().FieldIndices(name)[0]) }
 		for i := range int(rec.NumRows()) {
 			at := col("at").(*array.Timestamp)
 			ms := at.Value(i).ToTime(at.DataType().(*arrow.TimestampType).Unit).UnixMilli()
 			scanned = append(scanned, fmt.Sprintf("%s %d %s %s %s", arrowCell(col("id"), i), ms, arrowCell(col("at_text"), i), arrowCell(col("took"), i), arrowCell(col("trace"), i)))
 		}
-		rec.Release()
-	}
+	})
 	files, err := tb.Files(ctx)
 	if err != nil {
 		t.Fatal(err)
