@@ -88,6 +88,19 @@ func TestIcebergPlanCreatesNothing(t *testing.T) {
 	}
 }
 
+// icebergConfigWithNote is icebergConfig with a nullable string column
+// note declared after the amount.
+func icebergConfigWithNote() string {
+	return strings.Replace(icebergConfig, `  column "amount" {
+    type = "double"
+  }`, `  column "amount" {
+    type = "double"
+  }
+  column "note" {
+    type = "string"
+  }`, 1)
+}
+
 // TestIcebergPlanSchemaEvolution: a nullable column added to the sink is
 // shown by plan (text, -json, Markdown) and nothing is written; apply adds
 // it to the table, and iceberg-go and DuckDB read every record once, the
@@ -96,15 +109,7 @@ func TestIcebergPlanSchemaEvolution(t *testing.T) {
 	t.Parallel()
 	dir := writeConfig(t, icebergConfig)
 	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
-	hcl := strings.Replace(icebergConfig, `  column "amount" {
-    type = "double"
-  }`, `  column "amount" {
-    type = "double"
-  }
-  column "note" {
-    type = "string"
-  }`, 1)
-	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(hcl), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(icebergConfigWithNote()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	before := files(t, dir)
@@ -518,15 +523,7 @@ func TestIcebergVerifyWritesNothing(t *testing.T) {
 	t.Parallel()
 	dir := writeConfig(t, icebergConfig)
 	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
-	hcl := strings.Replace(icebergConfig, `  column "amount" {
-    type = "double"
-  }`, `  column "amount" {
-    type = "double"
-  }
-  column "note" {
-    type = "string"
-  }`, 1)
-	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(hcl), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(icebergConfigWithNote()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	before := files(t, dir)
