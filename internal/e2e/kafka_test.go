@@ -29,7 +29,6 @@ import (
 	"github.com/streamctl/streamctl/internal/testenv"
 	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/providers/local"
-	"github.com/streamctl/streamctl/providers/s3"
 	"github.com/streamctl/streamctl/state"
 )
 
@@ -124,26 +123,9 @@ func (c kafkaConf) stores(t *testing.T, dir string) []providers.Storage {
 	t.Helper()
 	out := []providers.Storage{local.New(filepath.Join(dir, "out", "disk"))}
 	if c.Bucket != "" {
-		out = append(out, kafkaS3Store(t, c.S3, c.Bucket, "events/raw"))
+		out = append(out, s3Storage(t, c.S3, c.Bucket, "events/raw"))
 	}
 	return out
-}
-
-func kafkaS3Store(t *testing.T, srv *testenv.S3Server, bucket, prefix string) providers.Storage {
-	t.Helper()
-	st, err := s3.New(context.Background(), s3.Config{
-		Bucket:         bucket,
-		Prefix:         prefix,
-		Endpoint:       srv.Endpoint,
-		Region:         srv.Region,
-		ForcePathStyle: true,
-		AccessKey:      srv.AccessKey,
-		SecretKey:      srv.SecretKey,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return st
 }
 
 // producedIDs is what a test produced: the ids, and where each landed.
