@@ -222,7 +222,8 @@ const remoteTableBlock = `    table {
 // crashRemoteTable runs icebergConfig with dest (a destination "table" on
 // an object store, with a table block) in place of its local table: killed
 // at fp, then applied again, the table at location, read through iceberg-go
-// with props, holds every record once, one snapshot per committed batch.
+// with props, holds every record once, as do the files its scan lists read
+// by DuckDB, and one snapshot per committed batch (checkRemoteTable).
 func crashRemoteTable(t *testing.T, fp, dest string, env []string, store providers.Storage, location string, props map[string]string) {
 	t.Helper()
 	dir := writeConfig(t, withTableDestination(icebergConfig, dest))
