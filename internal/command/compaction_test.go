@@ -44,16 +44,9 @@ func TestCompactionPlan(t *testing.T) {
 	c.must(ExitOK, "plan", "-detailed-exitcode") // not due within the hour
 
 	c.now = func() time.Time { return testTime.Add(2 * time.Hour) }
-	o := c.must(ExitChanges, "plan", "-detailed-exitcode", "-out=p.plan", "-json-out=plan.jsonl", "-markdown-out=plan.md")
-	golden(t, "plan-compaction.txt", strings.Split(o.stdout, "\n\nSaved the plan")[0]+"\n")
-	md := c.must(ExitOK, "show", "-markdown", "p.plan")
-	golden(t, "plan-compaction.md", md.stdout)
-	jsonl := c.must(ExitChanges, "plan", "-json", "-detailed-exitcode")
 	var compactions []string
-	for _, m := range jsonLines(t, jsonl.stdout) {
-		if m["type"] == "compaction" {
-			compactions = append(compactions, m["@message"].(string))
-		}
+	for _, m := range checkSavedPlan(c, "plan-compaction", "compaction", nil, "-json-out=plan.jsonl", "-markdown-out=plan.md") {
+		compactions = append(compactions, m["@message"].(string))
 	}
 	if len(compactions) != 1 || !strings.Contains(compactions[0], `sink "orders": compact destination lake (compaction 1)`) {
 		t.Errorf("-json compaction messages: %q", compactions)
@@ -62,13 +55,45 @@ func TestCompactionPlan(t *testing.T) {
 	// Applied later than planned: the saved plan holds the compaction due
 	// when it was made.
 	c.now = func() time.Time { return testTime.Add(3 * time.Hour) }
+	applyCompaction(c)
+}
+
+// checkSavedPlan makes a plan with changes, saved to p.plan (args added to
+// plan's), and compares its text and its Markdown (show -markdown) with the
+// golden files name.txt and name.md, after mask when it is not nil. It
+// returns the messages of type kind that plan -json prints.
+func checkSavedPlan(c runner, name, kind string, mask func(string) string, args ...string) []map[string]any {
+	c.t.Helper()
+	if mask == nil {
+		mask = func(s string) string { return s }
+	}
+	o := c.must(ExitChanges, append([]string{"plan", "-detailed-exitcode", "-out=p.plan"}, args...)...)
+	golden(c.t, name+".txt", mask(strings.Split(o.stdout, "\n\nSaved the plan")[0]+"\n"))
+	md := c.must(ExitOK, "show", "-markdown", "p.plan")
+	golden(c.t, name+".md", mask(md.stdout))
+	jsonl := c.must(ExitChanges, "plan", "-json", "-detailed-exitcode")
+	var msgs []map[string]any
+	for _, m := range jsonLines(c.t, jsonl.stdout) {
+		if m["type"] == kind {
+			msgs = append(msgs, m)
+		}
+	}
+	return msgs
+}
+
+// applyCompaction applies p.plan, which holds compaction 1 of the sink
+// orders' destination lake: apply says it committed, the sink's files are
+// the compacted ones only, verify finds nothing wrong and nothing is left to
+// do.
+func applyCompaction(c runner) {
+	c.t.Helper()
 	apply := c.must(ExitOK, "apply", "p.plan")
 	if !strings.Contains(apply.stdout, "orders: compaction 1 of lake committed: the files of 4 manifests replaced by") {
-		t.Errorf("apply says:\n%s", apply.stdout)
+		c.t.Errorf("apply says:\n%s", apply.stdout)
 	}
 	files := c.must(ExitOK, "files", "orders")
 	if strings.Contains(files.stdout, "part-") || strings.Count(files.stdout, "compact-00000001-") < 2 {
-		t.Errorf("files after the compaction:\n%s", files.stdout)
+		c.t.Errorf("files after the compaction:\n%s", files.stdout)
 	}
 	c.must(ExitOK, "plan", "-detailed-exitcode")
 	c.must(ExitOK, "verify", "orders")
@@ -122,30 +147,14 @@ func TestCompactionPlanIceberg(t *testing.T) {
 	c := newCLI(t, icebergCompactionConfig)
 	c.must(ExitOK, "apply", "-auto-approve")
 	c.now = func() time.Time { return testTime.Add(2 * time.Hour) }
-	o := c.must(ExitChanges, "plan", "-detailed-exitcode", "-out=p.plan")
-	golden(t, "plan-compaction-iceberg.txt", strings.Split(o.stdout, "\n\nSaved the plan")[0]+"\n")
-	md := c.must(ExitOK, "show", "-markdown", "p.plan")
-	golden(t, "plan-compaction-iceberg.md", md.stdout)
-	jsonl := c.must(ExitChanges, "plan", "-json", "-detailed-exitcode")
 	var tables []any
-	for _, m := range jsonLines(t, jsonl.stdout) {
-		if m["type"] == "compaction" {
-			tables = append(tables, m["compaction"].(map[string]any)["table"])
-		}
+	for _, m := range checkSavedPlan(c, "plan-compaction-iceberg", "compaction", nil) {
+		tables = append(tables, m["compaction"].(map[string]any)["table"])
 	}
 	if len(tables) != 1 || tables[0] != "iceberg table lake.orders" {
 		t.Errorf("-json compaction tables: %v, want [iceberg table lake.orders]", tables)
 	}
-	apply := c.must(ExitOK, "apply", "p.plan")
-	if !strings.Contains(apply.stdout, "orders: compaction 1 of lake committed: the files of 4 manifests replaced by") {
-		t.Errorf("apply says:\n%s", apply.stdout)
-	}
-	files := c.must(ExitOK, "files", "orders")
-	if strings.Contains(files.stdout, "part-") || strings.Count(files.stdout, "compact-00000001-") < 2 {
-		t.Errorf("files after the compaction:\n%s", files.stdout)
-	}
-	c.must(ExitOK, "plan", "-detailed-exitcode")
-	c.must(ExitOK, "verify", "orders")
+	applyCompaction(c)
 }
 
 // TestCompactedLine: what apply says of a compaction committed, and of one
@@ -187,16 +196,9 @@ func TestExpiryPlanIceberg(t *testing.T) {
 	// times are in.
 	week := time.Now().Add(8 * 24 * time.Hour)
 	c.now = func() time.Time { return week }
-	o := c.must(ExitChanges, "plan", "-detailed-exitcode", "-out=p.plan")
-	golden(t, "plan-expiry-iceberg.txt", maskTimes(strings.Split(o.stdout, "\n\nSaved the plan")[0]+"\n"))
-	md := c.must(ExitOK, "show", "-markdown", "p.plan")
-	golden(t, "plan-expiry-iceberg.md", maskTimes(md.stdout))
-	jsonl := c.must(ExitChanges, "plan", "-json", "-detailed-exitcode")
 	var expiries []map[string]any
-	for _, m := range jsonLines(t, jsonl.stdout) {
-		if m["type"] == "expiry" {
-			expiries = append(expiries, m["expiry"].(map[string]any))
-		}
+	for _, m := range checkSavedPlan(c, "plan-expiry-iceberg", "expiry", maskTimes) {
+		expiries = append(expiries, m["expiry"].(map[string]any))
 	}
 	// 4 batches then the compaction: the batches but the last, the
 	// newest of the sink, expire.

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/streamctl/streamctl/internal/engine"
-	"github.com/streamctl/streamctl/internal/format"
 	"github.com/streamctl/streamctl/internal/iceberg"
 	"github.com/streamctl/streamctl/internal/testenv"
 	"github.com/streamctl/streamctl/providers"
@@ -215,13 +214,12 @@ func tableStores(t *testing.T, body func(t *testing.T, s tableStore)) {
 		body(t, tableStore{
 			name: "s3",
 			dest: func(t *testing.T, bucket, tableBlock string) string {
-				return strings.Replace(s3Destination(srv, "table", bucket, "lake/orders"), "force_path_style = true", "force_path_style = true\n"+tableBlock, 1)
+				return s3TableDestination(srv, "table", bucket, "lake/orders", tableBlock)
 			},
 			storage:  func(t *testing.T, bucket string) providers.Storage { return s3Storage(t, srv, bucket, "lake/orders") },
 			location: func(bucket string) string { return "s3://" + bucket + "/lake/orders" },
-			props: map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
-				"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey},
-			env: srv.Env(),
+			props:    s3TableProps(srv),
+			env:      srv.Env(),
 			newB: func(t *testing.T, name string) string {
 				b := bucketName(name)
 				srv.CreateBucket(t, b)
@@ -363,16 +361,7 @@ func TestIcebergPostgresCatalogOutage(t *testing.T) {
 func checkRemoteTable(t *testing.T, dir, uri, location string, props map[string]string, store providers.Storage, want map[int64]bool) {
 	t.Helper()
 	ctx := context.Background()
-	tb, err := iceberg.Open(ctx, iceberg.Config{
-		URI: uri, Namespace: []string{"lake"}, Table: "orders",
-		Location: location, Properties: props,
-		Columns: []format.Column{{Name: "id", Type: "int64"}, {Name: "ts", Type: "timestamp"},
-			{Name: "country", Type: "string"}, {Name: "amount", Type: "double"}},
-		PartitionBy: []string{"day(ts)"},
-	})
-	if err != nil {
-		t.Fatalf("open the table: %v", err)
-	}
+	tb := openIcebergOrders(t, iceberg.Config{URI: uri, Location: location, Properties: props})
 	defer tb.Close()
 	checkScan(t, dir, tb, store, location, want)
 	ms, err := engine.ReadManifests(ctx, store, "orders", 0)

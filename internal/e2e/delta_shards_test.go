@@ -17,17 +17,6 @@ import (
 	"github.com/streamctl/streamctl/providers/local"
 )
 
-// shardedDeltaConfig is deltaConfig read by tableShards shards, all applied
-// at once (-parallelism), into the one Delta table: the workload of the
-// sharded Iceberg table, 32 batches committed by 8 shards at once.
-func shardedDeltaConfig(hcl string) string {
-	hcl = strings.Replace(hcl, "partitions            = 3", fmt.Sprintf("partitions            = %d", tableShardPartitions), 1)
-	hcl = strings.Replace(hcl, "default = 2000", fmt.Sprintf("default = %d", tableShardRecords), 1)
-	hcl = strings.Replace(hcl, "max_records = 1500", "max_records = 150", 1)
-	hcl = strings.Replace(hcl, "max_file_records = 500", "max_file_records = 100", 1)
-	return strings.Replace(hcl, `sink "orders" {`, fmt.Sprintf("sink \"orders\" {\n  shards = %d", tableShards), 1)
-}
-
 // shardedDeltaFaultPoints are the Delta fault points, the later ones reached
 // while other shards are between their commit and their manifest, or
 // racing for the next version themselves.
@@ -61,9 +50,9 @@ var racingDeltaFaultPoints = []string{
 // every record once; DuckDB reading the files the replay lists agrees, and
 // plan has nothing left to do.
 func TestDeltaShardsCrashAtEveryFaultPoint(t *testing.T) {
-	hcl := shardedDeltaConfig(deltaConfig)
+	hcl := shardedTableConfig(deltaConfig)
 	if !strings.Contains(hcl, "shards = 8") || !strings.Contains(hcl, "max_records = 150") {
-		t.Fatal("shardedDeltaConfig no longer rewrites deltaConfig")
+		t.Fatal("shardedTableConfig no longer rewrites deltaConfig")
 	}
 	for _, fp := range shardedDeltaFaultPoints {
 		t.Run(strings.ReplaceAll(fp, ":", "_"), func(t *testing.T) {
@@ -86,9 +75,8 @@ func TestDeltaShardsOnS3CrashWhereShardsRace(t *testing.T) {
 			t.Parallel()
 			bucket := bucketName("delta-shards-", i, "-", fp)
 			srv.CreateBucket(t, bucket)
-			dest := strings.Replace(s3Destination(srv, "table", bucket, "lake/orders"), "force_path_style = true",
-				"force_path_style = true\n"+deltaTableBlock, 1)
-			dir := writeConfig(t, shardedDeltaConfig(remoteDeltaConfig(t, dest)))
+			dest := s3TableDestination(srv, "table", bucket, "lake/orders", deltaTableBlock)
+			dir := writeConfig(t, shardedTableConfig(remoteDeltaConfig(t, dest)))
 			crashShardedTable(t, dir, fp, srv.Env())
 			checkShardedDeltaTable(t, dir, s3Storage(t, srv, bucket, "lake/orders"))
 		})
@@ -106,7 +94,7 @@ func TestDeltaShardsOnAzureCrashWhereShardsRace(t *testing.T) {
 			container := bucketName("delta-shards-", i, "-", fp)
 			az.CreateContainer(t, container)
 			dest := azDestination(az, "table", container, "lake/orders", deltaTableBlock)
-			dir := writeConfig(t, shardedDeltaConfig(remoteDeltaConfig(t, dest)))
+			dir := writeConfig(t, shardedTableConfig(remoteDeltaConfig(t, dest)))
 			crashShardedTable(t, dir, fp, az.Env())
 			checkShardedDeltaTable(t, dir, azStorage(t, az, container, "lake/orders"))
 		})
@@ -124,7 +112,7 @@ func TestDeltaShardsOnGCSCrashWhereShardsRace(t *testing.T) {
 			bucket := bucketName("delta-shards-", i, "-", fp)
 			srv.CreateBucket(t, bucket)
 			dest := strings.Replace(gcsDestination(srv.Endpoint, "table", bucket, "lake/orders"), "  }\n", deltaTableBlock+"\n  }\n", 1)
-			dir := writeConfig(t, shardedDeltaConfig(remoteDeltaConfig(t, dest)))
+			dir := writeConfig(t, shardedTableConfig(remoteDeltaConfig(t, dest)))
 			crashShardedTable(t, dir, fp, srv.Env())
 			checkShardedDeltaTable(t, dir, gcsStorage(t, srv, bucket, "lake/orders"))
 		})
@@ -132,7 +120,7 @@ func TestDeltaShardsOnGCSCrashWhereShardsRace(t *testing.T) {
 }
 
 // checkShardedDeltaTable checks the Hive-folder destination and the Delta
-// table in store of shardedDeltaConfig: each version after the table's
+// table in store of shardedTableConfig(deltaConfig): each version after the table's
 // creation is one shard-batch of a manifest, with its txn and its records,
 // each committed shard-batch in exactly one version.
 func checkShardedDeltaTable(t *testing.T, dir string, store providers.Storage) {
@@ -200,7 +188,7 @@ func checkShardedDeltaTable(t *testing.T, dir string, store providers.Storage) {
 // shard's; apply finishes with one version per shard-batch.
 func TestDeltaShardsTableAhead(t *testing.T) {
 	t.Parallel()
-	dir := writeConfig(t, shardedDeltaConfig(deltaConfig))
+	dir := writeConfig(t, shardedTableConfig(deltaConfig))
 	// One shard at a time: shard 0's batches come first.
 	if r := run(t, dir, []string{"STREAMCTL_FAULT=after-table-commit:2"}, "apply", "-auto-approve", "-no-color", "-parallelism=1"); !r.killed {
 		t.Fatalf("the fault was not reached: %s", r)

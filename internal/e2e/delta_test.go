@@ -66,8 +66,7 @@ func TestDeltaOnS3CrashAtEveryFaultPoint(t *testing.T) {
 			t.Parallel()
 			bucket := bucketName("delta-", i, "-", fp)
 			srv.CreateBucket(t, bucket)
-			dest := strings.Replace(s3Destination(srv, "table", bucket, "lake/orders"), "force_path_style = true",
-				"force_path_style = true\n"+deltaTableBlock, 1)
+			dest := s3TableDestination(srv, "table", bucket, "lake/orders", deltaTableBlock)
 			crashDeltaTable(t, fp, t.TempDir(), remoteDeltaConfig(t, dest), srv.Env(), s3Storage(t, srv, bucket, "lake/orders"))
 		})
 	}

@@ -33,6 +33,43 @@ type compactionTable struct {
 	store func(t *testing.T, dir string) providers.Storage
 }
 
+// localCompactionTable is the destination "lake" on local disk (dir/out),
+// its Iceberg table's SQLite catalog in that folder.
+func localCompactionTable(dir string) compactionTable {
+	root := filepath.Join(dir, "out")
+	return compactionTable{
+		destination: `
+  destination "local" "lake" {
+    path = "out"
+    table {
+      format    = "iceberg"
+      namespace = "lake"
+      name      = "orders"
+    }
+  }
+`,
+		location: "file://" + filepath.ToSlash(root),
+		catalog:  func(string) string { return "" },
+		store:    func(*testing.T, string) providers.Storage { return local.New(root) },
+	}
+}
+
+// s3CompactionTable is the destination "lake" in bucket of srv (versitygw),
+// the table under lake/orders, its catalog a SQLite file beside the
+// configuration.
+func s3CompactionTable(srv *testenv.S3Server, bucket string) compactionTable {
+	return compactionTable{
+		destination: s3TableDestination(srv, "lake", bucket, "lake/orders", remoteTableBlock),
+		env:         srv.Env(),
+		location:    "s3://" + bucket + "/lake/orders",
+		props:       s3TableProps(srv),
+		catalog:     func(dir string) string { return filepath.Join(dir, "catalog.db") },
+		store: func(t *testing.T, _ string) providers.Storage {
+			return s3Storage(t, srv, bucket, "lake/orders")
+		},
+	}
+}
+
 // compactionTableColumns are compactionConfig's columns.
 var compactionTableColumns = []format.Column{
 	{Name: "id", Type: "int64"}, {Name: "partition", Type: "int32"}, {Name: "offset", Type: "int64"},
@@ -44,24 +81,7 @@ var compactionTableColumns = []format.Column{
 // compaction of a local destination with an Iceberg table (its SQLite
 // catalog in the destination's folder): see icebergCompactionCrash.
 func TestIcebergCompactCrashLocal(t *testing.T) {
-	icebergCompactionCrash(t, func(dir string) compactionTable {
-		root := filepath.Join(dir, "out")
-		return compactionTable{
-			destination: `
-  destination "local" "lake" {
-    path = "out"
-    table {
-      format    = "iceberg"
-      namespace = "lake"
-      name      = "orders"
-    }
-  }
-`,
-			location: "file://" + filepath.ToSlash(root),
-			catalog:  func(string) string { return "" },
-			store:    func(*testing.T, string) providers.Storage { return local.New(root) },
-		}
-	}, []string{
+	icebergCompactionCrash(t, localCompactionTable, []string{
 		"after-compaction-intent",
 		"after-compaction-stage-file:2",
 		"after-compaction-promote-file:3",
@@ -84,18 +104,7 @@ func TestIcebergCompactCrashS3(t *testing.T) {
 	icebergCompactionCrash(t, func(string) compactionTable {
 		bucket := bucketName("icecompact-", int(n.Add(1)), "-", "s3")
 		srv.CreateBucket(t, bucket)
-		return compactionTable{
-			destination: strings.Replace(s3Destination(srv, "lake", bucket, "lake/orders"), "force_path_style = true",
-				"force_path_style = true\n"+remoteTableBlock, 1),
-			env:      srv.Env(),
-			location: "s3://" + bucket + "/lake/orders",
-			props: map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
-				"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey},
-			catalog: func(dir string) string { return filepath.Join(dir, "catalog.db") },
-			store: func(t *testing.T, _ string) providers.Storage {
-				return s3Storage(t, srv, bucket, "lake/orders")
-			},
-		}
+		return s3CompactionTable(srv, bucket)
 	}, []string{
 		"after-compaction-intent",
 		"after-compaction-stage-file:2",
@@ -210,15 +219,7 @@ func checkCompactedTable(t *testing.T, dir string, tc compactionTable, want map[
 		t.Fatalf("open the table: %v", err)
 	}
 	defer tb.Close()
-	seen := scanIDs(t, tb)
-	if len(seen) != len(want) {
-		t.Errorf("iceberg-go's scan reads %d distinct records, want %d", len(seen), len(want))
-	}
-	for id, n := range seen {
-		if n != 1 || !want[id] {
-			t.Errorf("record %d: %d times in the table's scan", id, n)
-		}
-	}
+	checkIDsOnce(t, "iceberg-go's scan", scanIDs(t, tb), want)
 	files, err := tb.Files(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -261,20 +262,12 @@ func TestIcebergCompactWhileAnotherProcessAppends(t *testing.T) {
 	srv := testenv.S3(t)
 	bucket := bucketName("icecompact-two-processes")
 	srv.CreateBucket(t, bucket)
-	dest := strings.Replace(s3Destination(srv, "lake", bucket, "lake/orders"), "force_path_style = true",
-		"force_path_style = true\n"+remoteTableBlock, 1)
-	hcl := compactionConfig(dest)
+	tc := s3CompactionTable(srv, bucket)
+	hcl := compactionConfig(tc.destination)
 	hcl = strings.Replace(hcl, "records_per_partition = 1000", "records_per_partition = 1500", 1)
 	hcl = strings.Replace(hcl, `sink "orders" {`, "sink \"orders\" {\n  shards = 2", 1)
 	hcl = s3StateBlock(srv, bucket) + hcl
 	dir := writeConfig(t, hcl)
-	tc := compactionTable{
-		location: "s3://" + bucket + "/lake/orders",
-		props: map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
-			"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey},
-		catalog: func(dir string) string { return filepath.Join(dir, "catalog.db") },
-		store:   func(t *testing.T, _ string) providers.Storage { return s3Storage(t, srv, bucket, "lake/orders") },
-	}
 	one := []string{"apply", "-auto-approve", "-no-color", "-parallelism=1"}
 	// 8 batches of each shard's 12, to be compacted two hours on.
 	mustRun(t, dir, 0, srv.Env(), append(one, "-max-batches=8")...)
@@ -339,15 +332,7 @@ func TestIcebergCompactWhileAnotherProcessAppends(t *testing.T) {
 	tb := openCompactionTable(t, dir, tc)
 	defer tb.Close()
 	want := expectedIDs(4, 1500)
-	seen := scanIDs(t, tb)
-	if len(seen) != len(want) {
-		t.Errorf("iceberg-go's scan reads %d distinct records, want %d", len(seen), len(want))
-	}
-	for id, n := range seen {
-		if n != 1 || !want[id] {
-			t.Errorf("record %d: %d times in the table's scan", id, n)
-		}
-	}
+	checkIDsOnce(t, "iceberg-go's scan", scanIDs(t, tb), want)
 	files, err := tb.Files(ctx)
 	if err != nil {
 		t.Fatal(err)

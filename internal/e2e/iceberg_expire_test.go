@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -11,7 +10,6 @@ import (
 	"github.com/streamctl/streamctl/internal/iceberg"
 	"github.com/streamctl/streamctl/internal/testenv"
 	"github.com/streamctl/streamctl/providers"
-	"github.com/streamctl/streamctl/providers/local"
 )
 
 // weekOn is the environment of a run eight days on: the snapshots are
@@ -21,24 +19,7 @@ var weekOn = []string{"STREAMCTL_TEST_CLOCK_SKEW=192h"}
 // TestIcebergExpireCrashLocal kills apply at each fault point of an expiry
 // of a local destination's Iceberg table: see icebergExpireCrash.
 func TestIcebergExpireCrashLocal(t *testing.T) {
-	icebergExpireCrash(t, func(dir string) compactionTable {
-		root := filepath.Join(dir, "out")
-		return compactionTable{
-			destination: `
-  destination "local" "lake" {
-    path = "out"
-    table {
-      format    = "iceberg"
-      namespace = "lake"
-      name      = "orders"
-    }
-  }
-`,
-			location: "file://" + filepath.ToSlash(root),
-			catalog:  func(string) string { return "" },
-			store:    func(*testing.T, string) providers.Storage { return local.New(root) },
-		}
-	})
+	icebergExpireCrash(t, localCompactionTable)
 }
 
 // TestIcebergExpireCrashS3 is TestIcebergExpireCrashLocal with the table in
@@ -51,18 +32,7 @@ func TestIcebergExpireCrashS3(t *testing.T) {
 	icebergExpireCrash(t, func(string) compactionTable {
 		bucket := bucketName("iceexpire-", int(n.Add(1)), "-", "s3")
 		srv.CreateBucket(t, bucket)
-		return compactionTable{
-			destination: strings.Replace(s3Destination(srv, "lake", bucket, "lake/orders"), "force_path_style = true",
-				"force_path_style = true\n"+remoteTableBlock, 1),
-			env:      srv.Env(),
-			location: "s3://" + bucket + "/lake/orders",
-			props: map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
-				"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey},
-			catalog: func(dir string) string { return filepath.Join(dir, "catalog.db") },
-			store: func(t *testing.T, _ string) providers.Storage {
-				return s3Storage(t, srv, bucket, "lake/orders")
-			},
-		}
+		return s3CompactionTable(srv, bucket)
 	})
 }
 

@@ -23,7 +23,6 @@ import (
 	"github.com/twmb/avro/ocf"
 
 	"github.com/streamctl/streamctl/internal/engine"
-	"github.com/streamctl/streamctl/internal/format"
 	"github.com/streamctl/streamctl/internal/iceberg"
 	"github.com/streamctl/streamctl/internal/testenv"
 	"github.com/streamctl/streamctl/providers"
@@ -249,11 +248,9 @@ func TestIcebergOnObjectStoresByLocationAfterKills(t *testing.T) {
 		t.Parallel()
 		srv := testenv.S3(t)
 		srv.CreateBucket(t, "lake")
-		dest := strings.Replace(s3Destination(srv, "table", "lake", "lake/orders"), "force_path_style = true",
-			"force_path_style = true\n"+remoteTableBlock, 1)
+		dest := s3TableDestination(srv, "table", "lake", "lake/orders", remoteTableBlock)
 		tableByLocationAfterKills(t, dest, srv.Env(), s3Storage(t, srv, "lake", "lake/orders"), "s3://lake/lake/orders",
-			map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
-				"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey},
+			s3TableProps(srv),
 			s3Reader(srv), 20261204)
 	})
 	t.Run("gcs", func(t *testing.T) {
@@ -310,16 +307,7 @@ func tableByLocationAfterKills(t *testing.T, dest string, env []string, store pr
 	found := checkTableByLocation(t, dir, location, sqliteCatalog(t, filepath.Join(dir, "catalog.db")), len(want), read)
 
 	ctx := context.Background()
-	tb, err := iceberg.Open(ctx, iceberg.Config{
-		URI: filepath.Join(dir, "catalog.db"), Namespace: []string{"lake"}, Table: "orders",
-		Location: location, Properties: props,
-		Columns: []format.Column{{Name: "id", Type: "int64"}, {Name: "ts", Type: "timestamp"},
-			{Name: "country", Type: "string"}, {Name: "amount", Type: "double"}},
-		PartitionBy: []string{"day(ts)"},
-	})
-	if err != nil {
-		t.Fatalf("open the table: %v", err)
-	}
+	tb := openIcebergOrders(t, iceberg.Config{URI: filepath.Join(dir, "catalog.db"), Location: location, Properties: props})
 	defer tb.Close()
 	checkScan(t, dir, tb, store, location, want)
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	sqlcat "github.com/apache/iceberg-go/catalog/sql"
 	"github.com/apache/iceberg-go/table"
 	_ "modernc.org/sqlite"
@@ -68,16 +69,7 @@ func jsonMessages(t *testing.T, stream, typ string) []map[string]any {
 // openTable opens the table of icebergConfig, with cols as its columns.
 func openTable(t *testing.T, dir string, cols ...format.Column) *iceberg.Table {
 	t.Helper()
-	tb, err := iceberg.Open(context.Background(), iceberg.Config{
-		Namespace: []string{"lake"}, Table: "orders",
-		Location: "file://" + filepath.ToSlash(filepath.Join(dir, "out", "table")),
-		Columns: append([]format.Column{{Name: "id", Type: "int64"}, {Name: "ts", Type: "timestamp"},
-			{Name: "country", Type: "string"}, {Name: "amount", Type: "double"}}, cols...),
-		PartitionBy: []string{"day(ts)"},
-	})
-	if err != nil {
-		t.Fatalf("open the table: %v", err)
-	}
+	tb := openIcebergOrders(t, iceberg.Config{Location: "file://" + filepath.ToSlash(filepath.Join(dir, "out", "table"))}, cols...)
 	t.Cleanup(func() { tb.Close() })
 	return tb
 }
@@ -96,6 +88,19 @@ func TestIcebergPlanCreatesNothing(t *testing.T) {
 	}
 }
 
+// icebergConfigWithNote is icebergConfig with a nullable string column
+// note declared after the amount.
+func icebergConfigWithNote() string {
+	return strings.Replace(icebergConfig, `  column "amount" {
+    type = "double"
+  }`, `  column "amount" {
+    type = "double"
+  }
+  column "note" {
+    type = "string"
+  }`, 1)
+}
+
 // TestIcebergPlanSchemaEvolution: a nullable column added to the sink is
 // shown by plan (text, -json, Markdown) and nothing is written; apply adds
 // it to the table, and iceberg-go and DuckDB read every record once, the
@@ -104,15 +109,7 @@ func TestIcebergPlanSchemaEvolution(t *testing.T) {
 	t.Parallel()
 	dir := writeConfig(t, icebergConfig)
 	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
-	hcl := strings.Replace(icebergConfig, `  column "amount" {
-    type = "double"
-  }`, `  column "amount" {
-    type = "double"
-  }
-  column "note" {
-    type = "string"
-  }`, 1)
-	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(hcl), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(icebergConfigWithNote()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	before := files(t, dir)
@@ -156,20 +153,12 @@ func TestIcebergPlanSchemaEvolution(t *testing.T) {
 	if got := fmt.Sprint(duckdb(t, dir, `SELECT count(*), count(note) FROM read_parquet('out/table/**/part-00000004-*.parquet')`)); got != "[[1500 1500]]" {
 		t.Errorf("DuckDB over the new batch's files: %s", got)
 	}
-	_, it, err := tb.Iceberg().Scan().ToArrowRecords(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
 	var rows, notes int64
-	for rec, err := range it {
-		if err != nil {
-			t.Fatal(err)
-		}
+	scanRecords(t, tb, func(rec arrow.RecordBatch) {
 		col := rec.Column(rec.Schema().FieldIndices("note")[0])
 		rows += int64(col.Len())
 		notes += int64(col.Len() - col.NullN())
-		rec.Release()
-	}
+	})
 	if rows != 7500 || notes != 1500 {
 		t.Errorf("iceberg-go reads %d rows, %d with a note: want 7500, 1500 (the batch after the change)", rows, notes)
 	}
@@ -524,29 +513,7 @@ func TestIcebergOnS3Orphans(t *testing.T) {
 			t.Errorf("%s is still there", l[1])
 		}
 	}
-	tb, err := iceberg.Open(ctx, iceberg.Config{
-		URI: filepath.Join(dir, "catalog.db"), Namespace: []string{"lake"}, Table: "orders",
-		Location: "s3://" + bucket + "/lake/orders",
-		Properties: map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
-			"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey},
-		Columns: []format.Column{{Name: "id", Type: "int64"}, {Name: "ts", Type: "timestamp"},
-			{Name: "country", Type: "string"}, {Name: "amount", Type: "double"}},
-		PartitionBy: []string{"day(ts)"},
-	})
-	if err != nil {
-		t.Fatalf("open the table: %v", err)
-	}
-	defer tb.Close()
-	seen := scanIDs(t, tb)
-	want := expectedIDs(3, 2000)
-	if len(seen) != len(want) {
-		t.Errorf("the table holds %d distinct records, want %d", len(seen), len(want))
-	}
-	for id, n := range seen {
-		if n != 1 || !want[id] {
-			t.Errorf("record %d: %d times in the table", id, n)
-		}
-	}
+	checkRemoteTable(t, dir, filepath.Join(dir, "catalog.db"), "s3://"+bucket+"/lake/orders", s3TableProps(srv), store, expectedIDs(3, 2000))
 }
 
 // TestIcebergVerifyWritesNothing: verify reads the table without writing:
@@ -556,15 +523,7 @@ func TestIcebergVerifyWritesNothing(t *testing.T) {
 	t.Parallel()
 	dir := writeConfig(t, icebergConfig)
 	mustRun(t, dir, 0, nil, "apply", "-auto-approve", "-no-color")
-	hcl := strings.Replace(icebergConfig, `  column "amount" {
-    type = "double"
-  }`, `  column "amount" {
-    type = "double"
-  }
-  column "note" {
-    type = "string"
-  }`, 1)
-	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(hcl), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(icebergConfigWithNote()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	before := files(t, dir)

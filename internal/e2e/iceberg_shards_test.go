@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/streamctl/streamctl/internal/engine"
-	"github.com/streamctl/streamctl/internal/format"
 	"github.com/streamctl/streamctl/internal/iceberg"
 	"github.com/streamctl/streamctl/internal/testenv"
 	"github.com/streamctl/streamctl/providers"
@@ -28,12 +27,26 @@ const (
 
 // shardedIcebergConfig is icebergConfig read by tableShards shards, all
 // applied at once (-parallelism), into the one table.
-func shardedIcebergConfig() string {
-	hcl := strings.Replace(icebergConfig, "partitions            = 3", fmt.Sprintf("partitions            = %d", tableShardPartitions), 1)
-	hcl = strings.Replace(hcl, "default = 2000", fmt.Sprintf("default = %d", tableShardRecords), 1)
-	hcl = strings.Replace(hcl, "max_records = 1500", "max_records = 150", 1)
-	hcl = strings.Replace(hcl, "max_file_records = 500", "max_file_records = 100", 1)
-	return strings.Replace(hcl, `sink "orders" {`, fmt.Sprintf("sink \"orders\" {\n  shards = %d", tableShards), 1)
+func shardedIcebergConfig() string { return shardedTableConfig(icebergConfig) }
+
+// shardedTableConfig is hcl (icebergConfig, deltaConfig or a variant) with
+// the sharded table's workload: tableShardPartitions partitions of
+// tableShardRecords records, read by tableShards shards in batches of 150.
+func shardedTableConfig(hcl string) string {
+	for _, r := range [][2]string{
+		{"partitions            = 3", fmt.Sprintf("partitions            = %d", tableShardPartitions)},
+		{"default = 2000", fmt.Sprintf("default = %d", tableShardRecords)},
+		{"max_records = 1500", "max_records = 150"},
+		{"max_file_records = 500", "max_file_records = 100"},
+		{`sink "orders" {`, fmt.Sprintf("sink \"orders\" {\n  shards = %d", tableShards)},
+	} {
+		// A configuration that no longer holds the text would run unsharded.
+		if !strings.Contains(hcl, r[0]) {
+			panic("the sharded table's configuration has no " + r[0])
+		}
+		hcl = strings.Replace(hcl, r[0], r[1], 1)
+	}
+	return hcl
 }
 
 // shardedIcebergFaultPoints are the Iceberg fault points, the later ones
@@ -105,14 +118,7 @@ func crashShardedTable(t *testing.T, dir, fp string, env []string) {
 func checkShardedTable(t *testing.T, dir string, store providers.Storage, cfg iceberg.Config) {
 	t.Helper()
 	ctx := context.Background()
-	cfg.Namespace, cfg.Table = []string{"lake"}, "orders"
-	cfg.Columns = []format.Column{{Name: "id", Type: "int64"}, {Name: "ts", Type: "timestamp"},
-		{Name: "country", Type: "string"}, {Name: "amount", Type: "double"}}
-	cfg.PartitionBy = []string{"day(ts)"}
-	tb, err := iceberg.Open(ctx, cfg)
-	if err != nil {
-		t.Fatalf("open the table: %v", err)
-	}
+	tb := openIcebergOrders(t, cfg)
 	defer tb.Close()
 	checkScan(t, dir, tb, store, cfg.Location, expectedIDs(tableShardPartitions, tableShardRecords))
 
@@ -192,14 +198,12 @@ func TestIcebergShardsOnS3CrashWhereShardsRace(t *testing.T) {
 			t.Parallel()
 			bucket := bucketName("ice-shards-", i, "-", fp)
 			srv.CreateBucket(t, bucket)
-			dest := strings.Replace(s3Destination(srv, "table", bucket, "lake/orders"), "force_path_style = true",
-				"force_path_style = true\n"+remoteTableBlock, 1)
+			dest := s3TableDestination(srv, "table", bucket, "lake/orders", remoteTableBlock)
 			dir := writeConfig(t, withTableDestination(shardedIcebergConfig(), dest))
 			crashShardedTable(t, dir, fp, srv.Env())
 			checkShardedTable(t, dir, s3Storage(t, srv, bucket, "lake/orders"), iceberg.Config{
 				URI: filepath.Join(dir, "catalog.db"), Location: "s3://" + bucket + "/lake/orders",
-				Properties: map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
-					"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey},
+				Properties: s3TableProps(srv),
 			})
 		})
 	}

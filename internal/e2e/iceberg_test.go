@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/streamctl/streamctl/internal/engine"
@@ -144,17 +146,7 @@ func checkSinkTable(t *testing.T, dir, uri, name string, want map[int64]bool) {
 	t.Helper()
 	ctx := context.Background()
 	location := "file://" + filepath.ToSlash(filepath.Join(dir, "out", "table"))
-	tb, err := iceberg.Open(ctx, iceberg.Config{
-		URI:       uri,
-		Namespace: []string{"lake"}, Table: name,
-		Location: location,
-		Columns: []format.Column{{Name: "id", Type: "int64"}, {Name: "ts", Type: "timestamp"},
-			{Name: "country", Type: "string"}, {Name: "amount", Type: "double"}},
-		PartitionBy: []string{"day(ts)"},
-	})
-	if err != nil {
-		t.Fatalf("open the table: %v", err)
-	}
+	tb := openIcebergOrders(t, iceberg.Config{URI: uri, Table: name, Location: location})
 	defer tb.Close()
 	// DuckDB, reading the current snapshot's data files as iceberg-go lists
 	// them, agrees with iceberg-go's scan.
@@ -194,11 +186,9 @@ func TestIcebergOnS3CrashAtEveryFaultPoint(t *testing.T) {
 			t.Parallel()
 			bucket := bucketName("ice-", i, "-", fp)
 			srv.CreateBucket(t, bucket)
-			dest := strings.Replace(s3Destination(srv, "table", bucket, "lake/orders"), "force_path_style = true",
-				"force_path_style = true\n"+remoteTableBlock, 1)
+			dest := s3TableDestination(srv, "table", bucket, "lake/orders", remoteTableBlock)
 			crashRemoteTable(t, fp, dest, srv.Env(), s3Storage(t, srv, bucket, "lake/orders"), "s3://"+bucket+"/lake/orders",
-				map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
-					"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey})
+				s3TableProps(srv))
 		})
 	}
 }
@@ -232,54 +222,18 @@ const remoteTableBlock = `    table {
 // crashRemoteTable runs icebergConfig with dest (a destination "table" on
 // an object store, with a table block) in place of its local table: killed
 // at fp, then applied again, the table at location, read through iceberg-go
-// with props, holds every record once, one snapshot per committed batch.
+// with props, holds every record once, as do the files its scan lists read
+// by DuckDB, and one snapshot per committed batch (checkRemoteTable).
 func crashRemoteTable(t *testing.T, fp, dest string, env []string, store providers.Storage, location string, props map[string]string) {
 	t.Helper()
-	hcl := strings.Replace(icebergConfig, `  destination "local" "table" {
-    path = "out/table"
-    table {
-      format    = "iceberg"
-      namespace = "lake"
-      name      = "orders"
-    }
-  }
-`, dest, 1)
-	dir := writeConfig(t, hcl)
+	dir := writeConfig(t, withTableDestination(icebergConfig, dest))
 	r := run(t, dir, append([]string{"STREAMCTL_FAULT=" + fp}, env...), "apply", "-auto-approve", "-no-color")
 	if !r.killed {
 		t.Fatalf("the fault %s was not reached: %s", fp, r)
 	}
 	mustRun(t, dir, 0, env, "apply", "-auto-approve", "-no-color")
 	mustRun(t, dir, 0, env, "plan", "-detailed-exitcode", "-no-color")
-	ctx := context.Background()
-	tb, err := iceberg.Open(ctx, iceberg.Config{
-		URI: filepath.Join(dir, "catalog.db"), Namespace: []string{"lake"}, Table: "orders",
-		Location: location, Properties: props,
-		Columns: []format.Column{{Name: "id", Type: "int64"}, {Name: "ts", Type: "timestamp"},
-			{Name: "country", Type: "string"}, {Name: "amount", Type: "double"}},
-		PartitionBy: []string{"day(ts)"},
-	})
-	if err != nil {
-		t.Fatalf("open the table: %v", err)
-	}
-	defer tb.Close()
-	seen := scanIDs(t, tb)
-	want := expectedIDs(3, 2000)
-	if len(seen) != len(want) {
-		t.Errorf("the table holds %d distinct records, want %d", len(seen), len(want))
-	}
-	for id, n := range seen {
-		if n != 1 || !want[id] {
-			t.Errorf("record %d: %d times in the table", id, n)
-		}
-	}
-	ms, err := engine.ReadManifests(ctx, store, "orders", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := len(tb.Iceberg().Metadata().Snapshots()); n != len(ms) {
-		t.Errorf("%d snapshots for %d committed batches", n, len(ms))
-	}
+	checkRemoteTable(t, dir, filepath.Join(dir, "catalog.db"), location, props, store, expectedIDs(3, 2000))
 }
 
 // checkScan checks the current snapshot of tb, at location: iceberg-go's
@@ -288,15 +242,7 @@ func crashRemoteTable(t *testing.T, fp, dest string, env []string, store provide
 // table is not on local disk).
 func checkScan(t *testing.T, dir string, tb *iceberg.Table, store providers.Storage, location string, want map[int64]bool) {
 	t.Helper()
-	seen := scanIDs(t, tb)
-	if len(seen) != len(want) {
-		t.Errorf("iceberg-go: the table holds %d distinct records, want %d", len(seen), len(want))
-	}
-	for id, n := range seen {
-		if n != 1 || !want[id] {
-			t.Errorf("iceberg-go: record %d: %d times in the table (expected: %v)", id, n, want[id])
-		}
-	}
+	checkIDsOnce(t, "iceberg-go's scan", scanIDs(t, tb), want)
 	files, err := tb.Files(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -314,25 +260,72 @@ func checkScan(t *testing.T, dir string, tb *iceberg.Table, store providers.Stor
 	}
 }
 
-// scanIDs counts each id the table's current snapshot holds, read by iceberg-go.
-func scanIDs(t *testing.T, tb *iceberg.Table) map[int64]int {
+// icebergOrdersColumns are icebergConfig's columns, as iceberg.Open takes
+// them.
+var icebergOrdersColumns = []format.Column{{Name: "id", Type: "int64"}, {Name: "ts", Type: "timestamp"},
+	{Name: "country", Type: "string"}, {Name: "amount", Type: "double"}}
+
+// openIcebergOrders opens the table of icebergConfig (or a variant) with
+// iceberg-go: cfg says where it is (Location; URI and Properties for a
+// catalog or files elsewhere than the local disk) and, when it is not
+// orders, its name; extra are columns declared after icebergConfig's.
+func openIcebergOrders(t *testing.T, cfg iceberg.Config, extra ...format.Column) *iceberg.Table {
+	t.Helper()
+	cfg.Namespace = []string{"lake"}
+	if cfg.Table == "" {
+		cfg.Table = "orders"
+	}
+	cfg.Columns = append(slices.Clip(icebergOrdersColumns), extra...)
+	cfg.PartitionBy = []string{"day(ts)"}
+	tb, err := iceberg.Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("open the table: %v", err)
+	}
+	return tb
+}
+
+// scanRecords calls fn with each Arrow record of the table's current
+// snapshot, as iceberg-go's scan reads them.
+func scanRecords(t *testing.T, tb *iceberg.Table, fn func(rec arrow.RecordBatch)) {
 	t.Helper()
 	_, it, err := tb.Iceberg().Scan().ToArrowRecords(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	seen := map[int64]int{}
 	for rec, err := range it {
 		if err != nil {
 			t.Fatal(err)
 		}
+		fn(rec)
+		rec.Release()
+	}
+}
+
+// scanIDs counts each id the table's current snapshot holds, read by iceberg-go.
+func scanIDs(t *testing.T, tb *iceberg.Table) map[int64]int {
+	t.Helper()
+	seen := map[int64]int{}
+	scanRecords(t, tb, func(rec arrow.RecordBatch) {
 		ids := rec.Column(rec.Schema().FieldIndices("id")[0]).(*array.Int64)
 		for i := range ids.Len() {
 			seen[ids.Value(i)]++
 		}
-		rec.Release()
-	}
+	})
 	return seen
+}
+
+// checkIDsOnce checks the ids reader read (each with how many times):
+// every id of want once, and no other.
+func checkIDsOnce(t *testing.T, reader string, seen map[int64]int, want map[int64]bool) {
+	t.Helper()
+	if len(seen) != len(want) {
+		t.Errorf("%s reads %d distinct records, want %d", reader, len(seen), len(want))
+	}
+	for id, n := range seen {
+		if n != 1 || !want[id] {
+			t.Errorf("%s reads record %d %d times (produced: %v)", reader, id, n, want[id])
+		}
+	}
 }
 
 // BenchmarkIceberg is the same batches applied to a local Parquet

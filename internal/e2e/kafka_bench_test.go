@@ -101,27 +101,35 @@ sink "bench" {
   }
 }
 `, broker.Addr, topic, format)
-			var cpu time.Duration
-			for b.Loop() {
-				b.StopTimer()
-				dir, err := os.MkdirTemp(b.TempDir(), "run-")
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(hcl), 0o644); err != nil {
-					b.Fatal(err)
-				}
-				b.StartTimer()
-				r := runForBench(b, dir, "apply", "-auto-approve", "-no-color")
-				cpu += r.cpu
-				if r.code != 0 || !strings.Contains(r.stdout, "Apply complete!") || !strings.Contains(r.stdout, benchCount(n)+" records") {
-					b.Fatalf("streamctl apply (%s) did not copy the %d records: %s", format, n, r)
-				}
-			}
-			reportRecordsPerSec(b, n)
-			reportCPU(b, cpu, n)
+			benchApply(b, hcl, n)
 		})
 	}
+}
+
+// benchApply applies hcl, a sink of the whole topic of n records, in a
+// new folder each round, and reports records/s and the CPU time of each
+// record.
+func benchApply(b *testing.B, hcl string, n int64) {
+	b.Helper()
+	var cpu time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		dir, err := os.MkdirTemp(b.TempDir(), "run-")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(hcl), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		r := runForBench(b, dir, "apply", "-auto-approve", "-no-color")
+		cpu += r.cpu
+		if r.code != 0 || !strings.Contains(r.stdout, "Apply complete!") || !strings.Contains(r.stdout, benchCount(n)+" records") {
+			b.Fatalf("streamctl apply did not copy the %d records: %s", n, r)
+		}
+	}
+	reportRecordsPerSec(b, n)
+	reportCPU(b, cpu, n)
 }
 
 // reportCPU reports the CPU time (user and system, all threads) spent per
@@ -163,8 +171,22 @@ func runForBench(b *testing.B, dir string, args ...string) result {
 	return r
 }
 
+// benchCountries are the countries of the benchmark's orders, in turn.
+var benchCountries = []string{"DE", "FR", "US", "JP", "BR"}
+
 // produceBenchRecords writes n records round-robin over 3 partitions.
 func produceBenchRecords(b *testing.B, broker *testenv.KafkaBroker, topic string, n int64) {
+	b.Helper()
+	produceBench(b, broker, topic, n, func(i int64) []byte {
+		return fmt.Appendf(nil, `{"id":%d,"country":%q,"amount":%d.%02d,"note":"order %d of the benchmark stream"}`,
+			i, benchCountries[i%5], i%1000, i%100, i)
+	})
+}
+
+// produceBench writes the records of value(0) … value(n-1), keyed by
+// their number, round-robin over 3 partitions, and waits for every
+// acknowledgement.
+func produceBench(b *testing.B, broker *testenv.KafkaBroker, topic string, n int64, value func(i int64) []byte) {
 	b.Helper()
 	cl, err := kgo.NewClient(append(broker.ClientOpts(b),
 		kgo.DefaultProduceTopic(topic),
@@ -179,11 +201,9 @@ func produceBenchRecords(b *testing.B, broker *testenv.KafkaBroker, topic string
 	defer cl.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	countries := []string{"DE", "FR", "US", "JP", "BR"}
 	errs := make(chan error, 1)
 	for i := int64(0); i < n; i++ {
-		v := fmt.Appendf(nil, `{"id":%d,"country":%q,"amount":%d.%02d,"note":"order %d of the benchmark stream"}`,
-			i, countries[i%5], i%1000, i%100, i)
+		v := value(i)
 		cl.Produce(ctx, &kgo.Record{Key: []byte(strconv.FormatInt(i, 10)), Value: v}, func(_ *kgo.Record, err error) {
 			if err != nil {
 				select {
@@ -208,17 +228,7 @@ func produceBenchRecords(b *testing.B, broker *testenv.KafkaBroker, topic string
 // seen n records.
 func consumeAllFranz(b *testing.B, broker *testenv.KafkaBroker, topic string, n int64) {
 	b.Helper()
-	parts := map[int32]kgo.Offset{}
-	for p := int32(0); p < 3; p++ {
-		parts[p] = kgo.NewOffset().AtStart()
-	}
-	cl, err := kgo.NewClient(append(broker.ClientOpts(b),
-		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: parts}),
-		kgo.FetchIsolationLevel(kgo.ReadCommitted()),
-	)...)
-	if err != nil {
-		b.Fatal(err)
-	}
+	cl := benchConsumer(b, broker, topic)
 	defer cl.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -236,6 +246,25 @@ func consumeAllFranz(b *testing.B, broker *testenv.KafkaBroker, topic string, n 
 	if seen != n || bytes == 0 {
 		b.Fatalf("consumed %d records, want %d", seen, n)
 	}
+}
+
+// benchConsumer is a plain franz-go consumer of the topic's 3 partitions
+// from the start (direct partition assignment, read_committed like
+// streamctl).
+func benchConsumer(b *testing.B, broker *testenv.KafkaBroker, topic string) *kgo.Client {
+	b.Helper()
+	parts := map[int32]kgo.Offset{}
+	for p := int32(0); p < 3; p++ {
+		parts[p] = kgo.NewOffset().AtStart()
+	}
+	cl, err := kgo.NewClient(append(broker.ClientOpts(b),
+		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: parts}),
+		kgo.FetchIsolationLevel(kgo.ReadCommitted()),
+	)...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return cl
 }
 
 // benchCount writes n as streamctl's output does: 300,000.

@@ -115,7 +115,7 @@ func TestKafkaExampleToLake(t *testing.T) {
 	checkExampleOrders(t, archive, want)
 
 	// The lake: every data file read back by an independent Parquet reader.
-	lake := kafkaS3Store(t, srv, "lake", "orders")
+	lake := s3Storage(t, srv, "lake", "orders")
 	var parquet, other []string
 	err = lake.List(context.Background(), "", func(info providers.ObjectInfo) error {
 		switch {

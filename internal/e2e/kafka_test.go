@@ -29,7 +29,6 @@ import (
 	"github.com/streamctl/streamctl/internal/testenv"
 	"github.com/streamctl/streamctl/providers"
 	"github.com/streamctl/streamctl/providers/local"
-	"github.com/streamctl/streamctl/providers/s3"
 	"github.com/streamctl/streamctl/state"
 )
 
@@ -124,26 +123,9 @@ func (c kafkaConf) stores(t *testing.T, dir string) []providers.Storage {
 	t.Helper()
 	out := []providers.Storage{local.New(filepath.Join(dir, "out", "disk"))}
 	if c.Bucket != "" {
-		out = append(out, kafkaS3Store(t, c.S3, c.Bucket, "events/raw"))
+		out = append(out, s3Storage(t, c.S3, c.Bucket, "events/raw"))
 	}
 	return out
-}
-
-func kafkaS3Store(t *testing.T, srv *testenv.S3Server, bucket, prefix string) providers.Storage {
-	t.Helper()
-	st, err := s3.New(context.Background(), s3.Config{
-		Bucket:         bucket,
-		Prefix:         prefix,
-		Endpoint:       srv.Endpoint,
-		Region:         srv.Region,
-		ForcePathStyle: true,
-		AccessKey:      srv.AccessKey,
-		SecretKey:      srv.SecretKey,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return st
 }
 
 // producedIDs is what a test produced: the ids, and where each landed.
@@ -429,57 +411,10 @@ func TestKafkaRandomKills(t *testing.T) {
 	}
 	dir := writeConfig(t, conf.hcl())
 	p := newProducedIDs()
-	rng := rand.New(rand.NewPCG(20261201, 6))
-	next := int64(1)
-	interrupted, inFlight := 0, 0
-	for attempt := 0; interrupted < kills; attempt++ {
-		if attempt > 150 {
-			t.Fatalf("only %d of %d kills interrupted an apply in 150 attempts", interrupted, kills)
-		}
-		n := int64(300 + rng.IntN(900))
-		produceIDs(t, broker, conf.Topic, p, next, n, 3)
-		next += n
-
-		cmd := command(dir, conf.env(), "apply", "-auto-approve", "-no-color")
-		var out syncBuffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		ended := make(chan struct{})
-		go func() {
-			done <- cmd.Wait()
-			close(ended)
-		}()
-		// A quarter of the kills land at any moment from the start; the
-		// others a random moment after the first batch started, so that
-		// they fall inside the protocol however slow the start is (the race
-		// detector slows it several times).
-		fire := time.After(time.Duration(30+rng.IntN(400)) * time.Millisecond)
-		if rng.IntN(4) > 0 {
-			fire = afterOutput(&out, " started (", time.Duration(rng.IntN(150))*time.Millisecond, ended)
-		}
-		select {
-		case err := <-done:
-			if r := finish(t, cmd, err, out.String(), ""); r.code != 0 {
-				t.Fatalf("apply failed on its own: %s", r)
-			}
-		case <-fire:
-			cmd.Process.Kill()
-			err := <-done
-			if r := finish(t, cmd, err, out.String(), ""); r.killed {
-				interrupted++
-				// A run killed early leaves no state, or one without the sink
-				// (the state is written before destinations are claimed).
-				if _, err := os.Stat(filepath.Join(dir, ".streamctl", "state.json")); err == nil {
-					if ss := kafkaStateFile(t, dir).Sinks[kafkaSinkName]; ss != nil && ss.InFlight != nil {
-						inFlight++
-					}
-				}
-			}
-		}
-	}
+	interrupted, inFlight := killKafkaApplies(t, kafkaKills{
+		dir: dir, env: conf.env(), sink: kafkaSinkName, seed: 20261201, stream: 6, kills: kills, attempts: 150,
+		produce: func(first, n int64) { produceIDs(t, broker, conf.Topic, p, first, n, 3) },
+	})
 	applyAndSettle(t, dir, conf.env())
 	for _, s := range conf.stores(t, dir) {
 		assertExactlyOnce(t, s, p.want())
@@ -1026,6 +961,83 @@ func TestKafkaCommitGroup(t *testing.T) {
 		assertKafkaCaughtUp(t, dir, adm, conf.Topic)
 	}
 	assertExactlyOnce(t, local.New(filepath.Join(dir, "out", "disk")), p.want())
+}
+
+// kafkaKills is a run of killKafkaApplies.
+type kafkaKills struct {
+	dir string
+	env []string
+	// sink is the sink whose state tells whether a killed apply left a
+	// batch in flight.
+	sink string
+	// seed and stream seed the moments of the kills and the records
+	// produced before each apply.
+	seed, stream uint64
+	// kills is how many applies to kill, in at most attempts applies.
+	kills, attempts int
+	// produce adds the records of ids first … first+n-1 to the topic.
+	produce func(first, n int64)
+}
+
+// killKafkaApplies kills apply with SIGKILL at random (seeded) moments while
+// the topic keeps growing (k.produce adds 300 to 1,199 records before each
+// apply), until k.kills applies were interrupted; an apply that ends on its
+// own must succeed. It returns how many applies were killed, and in how
+// many of those k.sink's state held a batch in flight. The caller lets apply
+// finish and checks the data.
+func killKafkaApplies(t *testing.T, k kafkaKills) (interrupted, inFlight int) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(k.seed, k.stream))
+	next := int64(1)
+	for attempt := 0; interrupted < k.kills; attempt++ {
+		if attempt > k.attempts {
+			t.Fatalf("only %d of %d kills interrupted an apply in %d attempts", interrupted, k.kills, k.attempts)
+		}
+		n := int64(300 + rng.IntN(900))
+		k.produce(next, n)
+		next += n
+
+		cmd := command(k.dir, k.env, "apply", "-auto-approve", "-no-color")
+		var out syncBuffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		ended := make(chan struct{})
+		go func() {
+			done <- cmd.Wait()
+			close(ended)
+		}()
+		// A quarter of the kills land at any moment from the start; the
+		// others a random moment after the first batch started, so that
+		// they fall inside the protocol however slow the start is (the race
+		// detector slows it several times).
+		fire := time.After(time.Duration(30+rng.IntN(400)) * time.Millisecond)
+		if rng.IntN(4) > 0 {
+			fire = afterOutput(&out, " started (", time.Duration(rng.IntN(150))*time.Millisecond, ended)
+		}
+		select {
+		case err := <-done:
+			if r := finish(t, cmd, err, out.String(), ""); r.code != 0 {
+				t.Fatalf("apply failed on its own: %s", r)
+			}
+		case <-fire:
+			cmd.Process.Kill()
+			err := <-done
+			if r := finish(t, cmd, err, out.String(), ""); r.killed {
+				interrupted++
+				// A run killed early leaves no state, or one without the sink
+				// (the state is written before destinations are claimed).
+				if _, err := os.Stat(filepath.Join(k.dir, ".streamctl", "state.json")); err == nil {
+					if ss := kafkaStateFile(t, k.dir).Sinks[k.sink]; ss != nil && ss.InFlight != nil {
+						inFlight++
+					}
+				}
+			}
+		}
+	}
+	return interrupted, inFlight
 }
 
 // afterOutput fires jitter after out first holds text, unless the process

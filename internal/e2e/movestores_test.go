@@ -298,21 +298,7 @@ func TestTwoStatesRacingForOneDestinationOnObjectStores(t *testing.T) {
 				wg.Go(func() { results[i] = c.run(t, nil, "apply", "-auto-approve", "-no-color") })
 			}
 			wg.Wait()
-			won := -1
-			for i, r := range results {
-				switch {
-				case r.code == 0:
-					if won >= 0 {
-						t.Fatalf("round %d: both applies succeeded", round)
-					}
-					won = i
-				case r.code != 1 || !strings.Contains(r.stderr, "another state"):
-					t.Fatalf("round %d: the losing apply: %s", round, r)
-				}
-			}
-			if won < 0 {
-				t.Fatalf("round %d: neither apply succeeded: %s\n%s", round, results[0], results[1])
-			}
+			won := raceWinner(t, round, results)
 			cases[won].mustRun(t, 0, nil, "plan", "-detailed-exitcode", "-no-color")
 			assertExactlyOnce(t, first.dest(t, "a"), expectedIDs(2, 1000))
 		}

@@ -223,21 +223,7 @@ func TestTwoStatesRacingForOneDestination(t *testing.T) {
 			wg.Go(func() { results[i] = run(t, d, nil, "apply", "-auto-approve", "-no-color") })
 		}
 		wg.Wait()
-		won := -1
-		for i, r := range results {
-			switch {
-			case r.code == 0:
-				if won >= 0 {
-					t.Fatalf("round %d: both applies succeeded", round)
-				}
-				won = i
-			case r.code != 1 || !strings.Contains(r.stderr, "another state"):
-				t.Fatalf("round %d: the losing apply: %s", round, r)
-			}
-		}
-		if won < 0 {
-			t.Fatalf("round %d: neither apply succeeded: %s\n%s", round, results[0], results[1])
-		}
+		won := raceWinner(t, round, results)
 		mustRun(t, dirs[won], 0, nil, "plan", "-detailed-exitcode", "-no-color")
 		assertExactlyOnce(t, local.New(out), expectedIDs(2, 1000))
 	}
@@ -299,4 +285,27 @@ func readJSON(t *testing.T, path string, v any) {
 	if err := json.Unmarshal(data, v); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
+}
+
+// raceWinner checks the results of applies of two states racing to claim
+// the same destinations: one succeeded, the other was refused (exit 1) as
+// the destinations are another state's. It returns the winner's index.
+func raceWinner(t *testing.T, round int, results []result) int {
+	t.Helper()
+	won := -1
+	for i, r := range results {
+		switch {
+		case r.code == 0:
+			if won >= 0 {
+				t.Fatalf("round %d: both applies succeeded", round)
+			}
+			won = i
+		case r.code != 1 || !strings.Contains(r.stderr, "another state"):
+			t.Fatalf("round %d: the losing apply: %s", round, r)
+		}
+	}
+	if won < 0 {
+		t.Fatalf("round %d: neither apply succeeded: %s\n%s", round, results[0], results[1])
+	}
+	return won
 }

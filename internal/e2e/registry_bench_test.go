@@ -4,10 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -112,25 +108,7 @@ sink "bench" {
   }
 }
 `, broker.Addr, topic, reg.URL)
-		var cpu time.Duration
-		for b.Loop() {
-			b.StopTimer()
-			dir, err := os.MkdirTemp(b.TempDir(), "run-")
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(hcl), 0o644); err != nil {
-				b.Fatal(err)
-			}
-			b.StartTimer()
-			r := runForBench(b, dir, "apply", "-auto-approve", "-no-color")
-			cpu += r.cpu
-			if r.code != 0 || !strings.Contains(r.stdout, "Apply complete!") || !strings.Contains(r.stdout, benchCount(n)+" records") {
-				b.Fatalf("streamctl apply did not copy the %d records: %s", n, r)
-			}
-		}
-		reportRecordsPerSec(b, n)
-		reportCPU(b, cpu, n)
+		benchApply(b, hcl, n)
 	})
 }
 
@@ -138,65 +116,24 @@ sink "bench" {
 // framed as the registry's serializers frame them.
 func produceAvroBenchRecords(b *testing.B, broker *testenv.KafkaBroker, topic string, schema avro.Schema, id int, n int64) {
 	b.Helper()
-	cl, err := kgo.NewClient(append(broker.ClientOpts(b),
-		kgo.DefaultProduceTopic(topic),
-		kgo.RecordPartitioner(kgo.RoundRobinPartitioner()),
-		kgo.ProducerBatchMaxBytes(1<<20),
-		kgo.ProducerLinger(10*time.Millisecond),
-		kgo.MaxBufferedRecords(100_000),
-	)...)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cl.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	countries := []string{"DE", "FR", "US", "JP", "BR"}
-	errs := make(chan error, 1)
 	header := []byte{0, byte(id >> 24), byte(id >> 16), byte(id >> 8), byte(id)}
-	for i := int64(0); i < n; i++ {
+	produceBench(b, broker, topic, n, func(i int64) []byte {
 		datum, err := avro.Marshal(schema, benchOrder{
-			ID: i, Country: countries[i%5], Amount: big.NewRat(i%100000, 100),
+			ID: i, Country: benchCountries[i%5], Amount: big.NewRat(i%100000, 100),
 			Note: fmt.Sprintf("order %d of the benchmark stream", i), At: time.UnixMilli(1772600767000 + i),
 		})
 		if err != nil {
 			b.Fatal(err)
 		}
-		v := append(append(make([]byte, 0, 5+len(datum)), header...), datum...)
-		cl.Produce(ctx, &kgo.Record{Key: []byte(strconv.FormatInt(i, 10)), Value: v}, func(_ *kgo.Record, err error) {
-			if err != nil {
-				select {
-				case errs <- err:
-				default:
-				}
-			}
-		})
-	}
-	if err := cl.Flush(ctx); err != nil {
-		b.Fatal(err)
-	}
-	select {
-	case err := <-errs:
-		b.Fatalf("produce: %v", err)
-	default:
-	}
+		return append(append(make([]byte, 0, 5+len(datum)), header...), datum...)
+	})
 }
 
 // consumeAvroFranz reads the topic from the start with a plain franz-go
 // consumer and decodes every value (after its 5-byte frame) with hamba/avro.
 func consumeAvroFranz(b *testing.B, broker *testenv.KafkaBroker, topic string, schema avro.Schema, n int64) {
 	b.Helper()
-	parts := map[int32]kgo.Offset{}
-	for p := int32(0); p < 3; p++ {
-		parts[p] = kgo.NewOffset().AtStart()
-	}
-	cl, err := kgo.NewClient(append(broker.ClientOpts(b),
-		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: parts}),
-		kgo.FetchIsolationLevel(kgo.ReadCommitted()),
-	)...)
-	if err != nil {
-		b.Fatal(err)
-	}
+	cl := benchConsumer(b, broker, topic)
 	defer cl.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()

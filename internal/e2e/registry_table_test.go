@@ -12,7 +12,6 @@ import (
 	"encoding/base64"
 	bigendian "encoding/binary"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -37,24 +36,13 @@ import (
 	"github.com/streamctl/streamctl/providers/local"
 )
 
-// orderTableColumns are typedOrderColumns and the status, before the
-// topic's schema gained the coupon; couponColumn is the column added with it.
-const (
-	orderTableColumns = `
-  column "id"       { type = "int64" }
-  column "status"   { type = "string" }
-  column "amount"   { type = "decimal(12,2)" }
-  column "at"       { type = "timestamp" }
-  column "customer" { type = "struct<name:string,email:string>" }
-  column "lines"    { type = "list<struct<sku:string,qty:int32,price:decimal(8,2)>>" }
-  column "tags"     { type = "map<string,string>" }
-`
-	couponColumn = `  column "coupon" {
+// couponColumn is the column added to the sink when the topic's schema
+// gains the coupon.
+const couponColumn = `  column "coupon" {
     type     = "string"
     nullable = true
   }
 `
-)
 
 // tableSink is a sink "table" writing the orders with columns into an
 // Iceberg table (out/iceberg, lake.orders) and a Delta table (out/delta).
@@ -230,19 +218,11 @@ func scanOrderTable(t *testing.T, dir string) (rows, files []string) {
 		t.Fatalf("open the Iceberg table: %v", err)
 	}
 	defer tb.Close()
-	_, it, err := tb.Iceberg().Scan().ToArrowRecords(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rec, err := range it {
-		if err != nil {
-			t.Fatal(err)
-		}
+	scanRecords(t, tb, func(rec arrow.RecordBatch) {
 		for i := range int(rec.NumRows()) {
 			rows = append(rows, orderRow(rec, i))
 		}
-		rec.Release()
-	}
+	})
 	urls, err := tb.Files(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -318,15 +298,7 @@ func TestRegistryTableIcebergDelta(t *testing.T) {
 	broker := testenv.Kafka(t)
 	reg := testenv.StartSchemaRegistry(t)
 	byPartition := func(i int) int32 { return int32(i % 2) }
-	for _, tc := range []struct {
-		name    string
-		schemas func(subject string) []testenv.RegistrySchema
-		records func(func(int) int32) []testenv.RegistryRecord
-	}{
-		{"avro", testenv.AvroOrderSchemas, testenv.AvroOrderRecords},
-		{"protobuf", testenv.ProtoOrderSchemas, testenv.ProtoOrderRecords},
-		{"json_schema", testenv.JSONOrderSchemas, testenv.JSONOrderRecords},
-	} {
+	for _, tc := range registryOrderFormats {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			topic := kafkaTopic(t, broker, 2)
@@ -337,13 +309,13 @@ func TestRegistryTableIcebergDelta(t *testing.T) {
 			}
 			// The v1 records, into tables without the coupon.
 			testenv.ProduceWithRegistry(t, broker, reg, topic, schemas, records[:testenv.EvolvedFrom])
-			dir := writeConfig(t, conf(orderTableColumns))
+			dir := writeConfig(t, conf(orderColumnsV1))
 			applyAndSettle(t, dir, nil)
 
 			// The v2 records, with the coupon: plan adds it to both
 			// tables before anything is written.
 			testenv.ProduceWithRegistry(t, broker, reg, topic, schemas, records[testenv.EvolvedFrom:])
-			if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(conf(orderTableColumns+couponColumn)), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(conf(orderColumnsV1+couponColumn)), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			r := mustRun(t, dir, 2, nil, "plan", "-detailed-exitcode", "-no-color")
@@ -443,51 +415,10 @@ func TestRegistryTableRandomKills(t *testing.T) {
 	prod := newAvroIDProducer(t, broker, reg, topic)
 	dir := writeConfig(t, eventsTableConf(broker, topic, reg))
 	p := newProducedIDs()
-	rng := rand.New(rand.NewPCG(20261204, 3131))
-	next := int64(1)
-	interrupted, inFlight := 0, 0
-	for attempt := 0; interrupted < kills; attempt++ {
-		if attempt > 100 {
-			t.Fatalf("only %d of %d kills interrupted an apply in 100 attempts", interrupted, kills)
-		}
-		n := int64(300 + rng.IntN(900))
-		prod.produce(t, broker, topic, p, next, n, 3)
-		next += n
-
-		cmd := command(dir, nil, "apply", "-auto-approve", "-no-color")
-		var out syncBuffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		ended := make(chan struct{})
-		go func() {
-			done <- cmd.Wait()
-			close(ended)
-		}()
-		fire := time.After(time.Duration(30+rng.IntN(400)) * time.Millisecond)
-		if rng.IntN(4) > 0 {
-			fire = afterOutput(&out, " started (", time.Duration(rng.IntN(150))*time.Millisecond, ended)
-		}
-		select {
-		case err := <-done:
-			if r := finish(t, cmd, err, out.String(), ""); r.code != 0 {
-				t.Fatalf("apply failed on its own: %s", r)
-			}
-		case <-fire:
-			cmd.Process.Kill()
-			err := <-done
-			if r := finish(t, cmd, err, out.String(), ""); r.killed {
-				interrupted++
-				if _, err := os.Stat(filepath.Join(dir, ".streamctl", "state.json")); err == nil {
-					if ss := kafkaStateFile(t, dir).Sinks["table"]; ss != nil && ss.InFlight != nil {
-						inFlight++
-					}
-				}
-			}
-		}
-	}
+	interrupted, inFlight := killKafkaApplies(t, kafkaKills{
+		dir: dir, sink: "table", seed: 20261204, stream: 3131, kills: kills, attempts: 100,
+		produce: func(first, n int64) { prod.produce(t, broker, topic, p, first, n, 3) },
+	})
 	applyAndSettle(t, dir, nil)
 	mustRun(t, dir, 0, nil, "plan", "-detailed-exitcode", "-no-color")
 	assertExactlyOnce(t, local.New(filepath.Join(dir, "out", "jsonl")), p.want())
@@ -513,15 +444,8 @@ func checkEventsTable(t *testing.T, dir string, want map[int64]bool) {
 		t.Fatalf("open the Iceberg table: %v", err)
 	}
 	defer tb.Close()
-	_, it, err := tb.Iceberg().Scan().ToArrowRecords(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	seen := map[int64]int{}
-	for rec, err := range it {
-		if err != nil {
-			t.Fatal(err)
-		}
+	scanRecords(t, tb, func(rec arrow.RecordBatch) {
 		ids := rec.Column(rec.Schema().FieldIndices("id")[0]).(*array.Int64)
 		notes := rec.Column(rec.Schema().FieldIndices("note")[0])
 		for i := range ids.Len() {
@@ -531,16 +455,8 @@ func checkEventsTable(t *testing.T, dir string, want map[int64]bool) {
 				t.Errorf("record %d's note in the table: %q", id, got)
 			}
 		}
-		rec.Release()
-	}
-	if len(seen) != len(want) {
-		t.Errorf("the table holds %d distinct records, want %d", len(seen), len(want))
-	}
-	for id, n := range seen {
-		if n != 1 || !want[id] {
-			t.Errorf("record %d: %d times in the table (produced: %v)", id, n, want[id])
-		}
-	}
+	})
+	checkIDsOnce(t, "iceberg-go's scan", seen, want)
 	manifests, err := engine.ReadManifests(ctx, local.New(filepath.Join(dir, "out", "iceberg")), "table", 0)
 	if err != nil {
 		t.Fatal(err)
@@ -651,23 +567,15 @@ sink "table" {
 		t.Fatalf("open the Iceberg table: %v", err)
 	}
 	defer tb.Close()
-	_, it, err := tb.Iceberg().Scan().ToArrowRecords(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var scanned []string
-	for rec, err := range it {
-		if err != nil {
-			t.Fatal(err)
-		}
+	scanRecords(t, tb, func(rec arrow.RecordBatch) {
 		col := func(name string) arrow.Array { return rec.Column(rec.Schema().FieldIndices(name)[0]) }
 		for i := range int(rec.NumRows()) {
 			at := col("at").(*array.Timestamp)
 			ms := at.Value(i).ToTime(at.DataType().(*arrow.TimestampType).Unit).UnixMilli()
 			scanned = append(scanned, fmt.Sprintf("%s %d %s %s %s", arrowCell(col("id"), i), ms, arrowCell(col("at_text"), i), arrowCell(col("took"), i), arrowCell(col("trace"), i)))
 		}
-		rec.Release()
-	}
+	})
 	files, err := tb.Files(ctx)
 	if err != nil {
 		t.Fatal(err)

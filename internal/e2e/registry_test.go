@@ -13,13 +13,11 @@ import (
 	bigendian "encoding/binary"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hamba/avro/v2"
 	"github.com/hamba/avro/v2/ocf"
@@ -423,51 +421,10 @@ func TestRegistryAvroRandomKills(t *testing.T) {
 	prod := newAvroIDProducer(t, broker, reg, topic)
 	dir := writeConfig(t, registryConf(registryOpts{Brokers: broker.Addr, Topic: topic, URL: reg.URL, Format: "avro", MaxRecords: 200, MaxFileRecords: 70, Copy: true}))
 	p := newProducedIDs()
-	rng := rand.New(rand.NewPCG(20261204, 31))
-	next := int64(1)
-	interrupted, inFlight := 0, 0
-	for attempt := 0; interrupted < kills; attempt++ {
-		if attempt > 100 {
-			t.Fatalf("only %d of %d kills interrupted an apply in 100 attempts", interrupted, kills)
-		}
-		n := int64(300 + rng.IntN(900))
-		prod.produce(t, broker, topic, p, next, n, 3)
-		next += n
-
-		cmd := command(dir, nil, "apply", "-auto-approve", "-no-color")
-		var out syncBuffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		ended := make(chan struct{})
-		go func() {
-			done <- cmd.Wait()
-			close(ended)
-		}()
-		fire := time.After(time.Duration(30+rng.IntN(400)) * time.Millisecond)
-		if rng.IntN(4) > 0 {
-			fire = afterOutput(&out, " started (", time.Duration(rng.IntN(150))*time.Millisecond, ended)
-		}
-		select {
-		case err := <-done:
-			if r := finish(t, cmd, err, out.String(), ""); r.code != 0 {
-				t.Fatalf("apply failed on its own: %s", r)
-			}
-		case <-fire:
-			cmd.Process.Kill()
-			err := <-done
-			if r := finish(t, cmd, err, out.String(), ""); r.killed {
-				interrupted++
-				if _, err := os.Stat(filepath.Join(dir, ".streamctl", "state.json")); err == nil {
-					if ss := kafkaStateFile(t, dir).Sinks["jsonl"]; ss != nil && ss.InFlight != nil {
-						inFlight++
-					}
-				}
-			}
-		}
-	}
+	interrupted, inFlight := killKafkaApplies(t, kafkaKills{
+		dir: dir, sink: "jsonl", seed: 20261204, stream: 31, kills: kills, attempts: 100,
+		produce: func(first, n int64) { prod.produce(t, broker, topic, p, first, n, 3) },
+	})
 	applyAndSettle(t, dir, nil)
 	for _, d := range []string{"jsonl", "copy"} {
 		assertExactlyOnce(t, local.New(filepath.Join(dir, "out", d)), p.want())

@@ -101,6 +101,19 @@ func s3Destination(srv *testenv.S3Server, name, bucket, prefix string) string {
 `, name, bucket, prefix, srv.Endpoint)
 }
 
+// s3TableDestination is s3Destination with tableBlock (a table block of an
+// object store's table) in it.
+func s3TableDestination(srv *testenv.S3Server, name, bucket, prefix, tableBlock string) string {
+	return strings.Replace(s3Destination(srv, name, bucket, prefix), "force_path_style = true", "force_path_style = true\n"+tableBlock, 1)
+}
+
+// s3TableProps are the properties of iceberg-go's s3:// file IO that reach
+// srv.
+func s3TableProps(srv *testenv.S3Server) map[string]string {
+	return map[string]string{"s3.endpoint": srv.Endpoint, "s3.region": srv.Region,
+		"s3.access-key-id": srv.AccessKey, "s3.secret-access-key": srv.SecretKey}
+}
+
 // s3StateBlock keeps the state in a bucket of srv, at remoteStateKey.
 func s3StateBlock(srv *testenv.S3Server, bucket string) string {
 	return fmt.Sprintf(`
