@@ -30,7 +30,8 @@ import (
 // (pickCastNumeric) on first use, not in init: an init that names the assembly
 // kernels links them into every program importing this package (1.1 MB of
 // streamctl's linux/amd64 binary with the others), though they run only
-// through compute's function registry, which streamctl never builds.
+// through compute's function registry, which streamctl never builds
+// (third_party/arrow-go/PATCHES.md).
 var (
 	castNumericImpl   func(itype, otype arrow.Type, in, out []byte, len int) = castNumericGo
 	castNumericPicked sync.Once
