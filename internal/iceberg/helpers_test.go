@@ -15,6 +15,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	ice "github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
+	// Scans with a row filter evaluate it through Substrait, which
+	// streamctl's iceberg-go links only where this package is imported
+	// (third_party/iceberg-go/PATCHES.md).
+	_ "github.com/apache/iceberg-go/table/substrait"
 
 	"github.com/streamctl/streamctl/internal/iceberg"
 	"github.com/streamctl/streamctl/internal/pipeline"

@@ -25,13 +25,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/apache/arrow-go/v18/arrow/compute/exprs"
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/iceberg-go"
 	iceinternal "github.com/apache/iceberg-go/internal"
 	tblutils "github.com/apache/iceberg-go/table/internal"
-	"github.com/apache/iceberg-go/table/substrait"
-	"github.com/substrait-io/substrait-go/v8/expr"
 )
 
 // compiledFileFilterPlan contains immutable work derived from one Iceberg
@@ -43,9 +41,10 @@ type compiledFileFilterPlan struct {
 	bloomPreds      []tblutils.RowGroupBloomPred
 	dictionaryPreds []tblutils.RowGroupDictionaryPred
 
-	recordFilter      expr.Expression
-	extensionRegistry *expr.ExtensionRegistry
-	dropFile          bool
+	// PATCH(streamctl): the record filter compiled by compileRecordFilter
+	// (record_filter.go), not its Substrait expression and extensions.
+	recordFilter RecordFilter
+	dropFile     bool
 
 	// extracts are variant sub-path terms materialized as synthetic derived
 	// columns for the record filter; applied per-batch by extractResidualFilter.
@@ -57,9 +56,11 @@ func (p *compiledFileFilterPlan) recordProcessor(ctx context.Context) recProcess
 		return nil
 	}
 
-	ctx = exprs.WithExtensionIDSet(ctx, exprs.NewExtensionSetDefault(*p.extensionRegistry))
-
-	return filterRecords(ctx, p.recordFilter)
+	// PATCH(streamctl): the compiled filter attaches its Substrait extensions
+	// to ctx itself (record_filter.go).
+	return func(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+		return p.recordFilter(ctx, rec)
+	}
 }
 
 func (p *compiledFileFilterPlan) statsEvaluator() func(*metadata.RowGroupMetaData, []int) (bool, error) {
@@ -387,12 +388,12 @@ func compileFileFilterPlan(
 		return plan, nil
 	}
 
-	extSet, recordFilter, err := substrait.ConvertExpr(recordSchema, boundFilter, caseSensitive)
+	// PATCH(streamctl): compiled without importing Substrait (record_filter.go).
+	recordFilter, err := compileRecordFilter(recordSchema, boundFilter, caseSensitive)
 	if err != nil {
 		return nil, err
 	}
 	plan.recordFilter = recordFilter
-	plan.extensionRegistry = extSet
 
 	return plan, nil
 }

@@ -33,7 +33,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
-	"github.com/apache/arrow-go/v18/arrow/compute/exprs"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/iceberg-go"
@@ -41,8 +40,6 @@ import (
 	iceio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table/dv"
 	tblutils "github.com/apache/iceberg-go/table/internal"
-	"github.com/apache/iceberg-go/table/substrait"
-	"github.com/substrait-io/substrait-go/v8/expr"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -1206,25 +1203,9 @@ func enrichRecordsWithPosDeleteFields(ctx context.Context, filePath iceberg.Data
 	}
 }
 
-func filterRecords(ctx context.Context, recordFilter expr.Expression) recProcessFn {
-	return func(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
-		defer rec.Release()
-
-		input := compute.NewDatumWithoutOwning(rec)
-		mask, err := exprs.ExecuteScalarExpression(ctx, rec.Schema(), recordFilter, input)
-		if err != nil {
-			return nil, err
-		}
-		defer mask.Release()
-
-		result, err := compute.Filter(ctx, input, mask, *compute.DefaultFilterOptions())
-		if err != nil {
-			return nil, err
-		}
-
-		return result.(*compute.RecordDatum).Value, nil
-	}
-}
+// PATCH(streamctl): filterRecords, which evaluated a Substrait expression
+// on a record batch, is in table/substrait's compileRecordFilter
+// (substrait/record_filter.go).
 
 type arrowScan struct {
 	fs              iceio.IO
@@ -2471,8 +2452,9 @@ func createIteratorWithCleanup(ctx context.Context, numWorkers uint, records <-c
 
 func (as *arrowScan) recordBatchesFromTasksAndDeletes(ctx context.Context, tasks []FileScanTask, positionDeleteLoader *lazyPositionDeleteLoader, dvLoader *lazyDeletionVectorLoader, equalityDeleteLoader *lazyEqualityDeleteLoader, invariants *arrowScanInvariants) iter.Seq2[arrow.RecordBatch, error] {
 	return func(yield func(arrow.RecordBatch, error) bool) {
-		extSet := substrait.NewExtensionSet()
-		scanCtx, cancel := context.WithCancelCause(exprs.WithExtensionIDSet(ctx, extSet))
+		// PATCH(streamctl): no Substrait extension set on the context: the
+		// record filter attaches its own (record_filter.go).
+		scanCtx, cancel := context.WithCancelCause(ctx)
 		numWorkers := min(as.concurrency, len(tasks))
 		taskChan := make(chan tblutils.Enumerated[FileScanTask], len(tasks))
 		records := make(chan enumeratedRecord, numWorkers)

@@ -19,13 +19,28 @@
 package kernels
 
 import (
+	"sync"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/float16"
 )
 
-var castNumericUnsafe func(itype, otype arrow.Type, in, out []byte, len int) = castNumericGo
+// PATCH(streamctl): castNumericUnsafe picks the implementation for this CPU
+// (pickCastNumeric) on first use, not in init: an init that names the assembly
+// kernels links them into every program importing this package (1.1 MB of
+// streamctl's linux/amd64 binary with the others), though they run only
+// through compute's function registry, which streamctl never builds
+// (third_party/arrow-go/PATCHES.md).
+var (
+	castNumericImpl   func(itype, otype arrow.Type, in, out []byte, len int) = castNumericGo
+	castNumericPicked sync.Once
+)
+
+func castNumericUnsafe(itype, otype arrow.Type, in, out []byte, len int) {
+	castNumericPicked.Do(pickCastNumeric)
+	castNumericImpl(itype, otype, in, out, len)
+}
 
 func DoStaticCast[InT, OutT numeric](in []InT, out []OutT) {
 	for i, v := range in {

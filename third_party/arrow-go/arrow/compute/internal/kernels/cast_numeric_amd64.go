@@ -22,12 +22,13 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-func init() {
+// PATCH(streamctl): called by castNumericUnsafe on first use, not init.
+func pickCastNumeric() {
 	if cpu.X86.HasAVX2 {
-		castNumericUnsafe = castNumericAvx2
+		castNumericImpl = castNumericAvx2
 	} else if cpu.X86.HasSSE42 {
-		castNumericUnsafe = castNumericSSE4
+		castNumericImpl = castNumericSSE4
 	} else {
-		castNumericUnsafe = castNumericGo
+		castNumericImpl = castNumericGo
 	}
 }

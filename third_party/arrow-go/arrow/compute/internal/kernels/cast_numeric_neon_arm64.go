@@ -32,10 +32,11 @@ func castNumericNeon(itype, otype arrow.Type, in, out []byte, len int) {
 	_cast_type_numeric_neon(int(itype), int(otype), unsafe.Pointer(&in[0]), unsafe.Pointer(&out[0]), len)
 }
 
-func init() {
+// PATCH(streamctl): called by castNumericUnsafe on first use, not init.
+func pickCastNumeric() {
 	if cpu.ARM64.HasASIMD {
-		castNumericUnsafe = castNumericNeon
+		castNumericImpl = castNumericNeon
 	} else {
-		castNumericUnsafe = castNumericGo
+		castNumericImpl = castNumericGo
 	}
 }

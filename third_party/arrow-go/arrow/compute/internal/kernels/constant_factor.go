@@ -18,6 +18,15 @@
 
 package kernels
 
+import "sync"
+
+// PATCH(streamctl): multiplyConstant and divideConstant pick the implementation for this CPU
+// (pickConstantFactor) on first use, not in init: an init that names the assembly
+// kernels links them into every program importing this package (1.1 MB of
+// streamctl's linux/amd64 binary with the others), though they run only
+// through compute's function registry, which streamctl never builds.
+var constantFactorPicked sync.Once
+
 var (
 	multiplyConstantInt32Int32 func([]int32, []int32, int64) = multiplyConstantGo[int32, int32]
 	multiplyConstantInt32Int64 func([]int32, []int64, int64) = multiplyConstantGo[int32, int64]
@@ -43,6 +52,7 @@ func divideConstantGo[InT, OutT ~int32 | ~int64](input []InT, output []OutT, fac
 }
 
 func multiplyConstant(input, output any, factor int64) {
+	constantFactorPicked.Do(pickConstantFactor) // PATCH(streamctl)
 	switch in := input.(type) {
 	case []int32:
 		switch out := output.(type) {
@@ -62,6 +72,7 @@ func multiplyConstant(input, output any, factor int64) {
 }
 
 func divideConstant(input, output any, factor int64) {
+	constantFactorPicked.Do(pickConstantFactor) // PATCH(streamctl)
 	switch in := input.(type) {
 	case []int32:
 		switch out := output.(type) {

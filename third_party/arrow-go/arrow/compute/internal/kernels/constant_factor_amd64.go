@@ -22,7 +22,9 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-func init() {
+// PATCH(streamctl): called by multiplyConstant and divideConstant on first
+// use, not init.
+func pickConstantFactor() {
 	if cpu.X86.HasAVX2 {
 		multiplyConstantInt32Int32 = multiplyConstantInt32Int32Avx2
 		multiplyConstantInt32Int64 = multiplyConstantInt32Int64Avx2

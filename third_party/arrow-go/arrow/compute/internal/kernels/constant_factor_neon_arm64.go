@@ -89,7 +89,9 @@ func multiplyConstantInt64Int64Neon(in []int64, out []int64, factor int64) {
 	_multiply_constant_int64_int64_neon(unsafe.Pointer(&in[0]), unsafe.Pointer(&out[0]), len(out), factor)
 }
 
-func init() {
+// PATCH(streamctl): called by multiplyConstant and divideConstant on first
+// use, not init.
+func pickConstantFactor() {
 	if cpu.ARM64.HasASIMD {
 		multiplyConstantInt32Int32 = multiplyConstantInt32Int32Neon
 		multiplyConstantInt32Int64 = multiplyConstantInt32Int64Neon

@@ -19,6 +19,7 @@
 package kernels
 
 import (
+	"sync"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -31,7 +32,15 @@ type cmpfn func(arrow.Type, []byte, []byte, []byte, int64, int)
 
 var comparisonMap map[CompareOperator][3]cmpfn
 
+// PATCH(streamctl): genCompareKernel picks the implementation for this CPU
+// (pickComparisonKernels) on first use, not in init: an init that names the assembly
+// kernels links them into every program importing this package (1.1 MB of
+// streamctl's linux/amd64 binary with the others), though they run only
+// through compute's function registry, which streamctl never builds.
+var comparisonPicked sync.Once
+
 func genCompareKernel[T arrow.NumericType](op CompareOperator) *CompareData {
+	comparisonPicked.Do(pickComparisonKernels) // PATCH(streamctl)
 	if pureGo {
 		return genGoCompareKernel(getCmpOp[T](op))
 	}
@@ -55,7 +64,8 @@ func genCompareKernel[T arrow.NumericType](op CompareOperator) *CompareData {
 	}
 }
 
-func init() {
+// PATCH(streamctl): called by genCompareKernel on first use, not init.
+func pickComparisonKernels() {
 	if cpu.X86.HasAVX2 {
 		comparisonMap = map[CompareOperator][3]cmpfn{
 			CmpEQ: {
