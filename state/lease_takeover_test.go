@@ -78,38 +78,49 @@ func (s *wallClock) Get(ctx context.Context, key string) (io.ReadCloser, provide
 	return r, s.stamp(info), nil
 }
 
+// refreshTrap counts the holder's refreshes of its lock once armed: the
+// store views below fail them from then on.
+type refreshTrap struct {
+	mu    sync.Mutex
+	armed bool
+	calls int
+}
+
+func (r *refreshTrap) arm() {
+	r.mu.Lock()
+	r.armed = true
+	r.mu.Unlock()
+}
+
+func (r *refreshTrap) tried() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.calls
+}
+
+// refresh is which refresh since armed a write of key is, from 1, or 0 when
+// not armed or not a write of the lock.
+func (r *refreshTrap) refresh(key string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.armed || !strings.HasSuffix(key, ".lock") {
+		return 0
+	}
+	r.calls++
+	return r.calls
+}
+
 // lateRefresh is the holder's view of the store once armed: the next
 // refresh of the lock lands but its answer comes after the refresh gave up
 // (a slow store), the one after reaches the store, and none lands after
 // that (the store, or the holder's link to it, stalls).
 type lateRefresh struct {
 	providers.Storage
-	mu    sync.Mutex
-	armed bool
-	calls int
-}
-
-func (s *lateRefresh) arm() {
-	s.mu.Lock()
-	s.armed = true
-	s.mu.Unlock()
-}
-
-func (s *lateRefresh) tried() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.calls
+	refreshTrap
 }
 
 func (s *lateRefresh) PutIfMatch(ctx context.Context, key string, data []byte, version string) (string, error) {
-	s.mu.Lock()
-	n := 0
-	if s.armed && strings.HasSuffix(key, ".lock") {
-		s.calls++
-		n = s.calls
-	}
-	s.mu.Unlock()
-	switch {
+	switch n := s.refresh(key); {
 	case n == 1:
 		if _, err := s.Storage.PutIfMatch(ctx, key, data, version); err != nil {
 			return "", err
@@ -172,15 +183,11 @@ func TestLeaseHeldEndsBeforeATakeOverAfterALateRefresh(t *testing.T) {
 // lock lands.
 type stalled struct {
 	providers.Storage
-	mu    sync.Mutex
-	armed bool
+	refreshTrap
 }
 
 func (s *stalled) PutIfMatch(ctx context.Context, key string, data []byte, version string) (string, error) {
-	s.mu.Lock()
-	armed := s.armed
-	s.mu.Unlock()
-	if armed && strings.HasSuffix(key, ".lock") {
+	if s.refresh(key) > 0 {
 		<-ctx.Done()
 		return "", ctx.Err()
 	}
@@ -208,9 +215,7 @@ func TestWhileHeldEndsBeforeTheLease(t *testing.T) {
 		t.Fatalf("cancelled while the heartbeats land: %v", context.Cause(ctx))
 	case <-time.After(2 * Lease):
 	}
-	view.mu.Lock()
-	view.armed = true
-	view.mu.Unlock()
+	view.arm()
 	select {
 	case <-ctx.Done():
 	case <-time.After(2 * Lease):
